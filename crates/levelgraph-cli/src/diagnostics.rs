@@ -1,0 +1,50 @@
+//! Rendering diagnostics on stderr with ariadne: `file:line:col`, the source
+//! line, a caret under the span and the hint.
+
+use std::io::IsTerminal;
+
+use ariadne::{Color, Config, Label, Report, ReportKind, Source};
+use levelgraph::diagnostic::{line_col, Diagnostic, Location, Severity};
+
+/// Prints each diagnostic about `file` (whose text is `src`) to stderr.
+pub(crate) fn print(file: &str, src: &str, diagnostics: &[Diagnostic]) {
+    let color = std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none();
+    for d in diagnostics {
+        let (kind, label_color, word) = match d.severity {
+            Severity::Error => (ReportKind::Error, Color::Red, "error"),
+            Severity::Warning => (ReportKind::Warning, Color::Yellow, "warning"),
+        };
+        match &d.location {
+            Location::Span(span) => {
+                // A plain first line that editors and grep understand.
+                let lc = line_col(src, span.start);
+                eprintln!("{file}:{}:{}: {word}: {}", lc.line, lc.column, d.message);
+                let range = span.start..span.end.max(span.start + 1).min(src.len().max(1));
+                let mut report = Report::build(kind, (file, range.clone()))
+                    .with_config(Config::default().with_color(color))
+                    .with_message(&d.message)
+                    .with_label(
+                        Label::new((file, range))
+                            .with_color(label_color)
+                            .with_message("here"),
+                    );
+                if let Some(h) = &d.hint {
+                    report = report.with_help(h);
+                }
+                let _ = report.finish().eprint((file, Source::from(src)));
+            }
+            Location::Field(path) => {
+                eprintln!("{file}: {word}: {} (at {path})", d.message);
+                if let Some(h) = &d.hint {
+                    eprintln!("  help: {h}");
+                }
+            }
+            Location::Whole => {
+                eprintln!("{file}: {word}: {}", d.message);
+                if let Some(h) = &d.hint {
+                    eprintln!("  help: {h}");
+                }
+            }
+        }
+    }
+}

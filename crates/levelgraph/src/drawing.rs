@@ -1,0 +1,152 @@
+//! A simple force-directed drawing of a finished graph, for pictures.
+//!
+//! Fruchterman and Reingold, "Graph Drawing by Force-directed Placement"
+//! (1991): repulsion `k²/d` between every pair of vertices, attraction
+//! `d²/k` along edges (cosmetic edges included: they exist to shape the
+//! drawing), a temperature that caps each step's displacement and cools
+//! linearly. `k` is the ideal edge length times the edge's length factor.
+//! Start positions are a circle in breadth-first order with a seeded jitter,
+//! so the same graph and seed give the same drawing. O(n²) per iteration,
+//! which is fine for mission graphs (tens to a few hundred vertices).
+//! The geometric derivation of seed 000 (positions kept while rewriting) is
+//! a separate, later stage; this drawing only serves `mission.svg`.
+
+use std::collections::VecDeque;
+
+use crate::graph::{Graph, Point, VertexId};
+use crate::rng::Rng;
+
+/// Parameters of [`force_layout`].
+#[derive(Clone, Copy, Debug)]
+pub struct ForceConfig {
+    /// Ideal edge length, in drawing units.
+    pub edge_length: f64,
+    /// Number of iterations (the only loop; it always ends).
+    pub iterations: u32,
+    /// Seed of the start jitter.
+    pub seed: u64,
+}
+
+impl ForceConfig {
+    /// Defaults for a picture: edge length 1, 400 iterations.
+    pub fn for_picture(seed: u64) -> Self {
+        ForceConfig {
+            edge_length: 1.0,
+            iterations: 400,
+            seed,
+        }
+    }
+}
+
+/// Positions for every live vertex, indexed by vertex id (`None` for ids of
+/// removed vertices). Vertices that already have a position start there.
+pub fn force_layout(g: &Graph, config: &ForceConfig) -> Vec<Option<Point>> {
+    let ids: Vec<VertexId> = g.vertex_ids().collect();
+    let n = ids.len();
+    let mut slot = vec![usize::MAX; g.vertex_bound()];
+    for (i, v) in ids.iter().enumerate() {
+        slot[v.index()] = i;
+    }
+    let mut rng = Rng::seeded(config.seed);
+    let mut pos = initial_positions(g, &ids, &slot, &mut rng, config.edge_length);
+    let edges: Vec<(usize, usize, f64)> = g
+        .edges()
+        .filter(|(_, e)| e.source != e.target)
+        .map(|(_, e)| {
+            (
+                slot[e.source.index()],
+                slot[e.target.index()],
+                e.length_factor.max(0.05),
+            )
+        })
+        .collect();
+    let k = config.edge_length;
+    let mut temperature = k * (n as f64).sqrt().max(1.0);
+    let cooling = temperature / f64::from(config.iterations.max(1));
+    let mut disp = vec![[0.0f64; 2]; n];
+    for _ in 0..config.iterations {
+        disp.iter_mut().for_each(|d| *d = [0.0, 0.0]);
+        for i in 0..n {
+            for j in (i + 1)..n {
+                let dx = pos[i][0] - pos[j][0];
+                let dy = pos[i][1] - pos[j][1];
+                let d2 = (dx * dx + dy * dy).max(1e-6);
+                let f = k * k / d2; // (k²/d) / d: force along the unit vector
+                disp[i][0] += dx * f;
+                disp[i][1] += dy * f;
+                disp[j][0] -= dx * f;
+                disp[j][1] -= dy * f;
+            }
+        }
+        for &(a, b, factor) in &edges {
+            let dx = pos[a][0] - pos[b][0];
+            let dy = pos[a][1] - pos[b][1];
+            let d = (dx * dx + dy * dy).sqrt().max(1e-6);
+            let f = d / (k * factor); // (d²/k) / d
+            disp[a][0] -= dx * f;
+            disp[a][1] -= dy * f;
+            disp[b][0] += dx * f;
+            disp[b][1] += dy * f;
+        }
+        for i in 0..n {
+            let len = (disp[i][0].powi(2) + disp[i][1].powi(2)).sqrt();
+            if len > 0.0 {
+                let step = len.min(temperature) / len;
+                pos[i][0] += disp[i][0] * step;
+                pos[i][1] += disp[i][1] * step;
+            }
+        }
+        temperature = (temperature - cooling).max(k * 0.01);
+    }
+    let mut out = vec![None; g.vertex_bound()];
+    for (i, v) in ids.iter().enumerate() {
+        out[v.index()] = Some(pos[i]);
+    }
+    out
+}
+
+/// A circle in breadth-first order (so neighbours start close), plus jitter.
+fn initial_positions(
+    g: &Graph,
+    ids: &[VertexId],
+    slot: &[usize],
+    rng: &mut Rng,
+    k: f64,
+) -> Vec<Point> {
+    let n = ids.len();
+    let mut order = Vec::with_capacity(n);
+    let mut seen = vec![false; n];
+    for start in 0..n {
+        if seen[start] {
+            continue;
+        }
+        seen[start] = true;
+        let mut queue = VecDeque::from([start]);
+        while let Some(i) = queue.pop_front() {
+            order.push(i);
+            for &e in g.incident_edges(ids[i]) {
+                let j = slot[g.edge(e).expect("live").other(ids[i]).index()];
+                if !seen[j] {
+                    seen[j] = true;
+                    queue.push_back(j);
+                }
+            }
+        }
+    }
+    let radius = k * n as f64 / std::f64::consts::TAU;
+    let mut pos = vec![[0.0; 2]; n];
+    for (rank, &i) in order.iter().enumerate() {
+        pos[i] = match g.vertex(ids[i]).and_then(|v| v.position) {
+            Some(p) => p,
+            None => {
+                let a = std::f64::consts::TAU * rank as f64 / n.max(1) as f64;
+                let jitter = 0.1 * k;
+                [
+                    radius * a.cos() + jitter * (rng.unit() - 0.5),
+                    radius * a.sin() + jitter * (rng.unit() - 0.5),
+                ]
+            }
+        };
+    }
+    pos
+}

@@ -1,0 +1,235 @@
+//! SVG picture of a mission graph: vertices as circles filled with their
+//! alphabet colour and labelled with their tag, arrows on directed edges,
+//! dashed cosmetic edges, edge labels, a title and a legend of the tags that
+//! occur and of the edge kinds.
+
+use svg::node::element::{Circle, Definitions, Group, Line, Marker, Path, Rectangle, Text};
+use svg::Document;
+
+use crate::alphabet::Alphabet;
+use crate::graph::{Graph, Point};
+
+/// Pixels per drawing unit (one ideal edge length).
+const SCALE: f64 = 90.0;
+/// Vertex circle radius, pixels.
+const RADIUS: f64 = 20.0;
+const MARGIN: f64 = 40.0;
+const LEGEND_WIDTH: f64 = 260.0;
+const TITLE_HEIGHT: f64 = 36.0;
+const FONT: &str = "Helvetica, Arial, sans-serif";
+
+/// The SVG text of `g` with vertex positions `positions` (indexed by vertex
+/// id, drawing units; see [`crate::drawing::force_layout`]). Vertices
+/// without a position are drawn at the origin.
+pub fn to_svg(g: &Graph, positions: &[Option<Point>], alphabet: &Alphabet, title: &str) -> String {
+    let at = |v: crate::graph::VertexId| {
+        positions
+            .get(v.index())
+            .copied()
+            .flatten()
+            .unwrap_or([0.0, 0.0])
+    };
+    let (mut min, mut max) = ([f64::MAX; 2], [f64::MIN; 2]);
+    for v in g.vertex_ids() {
+        let p = at(v);
+        for k in 0..2 {
+            min[k] = min[k].min(p[k]);
+            max[k] = max[k].max(p[k]);
+        }
+    }
+    if g.vertex_count() == 0 {
+        (min, max) = ([0.0; 2], [0.0; 2]);
+    }
+    let px = |p: Point| {
+        [
+            MARGIN + RADIUS + (p[0] - min[0]) * SCALE,
+            TITLE_HEIGHT + MARGIN + RADIUS + (p[1] - min[1]) * SCALE,
+        ]
+    };
+    let drawing_w = (max[0] - min[0]) * SCALE + 2.0 * (MARGIN + RADIUS);
+    let drawing_h = (max[1] - min[1]) * SCALE + 2.0 * (MARGIN + RADIUS) + TITLE_HEIGHT;
+
+    let mut used_tags: Vec<&str> = Vec::new();
+    for (_, v) in g.vertices() {
+        let name = g.tags().name(v.tag);
+        if !used_tags.contains(&name) {
+            used_tags.push(name);
+        }
+    }
+    // Legend in alphabet order, then tags the alphabet lacks.
+    let mut legend: Vec<&str> = alphabet
+        .tags
+        .iter()
+        .map(|t| t.name.as_str())
+        .filter(|n| used_tags.contains(n))
+        .collect();
+    legend.extend(used_tags.iter().filter(|n| alphabet.style(n).is_none()));
+    let legend_h = TITLE_HEIGHT + MARGIN + 24.0 * (legend.len() + 4) as f64;
+    let width = drawing_w + LEGEND_WIDTH;
+    let height = drawing_h.max(legend_h);
+
+    let arrow = Marker::new()
+        .set("id", "arrow")
+        .set("viewBox", "0 0 10 10")
+        .set("refX", 10)
+        .set("refY", 5)
+        .set("markerWidth", 7)
+        .set("markerHeight", 7)
+        .set("orient", "auto-start-reverse")
+        .add(
+            Path::new()
+                .set("d", "M 0 0 L 10 5 L 0 10 z")
+                .set("fill", "#37474f"),
+        );
+    let mut doc = Document::new()
+        .set("viewBox", (0, 0, width.ceil(), height.ceil()))
+        .set("width", width.ceil())
+        .set("height", height.ceil())
+        .set("font-family", FONT)
+        .add(Definitions::new().add(arrow))
+        .add(
+            Rectangle::new()
+                .set("width", "100%")
+                .set("height", "100%")
+                .set("fill", "#ffffff"),
+        )
+        .add(
+            Text::new(title)
+                .set("x", MARGIN)
+                .set("y", 26)
+                .set("font-size", 16)
+                .set("font-weight", "bold"),
+        );
+
+    let mut edges = Group::new().set("stroke", "#37474f").set("stroke-width", 2);
+    for (_, e) in g.edges() {
+        let (a, b) = (px(at(e.source)), px(at(e.target)));
+        let (dx, dy) = (b[0] - a[0], b[1] - a[1]);
+        let len = (dx * dx + dy * dy).sqrt().max(1e-9);
+        // Stop lines at the circles' rims so arrowheads stay visible.
+        let (ux, uy) = (dx / len, dy / len);
+        let trim = RADIUS.min(len / 2.0);
+        let mut line = Line::new()
+            .set("x1", round(a[0] + ux * trim))
+            .set("y1", round(a[1] + uy * trim))
+            .set("x2", round(b[0] - ux * trim))
+            .set("y2", round(b[1] - uy * trim));
+        if e.directed {
+            line = line.set("marker-end", "url(#arrow)");
+        }
+        if e.cosmetic {
+            line = line.set("stroke-dasharray", "6 4").set("stroke", "#78909c");
+        }
+        edges = edges.add(line);
+        if let Some(l) = e.label {
+            edges = edges.add(
+                Text::new(g.labels().name(l))
+                    .set("x", round((a[0] + b[0]) / 2.0))
+                    .set("y", round((a[1] + b[1]) / 2.0 - 4.0))
+                    .set("font-size", 10)
+                    .set("text-anchor", "middle")
+                    .set("stroke", "none")
+                    .set("fill", "#263238"),
+            );
+        }
+    }
+    doc = doc.add(edges);
+
+    let mut nodes = Group::new();
+    for (id, v) in g.vertices() {
+        let p = px(at(id));
+        let tag = g.tags().name(v.tag);
+        let fill = alphabet.color(tag);
+        let font = if tag.chars().count() > 6 { 8 } else { 10 };
+        let mut node = Group::new()
+            .add(
+                Circle::new()
+                    .set("cx", round(p[0]))
+                    .set("cy", round(p[1]))
+                    .set("r", RADIUS)
+                    .set("fill", fill)
+                    .set("stroke", "#263238")
+                    .set("stroke-width", 1.5),
+            )
+            .add(
+                Text::new(tag)
+                    .set("x", round(p[0]))
+                    .set("y", round(p[1] + 3.5))
+                    .set("font-size", font)
+                    .set("text-anchor", "middle")
+                    .set("fill", Alphabet::text_color(fill)),
+            );
+        node = node.add(svg::node::element::Title::new(format!("{id} {tag}")));
+        nodes = nodes.add(node);
+    }
+    doc = doc.add(nodes);
+
+    let lx = drawing_w + 10.0;
+    let mut y = TITLE_HEIGHT + MARGIN;
+    let mut key = Group::new().set("font-size", 12);
+    key = key.add(
+        Text::new("Tags")
+            .set("x", lx)
+            .set("y", y)
+            .set("font-weight", "bold"),
+    );
+    for name in &legend {
+        y += 24.0;
+        let fill = alphabet.color(name);
+        let description = alphabet.style(name).map_or("", |s| s.description.as_str());
+        let text = if description.is_empty() || description == *name {
+            (*name).to_owned()
+        } else {
+            format!("{name} — {description}")
+        };
+        key = key
+            .add(
+                Circle::new()
+                    .set("cx", lx + 8.0)
+                    .set("cy", y - 4.0)
+                    .set("r", 8)
+                    .set("fill", fill)
+                    .set("stroke", "#263238"),
+            )
+            .add(Text::new(text).set("x", lx + 24.0).set("y", y));
+    }
+    y += 32.0;
+    key = key.add(
+        Text::new("Edges")
+            .set("x", lx)
+            .set("y", y)
+            .set("font-weight", "bold"),
+    );
+    for (text, dashed, directed) in [
+        ("corridor", false, false),
+        ("directed", false, true),
+        ("cosmetic (not a corridor)", true, false),
+    ] {
+        y += 24.0;
+        let mut line = Line::new()
+            .set("x1", lx)
+            .set("y1", y - 4.0)
+            .set("x2", lx + 18.0)
+            .set("y2", y - 4.0)
+            .set("stroke", if dashed { "#78909c" } else { "#37474f" })
+            .set("stroke-width", 2);
+        if dashed {
+            line = line.set("stroke-dasharray", "6 4");
+        }
+        if directed {
+            line = line.set("marker-end", "url(#arrow)");
+        }
+        key = key
+            .add(line)
+            .add(Text::new(text).set("x", lx + 24.0).set("y", y));
+    }
+    doc = doc.add(key);
+    let mut out = doc.to_string();
+    out.push('\n');
+    out
+}
+
+/// Two decimals are plenty for pixels and keep the file stable and small.
+fn round(x: f64) -> f64 {
+    (x * 100.0).round() / 100.0
+}

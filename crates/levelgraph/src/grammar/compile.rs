@@ -1,0 +1,585 @@
+//! Compilation: the [`Grammar`] model → a [`CompiledGrammar`] whose tags and
+//! labels are interned symbols, whose patterns are ready to search and whose
+//! rules carry a precomputed rewriting plan.
+//!
+//! Every name-level error is found here, for text and JSON grammars alike:
+//! unknown tags, duplicate tags and rules, a replacement vertex that is
+//! neither named in the pattern nor given a tag, edges naming missing
+//! vertices. All errors are collected, not just the first.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::model::{self, Grammar, Limits, RuleEdge, WILDCARD};
+use crate::alphabet::{Alphabet, TagStyle};
+use crate::diagnostic::{line_col, Diagnostic, Location, Severity, Span};
+use crate::graph::{Symbol, Symbols};
+use crate::matching::{Pattern, PatternEdge, PatternVertex, TagTest};
+
+/// Colours given to tags declared without one, in declaration order.
+const PALETTE: [&str; 12] = [
+    "#90a4ae", "#81c784", "#64b5f6", "#ffb74d", "#e57373", "#ba68c8", "#4db6ac", "#fff176",
+    "#a1887f", "#f06292", "#7986cb", "#aed581",
+];
+
+/// A grammar ready to derive from.
+#[derive(Clone, Debug)]
+pub struct CompiledGrammar {
+    model: Grammar,
+    tags: Symbols,
+    labels: Symbols,
+    colors: Vec<String>,
+    start: Symbol,
+    rules: Vec<CompiledRule>,
+}
+
+/// One end of an edge the rewriting adds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum End {
+    /// The host vertex matched by pattern vertex `i`.
+    Kept(usize),
+    /// The `j`-th vertex the application creates.
+    Fresh(usize),
+}
+
+/// An edge the rewriting adds.
+#[derive(Clone, Debug)]
+pub(crate) struct NewEdge {
+    pub(crate) source: End,
+    pub(crate) target: End,
+    pub(crate) directed: bool,
+    pub(crate) cosmetic: bool,
+    pub(crate) label: Option<Symbol>,
+}
+
+/// A rule with its pattern compiled and its rewriting planned.
+#[derive(Clone, Debug)]
+pub(crate) struct CompiledRule {
+    pub(crate) name: String,
+    pub(crate) weight: f64,
+    pub(crate) max_uses: Option<u32>,
+    pub(crate) pattern: Pattern,
+    /// Per pattern vertex: its new tag, `None` to keep the host tag.
+    pub(crate) retag: Vec<Option<Symbol>>,
+    /// Per pattern vertex: attributes to set.
+    pub(crate) set_attributes: Vec<Vec<(String, String)>>,
+    /// Pattern vertices not named on the right: deleted with their edges.
+    pub(crate) deleted: Vec<usize>,
+    /// Vertices to create: tag and attributes.
+    pub(crate) fresh: Vec<(Symbol, Vec<(String, String)>)>,
+    /// Pattern edges with no counterpart on the right: removed.
+    pub(crate) removed_edges: Vec<usize>,
+    /// Right-hand edges with no counterpart in the pattern: added.
+    pub(crate) added_edges: Vec<NewEdge>,
+    /// Per pattern vertex: its valence (non-cosmetic edges) in the
+    /// replacement graph; the max_valence exception of seed 000.
+    pub(crate) rhs_valence: Vec<usize>,
+    /// Kept pattern vertices that gain at least one non-cosmetic edge.
+    pub(crate) valence_watch: Vec<usize>,
+    /// Vertices created minus vertices deleted.
+    pub(crate) vertex_delta: i64,
+}
+
+impl CompiledGrammar {
+    /// The model this was compiled from.
+    pub fn model(&self) -> &Grammar {
+        &self.model
+    }
+
+    /// The grammar's name.
+    pub fn name(&self) -> &str {
+        &self.model.name
+    }
+
+    /// Build parameters.
+    pub fn limits(&self) -> &Limits {
+        &self.model.limits
+    }
+
+    /// The tag table: declared tags in declaration order.
+    pub fn tags(&self) -> &Symbols {
+        &self.tags
+    }
+
+    /// The label table: labels in order of first use.
+    pub fn labels(&self) -> &Symbols {
+        &self.labels
+    }
+
+    /// The start symbol.
+    pub fn start(&self) -> Symbol {
+        self.start
+    }
+
+    /// Names, descriptions and colours of the declared tags (a palette
+    /// colour for tags declared without one).
+    pub fn alphabet(&self) -> Alphabet {
+        Alphabet {
+            tags: self
+                .model
+                .tags
+                .iter()
+                .zip(&self.colors)
+                .map(|(decl, color)| TagStyle {
+                    name: decl.name.clone(),
+                    description: decl.description.clone(),
+                    color: color.clone(),
+                })
+                .collect(),
+        }
+    }
+
+    /// Number of rules.
+    pub fn rule_count(&self) -> usize {
+        self.rules.len()
+    }
+
+    pub(crate) fn rules(&self) -> &[CompiledRule] {
+        &self.rules
+    }
+}
+
+/// Resolves names and plans rewriting.
+///
+/// # Errors
+/// Every error found, each located by span (text grammars) or field path
+/// (JSON grammars).
+pub fn compile(grammar: &Grammar) -> Result<CompiledGrammar, Vec<Diagnostic>> {
+    compile_with_source(grammar, None)
+}
+
+/// [`compile`], with the grammar's text so hints can cite line numbers.
+pub(crate) fn compile_with_source(
+    grammar: &Grammar,
+    src: Option<&str>,
+) -> Result<CompiledGrammar, Vec<Diagnostic>> {
+    let mut cx = Cx {
+        src,
+        errors: Vec::new(),
+    };
+    let mut tags = Symbols::new();
+    let mut colors = Vec::new();
+    let mut first_decl: BTreeMap<&str, Option<Span>> = BTreeMap::new();
+    for (i, decl) in grammar.tags.iter().enumerate() {
+        let at = || cx_loc(decl.span, format!("tags[{i}]"));
+        if decl.name == WILDCARD || decl.name.is_empty() {
+            cx.error(format!("`{}` cannot be a tag name", decl.name), at(), None);
+            continue;
+        }
+        if let Some(first) = first_decl.get(decl.name.as_str()) {
+            let hint = format!("`{}` is first declared {}", decl.name, cx.where_is(*first));
+            cx.error(
+                format!("tag `{}` is declared twice", decl.name),
+                at(),
+                Some(hint),
+            );
+            continue;
+        }
+        first_decl.insert(&decl.name, decl.span);
+        let color = match &decl.color {
+            Some(c) if is_hex_color(c) => c.to_ascii_lowercase(),
+            Some(c) => {
+                cx.error(format!("colour `{c}` is not `#rrggbb`"), at(), None);
+                String::new()
+            }
+            None => PALETTE[i % PALETTE.len()].to_owned(),
+        };
+        tags.intern(&decl.name);
+        colors.push(color);
+    }
+    let start = match tags.get(&grammar.start) {
+        Some(s) => s,
+        None => {
+            cx.error(
+                format!("start symbol `{}` is not declared in `tags`", grammar.start),
+                Location::Field("start".into()),
+                Some(format!(
+                    "add `{} \"start symbol\"` to the tags block",
+                    grammar.start
+                )),
+            );
+            Symbol(0)
+        }
+    };
+    let mut labels = Symbols::new();
+    let mut rules = Vec::new();
+    let mut rule_names: BTreeMap<&str, Option<Span>> = BTreeMap::new();
+    for (ri, rule) in grammar.rules.iter().enumerate() {
+        let at = cx_loc(rule.span, format!("rules[{ri}]"));
+        if let Some(first) = rule_names.get(rule.name.as_str()) {
+            let hint = format!(
+                "the first rule `{}` is {}; rule names must be unique",
+                rule.name,
+                cx.where_is(*first)
+            );
+            cx.error(format!("duplicate rule `{}`", rule.name), at, Some(hint));
+            continue;
+        }
+        rule_names.insert(&rule.name, rule.span);
+        if !(rule.weight > 0.0 && rule.weight.is_finite()) {
+            cx.error(
+                format!(
+                    "rule `{}` has weight {}; weights must be greater than 0",
+                    rule.name, rule.weight
+                ),
+                at,
+                None,
+            );
+        }
+        if let Some(r) = compile_rule(&mut cx, &tags, &mut labels, rule, ri) {
+            rules.push(r);
+        }
+    }
+    if !cx.errors.is_empty() {
+        return Err(cx.errors);
+    }
+    Ok(CompiledGrammar {
+        model: grammar.clone(),
+        tags,
+        labels,
+        colors,
+        start,
+        rules,
+    })
+}
+
+fn is_hex_color(c: &str) -> bool {
+    c.len() == 7 && c.starts_with('#') && c[1..].chars().all(|ch| ch.is_ascii_hexdigit())
+}
+
+fn cx_loc(span: Option<Span>, path: String) -> Location {
+    match span {
+        Some(s) => Location::Span(s),
+        None => Location::Field(path),
+    }
+}
+
+struct Cx<'a> {
+    /// The grammar text, when there is one, to turn spans into line numbers in hints.
+    src: Option<&'a str>,
+    errors: Vec<Diagnostic>,
+}
+
+impl Cx<'_> {
+    /// "at line N" for a span when the text is known, else "earlier".
+    fn where_is(&self, span: Option<Span>) -> String {
+        match (self.src, span) {
+            (Some(src), Some(s)) => format!("at line {}", line_col(src, s.start).line),
+            _ => "earlier".to_owned(),
+        }
+    }
+
+    fn error(&mut self, message: String, location: Location, hint: Option<String>) {
+        self.errors.push(Diagnostic {
+            severity: Severity::Error,
+            message,
+            location,
+            hint,
+        });
+    }
+}
+
+fn resolve_tag(cx: &mut Cx<'_>, tags: &Symbols, name: &str, at: &Location) -> Option<Symbol> {
+    let sym = tags.get(name);
+    if sym.is_none() {
+        cx.error(
+            format!("unknown tag `{name}`"),
+            at.clone(),
+            Some(format!(
+                "declare it in the `tags` block: `{name} \"description\" #rrggbb`"
+            )),
+        );
+    }
+    sym
+}
+
+/// Indexes a side's vertex names; reports duplicates (possible only in JSON).
+fn name_index<'a>(
+    cx: &mut Cx<'_>,
+    names: impl Iterator<Item = (&'a str, Option<Span>)>,
+    path: &str,
+) -> BTreeMap<&'a str, usize> {
+    let mut index = BTreeMap::new();
+    for (k, (name, span)) in names.enumerate() {
+        if index.insert(name, k).is_some() {
+            cx.error(
+                format!("vertex `{name}` appears twice on one side"),
+                cx_loc(span, format!("{path}.vertices[{k}]")),
+                None,
+            );
+        }
+    }
+    index
+}
+
+fn resolve_edges(
+    cx: &mut Cx<'_>,
+    edges: &[RuleEdge],
+    index: &BTreeMap<&str, usize>,
+    labels: &mut Symbols,
+    path: &str,
+) -> Vec<Option<(usize, usize, Option<Symbol>)>> {
+    edges
+        .iter()
+        .enumerate()
+        .map(|(k, e)| {
+            let at = cx_loc(e.span, format!("{path}.edges[{k}]"));
+            let ends = (index.get(e.source.as_str()), index.get(e.target.as_str()));
+            let (Some(&a), Some(&b)) = ends else {
+                let missing = if ends.0.is_none() {
+                    &e.source
+                } else {
+                    &e.target
+                };
+                cx.error(
+                    format!("edge names vertex `{missing}`, which is not on this side"),
+                    at,
+                    None,
+                );
+                return None;
+            };
+            if a == b {
+                cx.error(
+                    format!("edge from vertex `{}` to itself", e.source),
+                    at,
+                    Some("levels have no corridors from a room to itself".into()),
+                );
+                return None;
+            }
+            Some((a, b, e.label.as_deref().map(|l| labels.intern(l))))
+        })
+        .collect()
+}
+
+fn compile_rule(
+    cx: &mut Cx<'_>,
+    tags: &Symbols,
+    labels: &mut Symbols,
+    rule: &model::Rule,
+    ri: usize,
+) -> Option<CompiledRule> {
+    let errors_before = cx.errors.len();
+    let lhs_path = format!("rules[{ri}].lhs");
+    let rhs_path = format!("rules[{ri}].rhs");
+    let rule_at = cx_loc(rule.span, format!("rules[{ri}]"));
+    if rule.lhs.vertices.is_empty() {
+        cx.error(
+            format!("rule `{}` has an empty pattern", rule.name),
+            rule_at.clone(),
+            None,
+        );
+    }
+    let lhs_index = name_index(
+        cx,
+        rule.lhs.vertices.iter().map(|v| (v.name.as_str(), v.span)),
+        &lhs_path,
+    );
+    let rhs_index = name_index(
+        cx,
+        rule.rhs.vertices.iter().map(|v| (v.name.as_str(), v.span)),
+        &rhs_path,
+    );
+
+    let mut pattern_vertices = Vec::new();
+    for (k, v) in rule.lhs.vertices.iter().enumerate() {
+        let at = cx_loc(v.span, format!("{lhs_path}.vertices[{k}]"));
+        let test = if v.tags.is_empty() {
+            cx.error(
+                format!("pattern vertex `{}` has no tag", v.name),
+                at.clone(),
+                Some(format!("write `({}:*)` to match any tag", v.name)),
+            );
+            TagTest::Any
+        } else if v.tags.iter().any(|t| t == WILDCARD) {
+            if v.tags.len() > 1 {
+                cx.error(
+                    "`*` cannot be combined with other tags".into(),
+                    at.clone(),
+                    None,
+                );
+            }
+            TagTest::Any
+        } else {
+            let mut set: Vec<Symbol> = v
+                .tags
+                .iter()
+                .filter_map(|t| resolve_tag(cx, tags, t, &at))
+                .collect();
+            set.sort_unstable();
+            set.dedup();
+            TagTest::OneOf(set)
+        };
+        let mut forbidden: Vec<Symbol> = v
+            .forbidden
+            .iter()
+            .filter_map(|t| resolve_tag(cx, tags, t, &at))
+            .collect();
+        forbidden.sort_unstable();
+        forbidden.dedup();
+        pattern_vertices.push(PatternVertex {
+            tags: test,
+            forbidden,
+            attributes: v
+                .attributes
+                .iter()
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect(),
+        });
+    }
+
+    let mut retag = vec![None; rule.lhs.vertices.len()];
+    let mut set_attributes = vec![Vec::new(); rule.lhs.vertices.len()];
+    let mut fresh = Vec::new();
+    let mut rhs_end = Vec::new();
+    for (k, v) in rule.rhs.vertices.iter().enumerate() {
+        let at = cx_loc(v.span, format!("{rhs_path}.vertices[{k}]"));
+        let tag = v.tag.as_deref().and_then(|t| {
+            if t == WILDCARD {
+                cx.error(
+                    format!("replacement vertex `{}` cannot have tag `*`", v.name),
+                    at.clone(),
+                    Some(format!("write `({})` to keep the host tag", v.name)),
+                );
+                None
+            } else {
+                resolve_tag(cx, tags, t, &at)
+            }
+        });
+        let attrs: Vec<(String, String)> = v
+            .attributes
+            .iter()
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect();
+        match lhs_index.get(v.name.as_str()) {
+            Some(&i) => {
+                retag[i] = tag;
+                set_attributes[i] = attrs;
+                rhs_end.push(End::Kept(i));
+            }
+            None => {
+                if v.tag.is_none() {
+                    cx.error(
+                        format!(
+                            "replacement vertex `{}` is not in the pattern and has no tag",
+                            v.name
+                        ),
+                        at,
+                        Some(format!(
+                            "give the new vertex a tag, `({}:room)`, or name a pattern vertex",
+                            v.name
+                        )),
+                    );
+                }
+                rhs_end.push(End::Fresh(fresh.len()));
+                fresh.push((tag.unwrap_or(Symbol(0)), attrs));
+            }
+        }
+    }
+    let deleted: Vec<usize> = rule
+        .lhs
+        .vertices
+        .iter()
+        .enumerate()
+        .filter(|(_, v)| !rhs_index.contains_key(v.name.as_str()))
+        .map(|(i, _)| i)
+        .collect();
+
+    let lhs_edges = resolve_edges(cx, &rule.lhs.edges, &lhs_index, labels, &lhs_path);
+    let rhs_edges = resolve_edges(cx, &rule.rhs.edges, &rhs_index, labels, &rhs_path);
+    if cx.errors.len() > errors_before {
+        return None;
+    }
+
+    let pattern_edges: Vec<PatternEdge> = rule
+        .lhs
+        .edges
+        .iter()
+        .zip(&lhs_edges)
+        .map(|(e, r)| {
+            let (a, b, label) = r.expect("resolved");
+            PatternEdge {
+                source: a,
+                target: b,
+                directed: e.directed,
+                cosmetic: e.cosmetic,
+                label,
+            }
+        })
+        .collect();
+
+    // Pair each pattern edge with an identical right-hand edge (by vertex
+    // names); unpaired pattern edges are removed, unpaired right edges added.
+    let mut paired_rhs = BTreeSet::new();
+    let mut removed_edges = Vec::new();
+    for (j, le) in rule.lhs.edges.iter().enumerate() {
+        let pair = rule
+            .rhs
+            .edges
+            .iter()
+            .enumerate()
+            .find(|(k, re)| !paired_rhs.contains(k) && model::same_edge(le, re));
+        match pair {
+            Some((k, _)) => {
+                paired_rhs.insert(k);
+            }
+            None => removed_edges.push(j),
+        }
+    }
+    let mut added_edges: Vec<NewEdge> = Vec::new();
+    for (k, re) in rule.rhs.edges.iter().enumerate() {
+        if paired_rhs.contains(&k)
+            || rule.rhs.edges[..k]
+                .iter()
+                .any(|prev| model::same_edge(prev, re))
+        {
+            continue;
+        }
+        let (a, b, label) = rhs_edges[k].expect("resolved");
+        added_edges.push(NewEdge {
+            source: rhs_end[a],
+            target: rhs_end[b],
+            directed: re.directed,
+            cosmetic: re.cosmetic,
+            label,
+        });
+    }
+
+    let mut rhs_valence = vec![0; rule.lhs.vertices.len()];
+    for (re, r) in rule.rhs.edges.iter().zip(&rhs_edges) {
+        let (a, b, _) = r.expect("resolved");
+        if re.cosmetic {
+            continue;
+        }
+        for end in [a, b] {
+            if let End::Kept(i) = rhs_end[end] {
+                rhs_valence[i] += 1;
+            }
+        }
+    }
+    let mut valence_watch: Vec<usize> = added_edges
+        .iter()
+        .filter(|e| !e.cosmetic)
+        .flat_map(|e| [e.source, e.target])
+        .filter_map(|end| match end {
+            End::Kept(i) => Some(i),
+            End::Fresh(_) => None,
+        })
+        .collect();
+    valence_watch.sort_unstable();
+    valence_watch.dedup();
+
+    Some(CompiledRule {
+        name: rule.name.clone(),
+        weight: rule.weight,
+        max_uses: rule.max_uses,
+        pattern: Pattern::new(pattern_vertices, pattern_edges),
+        retag,
+        set_attributes,
+        vertex_delta: fresh.len() as i64 - deleted.len() as i64,
+        deleted,
+        fresh,
+        removed_edges,
+        added_edges,
+        rhs_valence,
+        valence_watch,
+    })
+}

@@ -1,0 +1,263 @@
+//! Grammar lint: seed 000's rule limits and what a grammar can reach.
+//!
+//! Errors (the grammar would break the engine's invariants):
+//! - no start rule (a rule whose pattern is one vertex tagged with the start symbol);
+//! - a pattern that mentions the start symbol but is not exactly one vertex
+//!   with no edges;
+//! - the start symbol on a right-hand side, including a start rule that keeps
+//!   its vertex without retagging it.
+//!
+//! Warnings (seed 000's limits, which geometric derivation relies on, and
+//! dead parts of the grammar):
+//! - a side that is not connected (cosmetic edges do not connect);
+//! - a pattern vertex missing on the right (the map from pattern to
+//!   replacement vertices is not total, so the vertex is deleted);
+//! - a non-start rule with fewer than two pattern vertices (not context-sensitive);
+//! - a declared tag that no rule ever produces;
+//! - a rule that can never match, because some pattern vertex needs tags
+//!   that are never produced.
+//!
+//! "Produced" is a fixpoint over rules: the start symbol is produced; a rule
+//! whose every pattern vertex accepts a produced tag can fire and produces
+//! the tags on its right-hand side. This over-approximates what derivations
+//! reach, so "never" findings are certain.
+
+use std::collections::BTreeSet;
+
+use super::model::{Grammar, WILDCARD};
+use super::CompiledGrammar;
+use crate::diagnostic::{Diagnostic, Location, Severity, Span};
+
+/// All findings for `grammar`, errors first, each in rule order.
+pub fn lint(grammar: &CompiledGrammar) -> Vec<Diagnostic> {
+    let model = grammar.model();
+    let start = model.start.as_str();
+    let mut out = Vec::new();
+    let rule_at = |i: usize| location(model.rules[i].span, format!("rules[{i}]"));
+
+    let mut has_start_rule = false;
+    for (i, rule) in model.rules.iter().enumerate() {
+        let mentions_start = rule
+            .lhs
+            .vertices
+            .iter()
+            .any(|v| v.tags.iter().any(|t| t == start));
+        let is_start_rule = rule.lhs.vertices.len() == 1
+            && rule.lhs.edges.is_empty()
+            && rule.lhs.vertices[0].tags == [start];
+        has_start_rule |= is_start_rule;
+        if mentions_start && !is_start_rule {
+            out.push(
+                Diagnostic::new(
+                    Severity::Error,
+                    format!(
+                        "rule `{}`: a pattern with the start symbol `{start}` must be that one vertex alone",
+                        rule.name
+                    ),
+                    rule_at(i),
+                )
+                .with_hint(format!("start rules look like `(a:{start}) => …`")),
+            );
+        }
+        for v in &rule.rhs.vertices {
+            let keeps_start = v.tag.is_none()
+                && rule
+                    .lhs
+                    .vertices
+                    .iter()
+                    .any(|p| p.name == v.name && p.tags == [start]);
+            if v.tag.as_deref() == Some(start) || keeps_start {
+                out.push(
+                    Diagnostic::new(
+                        Severity::Error,
+                        format!(
+                            "rule `{}`: the start symbol `{start}` appears on the right-hand side (vertex `{}`)",
+                            rule.name, v.name
+                        ),
+                        location(v.span, format!("rules[{i}].rhs")),
+                    )
+                    .with_hint("the start symbol is consumed by the first application; give the vertex another tag"),
+                );
+            }
+        }
+    }
+    if !has_start_rule {
+        out.push(
+            Diagnostic::new(
+                Severity::Error,
+                format!("no start rule: no rule's pattern is a single `{start}` vertex"),
+                Location::Whole,
+            )
+            .with_hint(format!(
+                "add `rule start {{ (a:{start}) => (a:room) }}`; a derivation begins from one `{start}` vertex"
+            )),
+        );
+    }
+
+    for (i, rule) in model.rules.iter().enumerate() {
+        let is_start_rule = rule.lhs.vertices.len() == 1 && rule.lhs.vertices[0].tags == [start];
+        if !is_start_rule && rule.lhs.vertices.len() < 2 {
+            out.push(
+                Diagnostic::new(
+                    Severity::Warning,
+                    format!("rule `{}`: the pattern has one vertex, so the rule is not context-sensitive", rule.name),
+                    rule_at(i),
+                )
+                .with_hint("seed 000: non-start rules need an edge in the pattern to place new vertices against"),
+            );
+        }
+        let lhs_names: Vec<&str> = rule.lhs.vertices.iter().map(|v| v.name.as_str()).collect();
+        let rhs_names: Vec<&str> = rule.rhs.vertices.iter().map(|v| v.name.as_str()).collect();
+        for (side, names, edges) in [
+            ("pattern", &lhs_names, &rule.lhs.edges),
+            ("right-hand side", &rhs_names, &rule.rhs.edges),
+        ] {
+            let pairs = edges
+                .iter()
+                .filter(|e| !e.cosmetic)
+                .map(|e| (e.source.as_str(), e.target.as_str()));
+            if !connected(names, pairs) {
+                out.push(
+                    Diagnostic::new(
+                        Severity::Warning,
+                        format!("rule `{}`: the {side} is not connected", rule.name),
+                        rule_at(i),
+                    )
+                    .with_hint(
+                        "seed 000: both sides must be connected (cosmetic edges do not count)",
+                    ),
+                );
+            }
+        }
+        for v in &rule.lhs.vertices {
+            if !rhs_names.contains(&v.name.as_str()) {
+                out.push(
+                    Diagnostic::new(
+                        Severity::Warning,
+                        format!("rule `{}`: pattern vertex `{}` is not on the right, so it is deleted", rule.name, v.name),
+                        location(v.span, format!("rules[{i}].lhs")),
+                    )
+                    .with_hint(format!(
+                        "seed 000 maps every pattern vertex to a replacement vertex; write `({})` on the right to keep it",
+                        v.name
+                    )),
+                );
+            }
+        }
+    }
+
+    let (produced, can_fire) = reachability(model);
+    for (i, rule) in model.rules.iter().enumerate() {
+        if !can_fire[i] {
+            let missing: Vec<&str> = rule
+                .lhs
+                .vertices
+                .iter()
+                .filter(|v| {
+                    !v.tags
+                        .iter()
+                        .any(|t| t == WILDCARD || produced.contains(t.as_str()))
+                })
+                .flat_map(|v| v.tags.iter().map(String::as_str))
+                .collect();
+            out.push(
+                Diagnostic::new(
+                    Severity::Warning,
+                    format!(
+                        "rule `{}` can never match: no rule produces {}",
+                        rule.name,
+                        quote_list(&missing)
+                    ),
+                    rule_at(i),
+                )
+                .with_hint("produce the tag on some rule's right-hand side, or remove the rule"),
+            );
+        }
+    }
+    for (i, decl) in model.tags.iter().enumerate() {
+        if !produced.contains(decl.name.as_str()) {
+            out.push(
+                Diagnostic::new(
+                    Severity::Warning,
+                    format!("tag `{}` is declared but never produced", decl.name),
+                    location(decl.span, format!("tags[{i}]")),
+                )
+                .with_hint(
+                    "no reachable rule puts it on a right-hand side; remove it or add a rule",
+                ),
+            );
+        }
+    }
+    out.sort_by_key(|d| std::cmp::Reverse(d.severity));
+    out
+}
+
+/// Tags that can appear in some derivation, and which rules can ever fire.
+fn reachability(model: &Grammar) -> (BTreeSet<&str>, Vec<bool>) {
+    let mut produced: BTreeSet<&str> = BTreeSet::from([model.start.as_str()]);
+    let mut can_fire = vec![false; model.rules.len()];
+    loop {
+        let mut changed = false;
+        for (i, rule) in model.rules.iter().enumerate() {
+            if can_fire[i] {
+                continue;
+            }
+            let fires = rule.lhs.vertices.iter().all(|v| {
+                v.tags
+                    .iter()
+                    .any(|t| t == WILDCARD || produced.contains(t.as_str()))
+            });
+            if fires {
+                can_fire[i] = true;
+                changed = true;
+                for v in &rule.rhs.vertices {
+                    if let Some(t) = &v.tag {
+                        produced.insert(t.as_str());
+                    }
+                }
+            }
+        }
+        if !changed {
+            return (produced, can_fire);
+        }
+    }
+}
+
+fn connected<'a>(names: &[&'a str], edges: impl Iterator<Item = (&'a str, &'a str)>) -> bool {
+    if names.len() <= 1 {
+        return true;
+    }
+    let idx = |n: &str| names.iter().position(|&x| x == n);
+    let mut parent: Vec<usize> = (0..names.len()).collect();
+    fn find(p: &mut [usize], mut x: usize) -> usize {
+        while p[x] != x {
+            p[x] = p[p[x]];
+            x = p[x];
+        }
+        x
+    }
+    for (a, b) in edges {
+        if let (Some(a), Some(b)) = (idx(a), idx(b)) {
+            let (ra, rb) = (find(&mut parent, a), find(&mut parent, b));
+            parent[ra] = rb;
+        }
+    }
+    let root = find(&mut parent, 0);
+    (1..names.len()).all(|i| find(&mut parent, i) == root)
+}
+
+fn quote_list(items: &[&str]) -> String {
+    let quoted: Vec<String> = items.iter().map(|t| format!("`{t}`")).collect();
+    match quoted.len() {
+        0 => "its tags".to_owned(),
+        1 => quoted[0].clone(),
+        _ => format!("any of {}", quoted.join(", ")),
+    }
+}
+
+fn location(span: Option<Span>, path: String) -> Location {
+    match span {
+        Some(s) => Location::Span(s),
+        None => Location::Field(path),
+    }
+}

@@ -1,0 +1,75 @@
+//! Grammars: the text language, its JSON form, compilation and lint.
+//!
+//! Pipeline: text --[`parse`]--> [`Grammar`] model --[`compile`]-->
+//! [`CompiledGrammar`]. [`load`] runs both. The JSON form is the serde form
+//! of the model ([`Grammar::from_json`], [`Grammar::to_json`]). The language
+//! is documented in `docs/grammar-language.md`.
+
+mod compile;
+mod lexer;
+pub mod lint;
+mod model;
+mod parser;
+
+pub use compile::{compile, CompiledGrammar};
+pub(crate) use compile::{CompiledRule, End, NewEdge};
+pub use model::{
+    Grammar, Limits, PatternVertex, ReplacementVertex, Rule, RuleEdge, Side, TagDecl, WILDCARD,
+};
+pub use parser::parse;
+
+use crate::diagnostic::Diagnostic;
+
+/// The built-in default grammar (`examples/default.lg`): cycles, keys and locks.
+pub const DEFAULT_GRAMMAR: &str = include_str!("../../../../examples/default.lg");
+
+/// Why a grammar could not be loaded: one or more diagnostics, all errors.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{}", summary(.diagnostics))]
+pub struct GrammarError {
+    /// The errors, in source order of discovery.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+fn summary(diagnostics: &[Diagnostic]) -> String {
+    match diagnostics {
+        [] => "invalid grammar".to_owned(),
+        [only] => only.to_string(),
+        [first, rest @ ..] => format!("{first} (and {} more errors)", rest.len()),
+    }
+}
+
+/// Parses and compiles grammar text. `default_name` names a grammar without
+/// a `grammar "…"` header.
+///
+/// # Errors
+/// A syntax error, or every name-resolution error, located by span.
+pub fn load(src: &str, default_name: &str) -> Result<CompiledGrammar, GrammarError> {
+    let model = parse(src, default_name).map_err(|d| GrammarError {
+        diagnostics: vec![d],
+    })?;
+    compile::compile_with_source(&model, Some(src))
+        .map_err(|diagnostics| GrammarError { diagnostics })
+}
+
+/// Reads and compiles a grammar in its JSON form.
+///
+/// # Errors
+/// A JSON syntax or shape error (located by line and column of the JSON
+/// text, given as a field location), or every name-resolution error,
+/// located by field path.
+pub fn load_json(text: &str) -> Result<CompiledGrammar, GrammarError> {
+    let model = Grammar::from_json(text).map_err(|e| GrammarError {
+        diagnostics: vec![Diagnostic::new(
+            crate::diagnostic::Severity::Error,
+            format!("invalid grammar JSON: {e}"),
+            crate::diagnostic::Location::Whole,
+        )],
+    })?;
+    compile(&model).map_err(|diagnostics| GrammarError { diagnostics })
+}
+
+/// The built-in default grammar, compiled.
+pub fn default_grammar() -> CompiledGrammar {
+    load(DEFAULT_GRAMMAR, "default").expect("the built-in grammar compiles")
+}

@@ -1,0 +1,501 @@
+//! Recursive-descent parser: grammar text → [`Grammar`] model with spans.
+//!
+//! The parser checks syntax and what can be seen locally (a vertex given two
+//! different tag sets, a right-hand vertex with alternatives). Name
+//! resolution (unknown tags, duplicate rules, right-hand vertices without a
+//! tag) happens in [`crate::grammar::compile`], which also serves the JSON
+//! form. Syntax errors stop at the first one.
+
+use std::collections::BTreeMap;
+
+use super::lexer::{tokenize, Token, TokenKind};
+use super::model::{
+    Grammar, Limits, PatternVertex, ReplacementVertex, Rule, RuleEdge, Side, TagDecl, WILDCARD,
+};
+use crate::diagnostic::{line_col, Diagnostic, Span};
+
+/// Parses grammar text. `default_name` names the grammar when the text has
+/// no `grammar "name" { … }` header (the CLI passes the file stem).
+///
+/// # Errors
+/// The first syntax error, located by span.
+pub fn parse(src: &str, default_name: &str) -> Result<Grammar, Diagnostic> {
+    let tokens = tokenize(src)?;
+    Parser {
+        src,
+        tokens,
+        pos: 0,
+    }
+    .grammar(default_name)
+}
+
+struct Parser<'a> {
+    src: &'a str,
+    tokens: Vec<Token>,
+    pos: usize,
+}
+
+const SETTINGS: &str = "start, max_iterations, min_vertices, max_vertices, max_valence";
+const RULE_ATTRIBUTES: &str = "weight, max_uses";
+
+impl Parser<'_> {
+    fn peek(&self) -> &Token {
+        &self.tokens[self.pos]
+    }
+
+    fn bump(&mut self) -> Token {
+        let t = self.tokens[self.pos].clone();
+        if self.pos + 1 < self.tokens.len() {
+            self.pos += 1;
+        }
+        t
+    }
+
+    fn at(&self, kind: &TokenKind) -> bool {
+        &self.peek().kind == kind
+    }
+
+    fn eat(&mut self, kind: &TokenKind) -> bool {
+        if self.at(kind) {
+            self.bump();
+            true
+        } else {
+            false
+        }
+    }
+
+    fn unexpected(&self, expected: &str) -> Diagnostic {
+        let t = self.peek();
+        Diagnostic::error(
+            format!("expected {expected}, found {}", t.kind.describe()),
+            t.span,
+        )
+    }
+
+    fn expect(&mut self, kind: TokenKind) -> Result<Token, Diagnostic> {
+        if self.at(&kind) {
+            Ok(self.bump())
+        } else {
+            Err(self.unexpected(&kind.describe()))
+        }
+    }
+
+    fn ident(&mut self, what: &str) -> Result<(String, Span), Diagnostic> {
+        match self.peek().kind.clone() {
+            TokenKind::Ident(name) => Ok((name, self.bump().span)),
+            _ => Err(self.unexpected(what)),
+        }
+    }
+
+    fn grammar(mut self, default_name: &str) -> Result<Grammar, Diagnostic> {
+        let mut grammar = Grammar {
+            name: default_name.to_owned(),
+            start: "s".to_owned(),
+            limits: Limits::default(),
+            tags: Vec::new(),
+            rules: Vec::new(),
+        };
+        let mut seen_header: Option<Span> = None;
+        let mut seen_tags: Option<Span> = None;
+        loop {
+            let tok = self.peek().clone();
+            match &tok.kind {
+                TokenKind::Eof => return Ok(grammar),
+                TokenKind::Ident(word) if word == "grammar" => {
+                    self.bump();
+                    if let Some(first) = seen_header {
+                        return Err(self.duplicate_block("grammar", tok.span, first));
+                    }
+                    seen_header = Some(tok.span);
+                    self.header(&mut grammar)?;
+                }
+                TokenKind::Ident(word) if word == "tags" => {
+                    self.bump();
+                    if let Some(first) = seen_tags {
+                        return Err(self.duplicate_block("tags", tok.span, first));
+                    }
+                    seen_tags = Some(tok.span);
+                    self.tags(&mut grammar.tags)?;
+                }
+                TokenKind::Ident(word) if word == "rule" => {
+                    self.bump();
+                    grammar.rules.push(self.rule()?);
+                }
+                _ => {
+                    return Err(self.unexpected("`grammar`, `tags` or `rule`").with_hint(
+                        "a grammar file holds a `grammar` header, a `tags` block and `rule` blocks",
+                    ))
+                }
+            }
+        }
+    }
+
+    fn duplicate_block(&self, what: &str, span: Span, first: Span) -> Diagnostic {
+        let line = line_col(self.src, first.start).line;
+        Diagnostic::error(format!("second `{what}` block"), span).with_hint(format!(
+            "the first `{what}` block is at line {line}; merge them"
+        ))
+    }
+
+    fn header(&mut self, grammar: &mut Grammar) -> Result<(), Diagnostic> {
+        match self.peek().kind.clone() {
+            TokenKind::Str(name) => {
+                self.bump();
+                grammar.name = name;
+            }
+            _ => return Err(self.unexpected("the grammar's name as a string")),
+        }
+        self.expect(TokenKind::LBrace)?;
+        let mut seen: BTreeMap<String, Span> = BTreeMap::new();
+        while !self.eat(&TokenKind::RBrace) {
+            let (key, span) = self.ident("a setting or `}`")?;
+            if let Some(first) = seen.get(&key) {
+                let line = line_col(self.src, first.start).line;
+                return Err(Diagnostic::error(format!("`{key}` is set twice"), span)
+                    .with_hint(format!("it is first set at line {line}")));
+            }
+            seen.insert(key.clone(), span);
+            let limits = &mut grammar.limits;
+            match key.as_str() {
+                "start" => grammar.start = self.ident("the start symbol")?.0,
+                "max_iterations" => limits.max_iterations = self.count(&key)?,
+                "min_vertices" => limits.min_vertices = self.count(&key)?,
+                "max_vertices" => limits.max_vertices = self.count(&key)?,
+                "max_valence" => limits.max_valence = Some(self.count(&key)?),
+                _ => {
+                    return Err(Diagnostic::error(format!("unknown setting `{key}`"), span)
+                        .with_hint(format!("settings are: {SETTINGS}")))
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn count(&mut self, what: &str) -> Result<u32, Diagnostic> {
+        let tok = self.peek().clone();
+        match tok.kind {
+            TokenKind::Number(n) if n >= 0.0 && n.fract() == 0.0 && n <= f64::from(u32::MAX) => {
+                self.bump();
+                Ok(n as u32)
+            }
+            TokenKind::Number(_) => Err(Diagnostic::error(
+                format!("`{what}` must be a whole number from 0 to {}", u32::MAX),
+                tok.span,
+            )),
+            _ => Err(self.unexpected(&format!("a whole number for `{what}`"))),
+        }
+    }
+
+    fn tags(&mut self, out: &mut Vec<TagDecl>) -> Result<(), Diagnostic> {
+        self.expect(TokenKind::LBrace)?;
+        while !self.eat(&TokenKind::RBrace) {
+            let (name, span) = self.ident("a tag name or `}`")?;
+            let mut decl = TagDecl {
+                name,
+                description: String::new(),
+                color: None,
+                span: Some(span),
+            };
+            if let TokenKind::Str(text) = &self.peek().kind {
+                decl.description = text.clone();
+                self.bump();
+            }
+            if let TokenKind::Color(c) = &self.peek().kind {
+                decl.color = Some(c.clone());
+                self.bump();
+            }
+            out.push(decl);
+        }
+        Ok(())
+    }
+
+    fn rule(&mut self) -> Result<Rule, Diagnostic> {
+        let (name, span) = self.ident("the rule's name")?;
+        let mut rule = Rule {
+            name,
+            weight: 1.0,
+            max_uses: None,
+            lhs: Side::default(),
+            rhs: Side::default(),
+            span: Some(span),
+        };
+        while let TokenKind::Ident(attr) = self.peek().kind.clone() {
+            let attr_span = self.bump().span;
+            match attr.as_str() {
+                "weight" => {
+                    let tok = self.peek().clone();
+                    match tok.kind {
+                        TokenKind::Number(w) if w > 0.0 && w.is_finite() => {
+                            self.bump();
+                            rule.weight = w;
+                        }
+                        TokenKind::Number(_) => {
+                            return Err(Diagnostic::error(
+                                "`weight` must be greater than 0",
+                                tok.span,
+                            )
+                            .with_hint("to disable a rule, remove it or give it `max_uses 0`"))
+                        }
+                        _ => return Err(self.unexpected("a number for `weight`")),
+                    }
+                }
+                "max_uses" => rule.max_uses = Some(self.count("max_uses")?),
+                _ => {
+                    return Err(Diagnostic::error(
+                        format!("unknown rule attribute `{attr}`"),
+                        attr_span,
+                    )
+                    .with_hint(format!("rule attributes are: {RULE_ATTRIBUTES}")))
+                }
+            }
+        }
+        if !self.at(&TokenKind::LBrace) {
+            return Err(self.unexpected("a rule attribute or `{`"));
+        }
+        self.bump();
+        rule.lhs = self.side(true)?;
+        if !self.eat(&TokenKind::Arrow) {
+            return Err(self
+                .unexpected("`=>`")
+                .with_hint("a rule body is `pattern => replacement`"));
+        }
+        rule.rhs = self.side(false)?;
+        self.expect(TokenKind::RBrace)?;
+        Ok(rule)
+    }
+
+    /// A side: chains of vertices and edges, separated by commas (optional
+    /// before a `(`). Ends before `=>` or `}`.
+    fn side<V: SideVertex>(&mut self, is_lhs: bool) -> Result<Side<V>, Diagnostic> {
+        let mut side: Side<V> = Side::default();
+        let mut index: BTreeMap<String, usize> = BTreeMap::new();
+        let mut specs: Vec<Option<VertexSpec>> = Vec::new();
+        loop {
+            if !self.at(&TokenKind::LParen) {
+                if side.vertices.is_empty() {
+                    let which = if is_lhs { "pattern" } else { "replacement" };
+                    return Err(
+                        self.unexpected(&format!("a vertex `(name:tag)` starting the {which}"))
+                    );
+                }
+                return Err(self.unexpected("a vertex `(name:tag)`"));
+            }
+            let mut prev = self.vertex(&mut side, &mut index, &mut specs)?;
+            while let TokenKind::Edge {
+                directed,
+                cosmetic,
+                label,
+            } = self.peek().kind.clone()
+            {
+                let edge_span = self.bump().span;
+                if !self.at(&TokenKind::LParen) {
+                    return Err(self.unexpected("a vertex after the edge"));
+                }
+                let next = self.vertex(&mut side, &mut index, &mut specs)?;
+                side.edges.push(RuleEdge {
+                    source: prev.clone(),
+                    target: next.clone(),
+                    directed,
+                    cosmetic,
+                    label,
+                    span: Some(edge_span),
+                });
+                prev = next;
+            }
+            self.eat(&TokenKind::Comma);
+            if self.at(&TokenKind::Arrow) || self.at(&TokenKind::RBrace) {
+                break;
+            }
+        }
+        for (v, spec) in side.vertices.iter_mut().zip(specs) {
+            v.apply(spec)?;
+        }
+        Ok(side)
+    }
+
+    fn vertex<V: SideVertex>(
+        &mut self,
+        side: &mut Side<V>,
+        index: &mut BTreeMap<String, usize>,
+        specs: &mut Vec<Option<VertexSpec>>,
+    ) -> Result<String, Diagnostic> {
+        let open = self.expect(TokenKind::LParen)?.span;
+        let (name, _) = self.ident("a vertex name")?;
+        let mut spec = None;
+        if self.eat(&TokenKind::Colon) {
+            spec = Some(self.tag_spec()?);
+        }
+        let attributes = if self.at(&TokenKind::LBrace) {
+            self.attributes()?
+        } else {
+            BTreeMap::new()
+        };
+        let close = self.expect(TokenKind::RParen)?.span;
+        let span = open.to(close);
+        match index.get(&name) {
+            None => {
+                index.insert(name.clone(), side.vertices.len());
+                side.vertices.push(V::new(name.clone(), attributes, span));
+                specs.push(spec.map(|s| s.at(span)));
+            }
+            Some(&i) => {
+                if let Some(s) = spec {
+                    match &specs[i] {
+                        Some(first) if first.same_tags(&s) => {}
+                        Some(first) => {
+                            let line = line_col(self.src, first.span.start).line;
+                            return Err(Diagnostic::error(
+                                format!("vertex `{name}` is given different tags on the same side"),
+                                span,
+                            )
+                            .with_hint(format!(
+                                "its tags are set at line {line}; later mentions can be just `({name})`"
+                            )));
+                        }
+                        None => specs[i] = Some(s.at(span)),
+                    }
+                }
+                if !attributes.is_empty() {
+                    side.vertices[i].merge_attributes(attributes);
+                }
+            }
+        }
+        Ok(name)
+    }
+
+    fn tag_spec(&mut self) -> Result<VertexSpec, Diagnostic> {
+        let start = self.peek().span;
+        let mut spec = VertexSpec {
+            tags: Vec::new(),
+            forbidden: Vec::new(),
+            span: start,
+        };
+        if self.eat(&TokenKind::Star) {
+            spec.tags.push(WILDCARD.to_owned());
+        } else if let TokenKind::Ident(_) = self.peek().kind {
+            spec.tags.push(self.ident("a tag")?.0);
+            while self.eat(&TokenKind::Pipe) {
+                spec.tags.push(self.ident("a tag after `|`")?.0);
+            }
+        } else if self.at(&TokenKind::Bang) {
+            return Err(
+                Diagnostic::error("forbidden tags need a tag set before them", start)
+                    .with_hint("write `(b:* !lock)` to match any tag except next to a lock"),
+            );
+        } else {
+            return Err(self.unexpected("a tag, `*`, or alternatives `a|b`"));
+        }
+        while self.eat(&TokenKind::Bang) {
+            spec.forbidden.push(self.ident("a tag after `!`")?.0);
+        }
+        Ok(spec)
+    }
+
+    fn attributes(&mut self) -> Result<BTreeMap<String, String>, Diagnostic> {
+        self.expect(TokenKind::LBrace)?;
+        let mut out = BTreeMap::new();
+        while !self.eat(&TokenKind::RBrace) {
+            let (key, _) = self.ident("an attribute name or `}`")?;
+            self.expect(TokenKind::Colon)?;
+            let value = match self.peek().kind.clone() {
+                TokenKind::Ident(s) | TokenKind::Str(s) => s,
+                TokenKind::Number(n) => n.to_string(),
+                _ => return Err(self.unexpected("an attribute value")),
+            };
+            self.bump();
+            out.insert(key, value);
+            if !self.eat(&TokenKind::Comma) && !self.at(&TokenKind::RBrace) {
+                return Err(self.unexpected("`,` or `}`"));
+            }
+        }
+        Ok(out)
+    }
+}
+
+/// The tag part `:a|b !c` of a vertex as written.
+#[derive(Clone, Debug)]
+struct VertexSpec {
+    tags: Vec<String>,
+    forbidden: Vec<String>,
+    span: Span,
+}
+
+impl VertexSpec {
+    fn same_tags(&self, other: &VertexSpec) -> bool {
+        self.tags == other.tags && self.forbidden == other.forbidden
+    }
+
+    fn at(mut self, span: Span) -> Self {
+        self.span = span;
+        self
+    }
+}
+
+/// What a side's vertex type needs from the parser.
+trait SideVertex: Sized {
+    fn new(name: String, attributes: BTreeMap<String, String>, span: Span) -> Self;
+    fn merge_attributes(&mut self, attributes: BTreeMap<String, String>);
+    fn apply(&mut self, spec: Option<VertexSpec>) -> Result<(), Diagnostic>;
+}
+
+impl SideVertex for PatternVertex {
+    fn new(name: String, attributes: BTreeMap<String, String>, span: Span) -> Self {
+        PatternVertex {
+            name,
+            tags: Vec::new(),
+            forbidden: Vec::new(),
+            attributes,
+            span: Some(span),
+        }
+    }
+
+    fn merge_attributes(&mut self, attributes: BTreeMap<String, String>) {
+        self.attributes.extend(attributes);
+    }
+
+    fn apply(&mut self, spec: Option<VertexSpec>) -> Result<(), Diagnostic> {
+        match spec {
+            Some(spec) => {
+                self.tags = spec.tags;
+                self.forbidden = spec.forbidden;
+                Ok(())
+            }
+            None => Err(Diagnostic::error(
+                format!("pattern vertex `{}` has no tag", self.name),
+                self.span.unwrap_or_default(),
+            )
+            .with_hint(format!("write `({}:*)` to match any tag", self.name))),
+        }
+    }
+}
+
+impl SideVertex for ReplacementVertex {
+    fn new(name: String, attributes: BTreeMap<String, String>, span: Span) -> Self {
+        ReplacementVertex {
+            name,
+            tag: None,
+            attributes,
+            span: Some(span),
+        }
+    }
+
+    fn merge_attributes(&mut self, attributes: BTreeMap<String, String>) {
+        self.attributes.extend(attributes);
+    }
+
+    fn apply(&mut self, spec: Option<VertexSpec>) -> Result<(), Diagnostic> {
+        let Some(spec) = spec else { return Ok(()) };
+        let name = &self.name;
+        if spec.tags.len() != 1 || spec.tags[0] == WILDCARD || !spec.forbidden.is_empty() {
+            return Err(Diagnostic::error(
+                format!("replacement vertex `{name}` must have exactly one tag"),
+                spec.span,
+            )
+            .with_hint(format!(
+                "alternatives, `*` and `!tag` belong on the pattern side; write `({name})` to keep the host tag"
+            )));
+        }
+        self.tag = spec.tags.into_iter().next();
+        Ok(())
+    }
+}

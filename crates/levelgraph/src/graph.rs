@@ -1,0 +1,538 @@
+//! The host graph: tagged vertices with attributes, and undirected or
+//! directed, optionally labelled, optionally cosmetic edges.
+//!
+//! The model follows PRODUCT.md section A and seed 000: a vertex carries a tag
+//! (a symbol of the grammar's alphabet), free-form attributes and an optional
+//! position; an edge may be directed, may carry a label, may be *cosmetic*
+//! (shapes a drawing, is never a corridor, is ignored by valence and
+//! connectivity) and has a length factor for drawing.
+//!
+//! **Ids are stable.** A [`VertexId`] or [`EdgeId`] is never reused within one
+//! graph: removing a vertex or edge leaves a hole, so ids recorded in a
+//! derivation trace keep naming the same element (petgraph's `StableGraph`
+//! contract). Iteration is always in increasing id order, so every output
+//! built from a graph is deterministic.
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+/// Index of a vertex. Stable: never reused after removal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct VertexId(pub u32);
+
+/// Index of an edge. Stable: never reused after removal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct EdgeId(pub u32);
+
+impl VertexId {
+    /// The id as a slice index.
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+impl EdgeId {
+    /// The id as a slice index.
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+impl fmt::Display for VertexId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "v{}", self.0)
+    }
+}
+
+/// An interned symbol: a vertex tag or an edge label, an index into a
+/// [`Symbols`] table. Comparing two symbols is an integer comparison, which is
+/// what keeps matching fast.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Symbol(pub u32);
+
+impl Symbol {
+    /// The symbol as a slice index.
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// A table of names, each interned once. Ids are dense and given in order of
+/// first interning, so two tables built from the same sequence of names agree.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Symbols {
+    names: Vec<String>,
+    index: BTreeMap<String, Symbol>,
+}
+
+impl Symbols {
+    /// An empty table.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The symbol of `name`, adding it if it is new.
+    pub fn intern(&mut self, name: &str) -> Symbol {
+        if let Some(&sym) = self.index.get(name) {
+            return sym;
+        }
+        let sym = Symbol(self.names.len() as u32);
+        self.names.push(name.to_owned());
+        self.index.insert(name.to_owned(), sym);
+        sym
+    }
+
+    /// The symbol of `name`, if it was interned.
+    pub fn get(&self, name: &str) -> Option<Symbol> {
+        self.index.get(name).copied()
+    }
+
+    /// The name of `sym`. **Panics** if `sym` is not from this table.
+    pub fn name(&self, sym: Symbol) -> &str {
+        &self.names[sym.index()]
+    }
+
+    /// Number of interned names.
+    pub fn len(&self) -> usize {
+        self.names.len()
+    }
+
+    /// Whether the table is empty.
+    pub fn is_empty(&self) -> bool {
+        self.names.is_empty()
+    }
+}
+
+/// A position in the plane, in drawing units.
+pub type Point = [f64; 2];
+
+/// A vertex of the host graph.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Vertex {
+    /// The vertex's tag, a symbol of the graph's tag table.
+    pub tag: Symbol,
+    /// Free-form attributes (`color: red`), ordered by key.
+    pub attributes: BTreeMap<String, String>,
+    /// Optional position in the plane (set by drawing or geometric derivation).
+    pub position: Option<Point>,
+}
+
+/// An edge of the host graph.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Edge {
+    /// First endpoint; the tail of a directed edge.
+    pub source: VertexId,
+    /// Second endpoint; the head of a directed edge.
+    pub target: VertexId,
+    /// Whether the edge has a direction (`->`).
+    pub directed: bool,
+    /// A cosmetic edge (`~~`, `~>`) shapes drawings only: it is never a
+    /// corridor, never counts toward valence and never matches a
+    /// non-cosmetic pattern edge.
+    pub cosmetic: bool,
+    /// Optional label, a symbol of the graph's label table.
+    pub label: Option<Symbol>,
+    /// Multiplier of the desired edge length in drawings (seed 000); 1.0 by default.
+    pub length_factor: f64,
+}
+
+impl Edge {
+    /// The endpoint of this edge that is not `v` (or `v` for a loop).
+    pub fn other(&self, v: VertexId) -> VertexId {
+        if self.source == v {
+            self.target
+        } else {
+            self.source
+        }
+    }
+
+    /// Whether this edge has the same endpoints, direction, label and
+    /// cosmetic flag as `other`; undirected edges compare unordered.
+    pub fn same_kind_and_ends(&self, other: &Edge) -> bool {
+        if self.directed != other.directed
+            || self.cosmetic != other.cosmetic
+            || self.label != other.label
+        {
+            return false;
+        }
+        (self.source == other.source && self.target == other.target)
+            || (!self.directed && self.source == other.target && self.target == other.source)
+    }
+}
+
+/// A host graph: vertices and edges with stable ids, its tag and label
+/// tables, and an index of vertices by tag.
+///
+/// The graph never holds two *identical* edges (same endpoints, direction,
+/// label and cosmetic flag): [`Graph::add_edge`] returns the existing one.
+#[derive(Clone, Debug, Default)]
+pub struct Graph {
+    tags: Symbols,
+    labels: Symbols,
+    vertices: Vec<Option<Vertex>>,
+    edges: Vec<Option<Edge>>,
+    incidence: Vec<Vec<EdgeId>>,
+    by_tag: Vec<Vec<VertexId>>,
+    vertex_count: usize,
+    edge_count: usize,
+}
+
+impl Graph {
+    /// An empty graph with empty tag and label tables.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// An empty graph whose tag and label tables are `tags` and `labels`
+    /// (usually a grammar's, so the grammar's symbols can be used directly).
+    pub fn with_symbols(tags: Symbols, labels: Symbols) -> Self {
+        Graph {
+            tags,
+            labels,
+            ..Self::default()
+        }
+    }
+
+    /// The tag table.
+    pub fn tags(&self) -> &Symbols {
+        &self.tags
+    }
+
+    /// The label table.
+    pub fn labels(&self) -> &Symbols {
+        &self.labels
+    }
+
+    /// The tag table, for interning new tags.
+    pub fn tags_mut(&mut self) -> &mut Symbols {
+        &mut self.tags
+    }
+
+    /// The label table, for interning new labels.
+    pub fn labels_mut(&mut self) -> &mut Symbols {
+        &mut self.labels
+    }
+
+    /// Number of live vertices.
+    pub fn vertex_count(&self) -> usize {
+        self.vertex_count
+    }
+
+    /// Number of live edges.
+    pub fn edge_count(&self) -> usize {
+        self.edge_count
+    }
+
+    /// One more than the largest vertex id ever given: the length of a
+    /// slice indexed by [`VertexId`].
+    pub fn vertex_bound(&self) -> usize {
+        self.vertices.len()
+    }
+
+    /// Adds a vertex tagged `tag` and returns its id (the next unused id).
+    pub fn add_vertex(&mut self, tag: Symbol) -> VertexId {
+        let id = VertexId(self.vertices.len() as u32);
+        self.vertices.push(Some(Vertex {
+            tag,
+            attributes: BTreeMap::new(),
+            position: None,
+        }));
+        self.incidence.push(Vec::new());
+        self.index_insert(tag, id);
+        self.vertex_count += 1;
+        id
+    }
+
+    /// Adds a vertex with the given id, which must be at least
+    /// [`Graph::vertex_bound`]; ids skipped over stay unused (holes), as if
+    /// their vertices had been removed. Used to read graphs back with their
+    /// ids. **Panics** if `id` is below the bound.
+    pub fn insert_vertex_at(&mut self, id: VertexId, tag: Symbol) -> VertexId {
+        assert!(id.index() >= self.vertices.len(), "vertex id {id} is taken");
+        while self.vertices.len() < id.index() {
+            self.vertices.push(None);
+            self.incidence.push(Vec::new());
+        }
+        self.add_vertex(tag)
+    }
+
+    /// Adds a vertex tagged with the tag named `tag`, interning it if new.
+    pub fn add_vertex_named(&mut self, tag: &str) -> VertexId {
+        let sym = self.tags.intern(tag);
+        self.add_vertex(sym)
+    }
+
+    /// The vertex `v`, if it is live.
+    pub fn vertex(&self, v: VertexId) -> Option<&Vertex> {
+        self.vertices.get(v.index()).and_then(Option::as_ref)
+    }
+
+    /// The vertex `v` for changing attributes or position (not its tag:
+    /// use [`Graph::set_tag`], which keeps the tag index right).
+    pub fn vertex_mut(&mut self, v: VertexId) -> Option<&mut Vertex> {
+        self.vertices.get_mut(v.index()).and_then(Option::as_mut)
+    }
+
+    /// Whether `v` is a live vertex.
+    pub fn contains_vertex(&self, v: VertexId) -> bool {
+        self.vertex(v).is_some()
+    }
+
+    /// The tag of `v`. **Panics** if `v` is not live.
+    pub fn tag(&self, v: VertexId) -> Symbol {
+        self.vertex(v).expect("live vertex").tag
+    }
+
+    /// The name of the tag of `v`. **Panics** if `v` is not live.
+    pub fn tag_name(&self, v: VertexId) -> &str {
+        self.tags.name(self.tag(v))
+    }
+
+    /// Retags `v`. **Panics** if `v` is not live.
+    pub fn set_tag(&mut self, v: VertexId, tag: Symbol) {
+        let old = self.tag(v);
+        if old == tag {
+            return;
+        }
+        self.index_remove(old, v);
+        self.vertices[v.index()].as_mut().expect("live vertex").tag = tag;
+        self.index_insert(tag, v);
+    }
+
+    /// Removes `v` and every edge incident to it; returns the vertex.
+    pub fn remove_vertex(&mut self, v: VertexId) -> Option<Vertex> {
+        let vertex = self.vertices.get_mut(v.index())?.take()?;
+        let incident = std::mem::take(&mut self.incidence[v.index()]);
+        for e in incident {
+            self.remove_edge(e);
+        }
+        self.index_remove(vertex.tag, v);
+        self.vertex_count -= 1;
+        Some(vertex)
+    }
+
+    /// Adds an edge and returns its id; if an identical edge exists (same
+    /// endpoints, direction, label and cosmetic flag) returns that one and
+    /// adds nothing. Self-loops are allowed by the model.
+    /// **Panics** if an endpoint is not live.
+    pub fn add_edge(&mut self, edge: Edge) -> EdgeId {
+        assert!(self.contains_vertex(edge.source) && self.contains_vertex(edge.target));
+        if let Some(existing) = self.find_identical_edge(&edge) {
+            return existing;
+        }
+        let id = EdgeId(self.edges.len() as u32);
+        self.incidence[edge.source.index()].push(id);
+        if edge.target != edge.source {
+            self.incidence[edge.target.index()].push(id);
+        }
+        self.edges.push(Some(edge));
+        self.edge_count += 1;
+        id
+    }
+
+    /// Adds a plain edge (length factor 1) between `a` and `b`.
+    pub fn connect(&mut self, a: VertexId, b: VertexId, directed: bool) -> EdgeId {
+        self.add_edge(Edge {
+            source: a,
+            target: b,
+            directed,
+            cosmetic: false,
+            label: None,
+            length_factor: 1.0,
+        })
+    }
+
+    /// The id of an edge identical to `edge`, if the graph has one.
+    pub fn find_identical_edge(&self, edge: &Edge) -> Option<EdgeId> {
+        let a = self.incidence.get(edge.source.index())?;
+        a.iter()
+            .copied()
+            .find(|&e| self.edge(e).is_some_and(|h| h.same_kind_and_ends(edge)))
+    }
+
+    /// Removes edge `e`; returns it.
+    pub fn remove_edge(&mut self, e: EdgeId) -> Option<Edge> {
+        let edge = self.edges.get_mut(e.index())?.take()?;
+        for end in [edge.source, edge.target] {
+            if let Some(list) = self.incidence.get_mut(end.index()) {
+                list.retain(|&x| x != e);
+            }
+        }
+        self.edge_count -= 1;
+        Some(edge)
+    }
+
+    /// The edge `e`, if it is live.
+    pub fn edge(&self, e: EdgeId) -> Option<&Edge> {
+        self.edges.get(e.index()).and_then(Option::as_ref)
+    }
+
+    /// The edge `e` for changing its length factor or label.
+    pub fn edge_mut(&mut self, e: EdgeId) -> Option<&mut Edge> {
+        self.edges.get_mut(e.index()).and_then(Option::as_mut)
+    }
+
+    /// Live vertex ids in increasing order.
+    pub fn vertex_ids(&self) -> impl Iterator<Item = VertexId> + '_ {
+        self.vertices
+            .iter()
+            .enumerate()
+            .filter(|(_, v)| v.is_some())
+            .map(|(i, _)| VertexId(i as u32))
+    }
+
+    /// Live vertices with their ids, in increasing id order.
+    pub fn vertices(&self) -> impl Iterator<Item = (VertexId, &Vertex)> + '_ {
+        self.vertices
+            .iter()
+            .enumerate()
+            .filter_map(|(i, v)| v.as_ref().map(|v| (VertexId(i as u32), v)))
+    }
+
+    /// Live edges with their ids, in increasing id order.
+    pub fn edges(&self) -> impl Iterator<Item = (EdgeId, &Edge)> + '_ {
+        self.edges
+            .iter()
+            .enumerate()
+            .filter_map(|(i, e)| e.as_ref().map(|e| (EdgeId(i as u32), e)))
+    }
+
+    /// Edges incident to `v` (both directions), in the order they were added.
+    /// Empty for a dead vertex.
+    pub fn incident_edges(&self, v: VertexId) -> &[EdgeId] {
+        self.incidence.get(v.index()).map_or(&[], Vec::as_slice)
+    }
+
+    /// Valence of `v`: the number of incident non-cosmetic edges (seed 000's
+    /// maxValence counts doors, and cosmetic edges are never doors).
+    pub fn valence(&self, v: VertexId) -> usize {
+        self.incident_edges(v)
+            .iter()
+            .filter(|&&e| self.edge(e).is_some_and(|e| !e.cosmetic))
+            .count()
+    }
+
+    /// Live vertices tagged `tag`, in increasing id order.
+    pub fn vertices_tagged(&self, tag: Symbol) -> &[VertexId] {
+        self.by_tag.get(tag.index()).map_or(&[], Vec::as_slice)
+    }
+
+    /// Whether the graph is connected, ignoring cosmetic edges and edge
+    /// directions. The empty graph counts as connected.
+    pub fn is_connected(&self) -> bool {
+        let Some(first) = self.vertex_ids().next() else {
+            return true;
+        };
+        let mut seen = vec![false; self.vertex_bound()];
+        let mut stack = vec![first];
+        seen[first.index()] = true;
+        let mut reached = 1;
+        while let Some(v) = stack.pop() {
+            for &e in self.incident_edges(v) {
+                let edge = self.edge(e).expect("incident edge is live");
+                if edge.cosmetic {
+                    continue;
+                }
+                let w = edge.other(v);
+                if !seen[w.index()] {
+                    seen[w.index()] = true;
+                    reached += 1;
+                    stack.push(w);
+                }
+            }
+        }
+        reached == self.vertex_count
+    }
+
+    fn index_insert(&mut self, tag: Symbol, v: VertexId) {
+        if self.by_tag.len() <= tag.index() {
+            self.by_tag.resize_with(tag.index() + 1, Vec::new);
+        }
+        let list = &mut self.by_tag[tag.index()];
+        // Ids grow, so a new vertex goes at the end; a retagged one is inserted in order.
+        match list.last() {
+            Some(&last) if last > v => {
+                let at = list.partition_point(|&x| x < v);
+                list.insert(at, v);
+            }
+            _ => list.push(v),
+        }
+    }
+
+    fn index_remove(&mut self, tag: Symbol, v: VertexId) {
+        if let Some(list) = self.by_tag.get_mut(tag.index()) {
+            if let Ok(at) = list.binary_search(&v) {
+                list.remove(at);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_are_stable_after_removal() {
+        let mut g = Graph::new();
+        let a = g.add_vertex_named("room");
+        let b = g.add_vertex_named("room");
+        let c = g.add_vertex_named("key");
+        g.connect(a, b, false);
+        g.connect(b, c, true);
+        g.remove_vertex(b);
+        let d = g.add_vertex_named("room");
+        assert_eq!(d, VertexId(3));
+        assert_eq!(g.vertex_count(), 3);
+        assert_eq!(g.edge_count(), 0);
+        assert_eq!(g.tag_name(c), "key");
+        let room = g.tags().get("room").unwrap();
+        assert_eq!(g.vertices_tagged(room), &[a, d]);
+    }
+
+    #[test]
+    fn identical_edges_are_not_duplicated_but_kinds_differ() {
+        let mut g = Graph::new();
+        let a = g.add_vertex_named("room");
+        let b = g.add_vertex_named("room");
+        let e1 = g.connect(a, b, false);
+        let e2 = g.connect(b, a, false);
+        assert_eq!(e1, e2);
+        let e3 = g.connect(b, a, true);
+        assert_ne!(e1, e3);
+        assert_eq!(g.valence(a), 2);
+    }
+
+    #[test]
+    fn retag_keeps_index_sorted() {
+        let mut g = Graph::new();
+        let vs: Vec<_> = (0..4).map(|_| g.add_vertex_named("a")).collect();
+        let b = g.tags_mut().intern("b");
+        g.set_tag(vs[2], b);
+        g.set_tag(vs[0], b);
+        assert_eq!(g.vertices_tagged(b), &[vs[0], vs[2]]);
+        let a = g.tags().get("a").unwrap();
+        assert_eq!(g.vertices_tagged(a), &[vs[1], vs[3]]);
+    }
+
+    #[test]
+    fn cosmetic_edges_do_not_connect_or_count() {
+        let mut g = Graph::new();
+        let a = g.add_vertex_named("room");
+        let b = g.add_vertex_named("room");
+        g.add_edge(Edge {
+            source: a,
+            target: b,
+            directed: false,
+            cosmetic: true,
+            label: None,
+            length_factor: 1.0,
+        });
+        assert!(!g.is_connected());
+        assert_eq!(g.valence(a), 0);
+    }
+}

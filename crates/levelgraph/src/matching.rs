@@ -1,0 +1,432 @@
+//! Pattern matching: all injective, non-induced morphisms of a pattern
+//! (a rule's left-hand side) into a host graph.
+//!
+//! A match maps every pattern vertex to a distinct host vertex whose tag is
+//! in the pattern vertex's tag set, and every pattern edge to a distinct host
+//! edge between the images of its ends with the same direction, label and
+//! cosmetic flag (an undirected pattern edge matches an undirected host edge
+//! either way round). *Non-induced*: host edges between matched vertices that
+//! the pattern does not mention are allowed. Forbidden tags (seed 000's
+//! "false" values) then reject a match when a host edge incident to a matched
+//! vertex, not covered by the match, leads to a vertex with a forbidden tag.
+//!
+//! Search (the approach of VF2-style matchers, specialised to small
+//! patterns): the pattern is compiled once into a [`SearchPlan`] that starts
+//! at the most selective vertex (fewest host candidates by tag, then highest
+//! degree) and extends along pattern edges, so each later vertex is found
+//! among the host neighbours of an already-matched vertex rather than among
+//! all host vertices. Host candidates for a root come from the graph's tag
+//! index. Matches are produced in a deterministic order.
+
+use std::ops::ControlFlow;
+
+use crate::graph::{EdgeId, Graph, Symbol, VertexId};
+
+/// Which host tags a pattern vertex accepts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TagTest {
+    /// Any tag (`*`).
+    Any,
+    /// One of these tags (`a|b`), sorted and without duplicates.
+    OneOf(Vec<Symbol>),
+}
+
+impl TagTest {
+    /// Whether `tag` passes.
+    #[inline]
+    pub fn accepts(&self, tag: Symbol) -> bool {
+        match self {
+            TagTest::Any => true,
+            TagTest::OneOf(tags) => tags.contains(&tag),
+        }
+    }
+}
+
+/// A pattern vertex.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PatternVertex {
+    /// Accepted host tags.
+    pub tags: TagTest,
+    /// Tags that host vertices joined by an uncovered host edge must not have.
+    pub forbidden: Vec<Symbol>,
+    /// Attributes the host vertex must carry with exactly these values.
+    pub attributes: Vec<(String, String)>,
+}
+
+/// A pattern edge between pattern vertices `source` and `target` (indices).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PatternEdge {
+    /// Index of the first vertex (the tail when directed).
+    pub source: usize,
+    /// Index of the second vertex (the head when directed).
+    pub target: usize,
+    /// Must match a directed host edge of the same orientation.
+    pub directed: bool,
+    /// Must match a cosmetic host edge (and a non-cosmetic one only otherwise).
+    pub cosmetic: bool,
+    /// Must match a host edge with exactly this label (or no label).
+    pub label: Option<Symbol>,
+}
+
+/// A match: `vertices[i]` is the image of pattern vertex `i`, `edges[j]` of
+/// pattern edge `j`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Match {
+    /// Host vertex of each pattern vertex.
+    pub vertices: Vec<VertexId>,
+    /// Host edge of each pattern edge.
+    pub edges: Vec<EdgeId>,
+}
+
+/// A compiled pattern, ready to search.
+#[derive(Clone, Debug)]
+pub struct Pattern {
+    vertices: Vec<PatternVertex>,
+    edges: Vec<PatternEdge>,
+    degree: Vec<usize>,
+    /// Per vertex: indices of incident pattern edges.
+    incident: Vec<Vec<usize>>,
+}
+
+/// How to extend a partial match by one pattern vertex.
+#[derive(Clone, Debug)]
+struct Step {
+    vertex: usize,
+    /// `Some(edge)`: find candidates among host neighbours along `edge`,
+    /// which joins `vertex` to an earlier step's vertex. `None`: a new
+    /// component; candidates come from the tag index.
+    via: Option<usize>,
+    /// Other pattern edges from `vertex` to earlier vertices, checked after.
+    checks: Vec<usize>,
+}
+
+/// The order in which a [`Pattern`]'s vertices are matched. It depends on
+/// the host only through tag counts, so it is computed once per search.
+#[derive(Clone, Debug)]
+struct SearchPlan {
+    steps: Vec<Step>,
+}
+
+impl Pattern {
+    /// A pattern from vertices and edges (edges index into `vertices`).
+    /// **Panics** if an edge names a vertex index out of range.
+    pub fn new(vertices: Vec<PatternVertex>, edges: Vec<PatternEdge>) -> Self {
+        let mut degree = vec![0; vertices.len()];
+        let mut incident = vec![Vec::new(); vertices.len()];
+        for (j, e) in edges.iter().enumerate() {
+            assert!(e.source < vertices.len() && e.target < vertices.len());
+            degree[e.source] += 1;
+            incident[e.source].push(j);
+            if e.target != e.source {
+                degree[e.target] += 1;
+                incident[e.target].push(j);
+            }
+        }
+        Pattern {
+            vertices,
+            edges,
+            degree,
+            incident,
+        }
+    }
+
+    /// The pattern's vertices.
+    pub fn vertices(&self) -> &[PatternVertex] {
+        &self.vertices
+    }
+
+    /// The pattern's edges.
+    pub fn edges(&self) -> &[PatternEdge] {
+        &self.edges
+    }
+
+    /// Number of host vertices a pattern vertex could be mapped to by tag alone.
+    fn candidate_count(&self, host: &Graph, i: usize) -> usize {
+        match &self.vertices[i].tags {
+            TagTest::Any => host.vertex_count(),
+            TagTest::OneOf(tags) => tags.iter().map(|&t| host.vertices_tagged(t).len()).sum(),
+        }
+    }
+
+    fn plan(&self, host: &Graph) -> SearchPlan {
+        let n = self.vertices.len();
+        let counts: Vec<usize> = (0..n).map(|i| self.candidate_count(host, i)).collect();
+        let mut placed = vec![false; n];
+        let mut steps = Vec::with_capacity(n);
+        while steps.len() < n {
+            // Prefer a vertex joined to the placed ones (most joins, then
+            // fewest candidates); else start a new component at the most
+            // selective vertex.
+            let mut best: Option<(usize, usize, usize)> = None; // (joins, vertex, via)
+            for v in (0..n).filter(|&v| !placed[v]) {
+                let joins: Vec<usize> = self.incident[v]
+                    .iter()
+                    .copied()
+                    .filter(|&j| placed[self.other_end(j, v)])
+                    .collect();
+                if let Some(&via) = joins.first() {
+                    let better = match best {
+                        None => true,
+                        Some((bj, bv, _)) => {
+                            (joins.len(), std::cmp::Reverse(counts[v]))
+                                > (bj, std::cmp::Reverse(counts[bv]))
+                        }
+                    };
+                    if better {
+                        best = Some((joins.len(), v, via));
+                    }
+                }
+            }
+            let step = match best {
+                Some((_, v, via)) => {
+                    let checks = self.incident[v]
+                        .iter()
+                        .copied()
+                        .filter(|&j| j != via && placed[self.other_end(j, v)])
+                        .collect();
+                    Step {
+                        vertex: v,
+                        via: Some(via),
+                        checks,
+                    }
+                }
+                None => {
+                    let v = (0..n)
+                        .filter(|&v| !placed[v])
+                        .min_by_key(|&v| (counts[v], std::cmp::Reverse(self.degree[v]), v))
+                        .expect("an unplaced vertex remains");
+                    // Self-loops on a root are checked like any other edge.
+                    let checks = self.incident[v]
+                        .iter()
+                        .copied()
+                        .filter(|&j| self.edges[j].source == self.edges[j].target)
+                        .collect();
+                    Step {
+                        vertex: v,
+                        via: None,
+                        checks,
+                    }
+                }
+            };
+            placed[step.vertex] = true;
+            steps.push(step);
+        }
+        SearchPlan { steps }
+    }
+
+    fn other_end(&self, edge: usize, v: usize) -> usize {
+        let e = &self.edges[edge];
+        if e.source == v {
+            e.target
+        } else {
+            e.source
+        }
+    }
+
+    /// Calls `visit` on every match, in a deterministic order, until it
+    /// returns `Break`. Returns `Break` if `visit` did.
+    pub fn for_each_match(
+        &self,
+        host: &Graph,
+        visit: &mut dyn FnMut(&Match) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
+        if self.vertices.is_empty() {
+            return ControlFlow::Continue(());
+        }
+        let plan = self.plan(host);
+        let mut state = SearchState {
+            pattern: self,
+            host,
+            plan: &plan,
+            image: Match {
+                vertices: vec![VertexId(u32::MAX); self.vertices.len()],
+                edges: vec![EdgeId(u32::MAX); self.edges.len()],
+            },
+            used: Vec::with_capacity(self.vertices.len()),
+            used_edges: Vec::with_capacity(self.edges.len()),
+        };
+        state.extend(0, visit)
+    }
+
+    /// Whether the pattern has at least one match (stops at the first).
+    pub fn has_match(&self, host: &Graph) -> bool {
+        self.for_each_match(host, &mut |_| ControlFlow::Break(()))
+            .is_break()
+    }
+
+    /// Every match, in the order of [`Pattern::for_each_match`].
+    pub fn find_all(&self, host: &Graph) -> Vec<Match> {
+        let mut out = Vec::new();
+        let _ = self.for_each_match(host, &mut |m| {
+            out.push(m.clone());
+            ControlFlow::Continue(())
+        });
+        out
+    }
+
+    /// Whether a host edge can be the image of pattern edge `j` when the
+    /// pattern edge's ends map to `a` (source) and `b` (target).
+    #[inline]
+    fn edge_fits(&self, host: &Graph, j: usize, e: EdgeId, a: VertexId, b: VertexId) -> bool {
+        let p = &self.edges[j];
+        let Some(h) = host.edge(e) else { return false };
+        if h.directed != p.directed || h.cosmetic != p.cosmetic || h.label != p.label {
+            return false;
+        }
+        (h.source == a && h.target == b) || (!p.directed && h.source == b && h.target == a)
+    }
+
+    fn vertex_fits(&self, host: &Graph, i: usize, v: VertexId) -> bool {
+        let p = &self.vertices[i];
+        let Some(h) = host.vertex(v) else {
+            return false;
+        };
+        p.tags.accepts(h.tag)
+            && host.incident_edges(v).len() >= self.degree[i]
+            && p.attributes
+                .iter()
+                .all(|(k, val)| h.attributes.get(k) == Some(val))
+    }
+
+    /// Seed 000's forbidden tags, checked on a complete match.
+    fn forbidden_ok(&self, host: &Graph, m: &Match) -> bool {
+        for (i, p) in self.vertices.iter().enumerate() {
+            if p.forbidden.is_empty() {
+                continue;
+            }
+            let v = m.vertices[i];
+            for &e in host.incident_edges(v) {
+                if m.edges.contains(&e) {
+                    continue;
+                }
+                let other = host.edge(e).expect("incident edge is live").other(v);
+                if p.forbidden.contains(&host.tag(other)) {
+                    return false;
+                }
+            }
+        }
+        true
+    }
+}
+
+struct SearchState<'a> {
+    pattern: &'a Pattern,
+    host: &'a Graph,
+    plan: &'a SearchPlan,
+    image: Match,
+    /// Host vertices in the partial match, for injectivity (patterns are
+    /// small, so a linear scan beats a set).
+    used: Vec<VertexId>,
+    used_edges: Vec<EdgeId>,
+}
+
+impl SearchState<'_> {
+    fn extend(
+        &mut self,
+        depth: usize,
+        visit: &mut dyn FnMut(&Match) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
+        if depth == self.plan.steps.len() {
+            if self.pattern.forbidden_ok(self.host, &self.image) {
+                return visit(&self.image);
+            }
+            return ControlFlow::Continue(());
+        }
+        let step = &self.plan.steps[depth];
+        let v = step.vertex;
+        match step.via {
+            None => {
+                let candidates: Vec<VertexId> = match &self.pattern.vertices[v].tags {
+                    TagTest::Any => self.host.vertex_ids().collect(),
+                    TagTest::OneOf(tags) => {
+                        let mut c: Vec<VertexId> = tags
+                            .iter()
+                            .flat_map(|&t| self.host.vertices_tagged(t).iter().copied())
+                            .collect();
+                        if tags.len() > 1 {
+                            c.sort_unstable();
+                        }
+                        c
+                    }
+                };
+                for h in candidates {
+                    self.try_candidate(depth, v, h, None, visit)?;
+                }
+            }
+            Some(via) => {
+                let anchor_p = self.pattern.other_end(via, v);
+                let anchor = self.image.vertices[anchor_p];
+                for &e in self.host.incident_edges(anchor) {
+                    if self.used_edges.contains(&e) {
+                        continue;
+                    }
+                    let h = self
+                        .host
+                        .edge(e)
+                        .expect("incident edge is live")
+                        .other(anchor);
+                    let pe = &self.pattern.edges[via];
+                    let (a, b) = if pe.source == v {
+                        (h, anchor)
+                    } else {
+                        (anchor, h)
+                    };
+                    if !self.pattern.edge_fits(self.host, via, e, a, b) {
+                        continue;
+                    }
+                    self.try_candidate(depth, v, h, Some((via, e)), visit)?;
+                }
+            }
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn try_candidate(
+        &mut self,
+        depth: usize,
+        v: usize,
+        h: VertexId,
+        via: Option<(usize, EdgeId)>,
+        visit: &mut dyn FnMut(&Match) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
+        if self.used.contains(&h) || !self.pattern.vertex_fits(self.host, v, h) {
+            return ControlFlow::Continue(());
+        }
+        self.image.vertices[v] = h;
+        let mark = self.used_edges.len();
+        if let Some((j, e)) = via {
+            self.image.edges[j] = e;
+            self.used_edges.push(e);
+        }
+        let step = &self.plan.steps[depth];
+        let mut ok = true;
+        for &j in &step.checks {
+            let pe = self.pattern.edges[j];
+            let (a, b) = (
+                self.image.vertices[pe.source],
+                self.image.vertices[pe.target],
+            );
+            let found = self.host.incident_edges(h).iter().copied().find(|&e| {
+                !self.used_edges.contains(&e) && self.pattern.edge_fits(self.host, j, e, a, b)
+            });
+            match found {
+                Some(e) => {
+                    self.image.edges[j] = e;
+                    self.used_edges.push(e);
+                }
+                None => {
+                    ok = false;
+                    break;
+                }
+            }
+        }
+        let mut flow = ControlFlow::Continue(());
+        if ok {
+            self.used.push(h);
+            flow = self.extend(depth + 1, visit);
+            self.used.pop();
+        }
+        self.used_edges.truncate(mark);
+        flow
+    }
+}

@@ -1,0 +1,117 @@
+//! Applying a rule at a match: the rewriting step of a derivation.
+//!
+//! Semantics (documented in `docs/grammar-language.md`, "Rewriting"):
+//! pattern vertices named on the right are kept (retagged when the right
+//! gives a tag, attributes merged); pattern vertices not named on the right
+//! are deleted with every incident host edge, including edges the pattern
+//! does not mention; right-hand vertices with new names are created; pattern
+//! edges with an identical right-hand edge are kept as they are (label,
+//! length factor), the others removed; right-hand edges with no identical
+//! pattern edge are added, unless the host already has an identical edge.
+
+use crate::grammar::{CompiledRule, End, NewEdge};
+use crate::graph::{Edge, Graph, VertexId};
+use crate::matching::Match;
+
+/// Whether applying `rule` at `m` keeps every vertex within `max_valence`
+/// (seed 000): a kept vertex whose valence would rise above
+/// `max(max_valence, its valence in the replacement)` blocks the application.
+pub(crate) fn valence_allows(
+    host: &Graph,
+    rule: &CompiledRule,
+    m: &Match,
+    max_valence: usize,
+) -> bool {
+    rule.valence_watch.iter().all(|&i| {
+        let v = m.vertices[i];
+        let before = host.valence(v);
+        let after = valence_after(host, rule, m, i);
+        after <= before || after <= max_valence.max(rule.rhs_valence[i])
+    })
+}
+
+/// Valence of the host vertex matched by pattern vertex `i` after applying
+/// `rule` at `m`.
+fn valence_after(host: &Graph, rule: &CompiledRule, m: &Match, i: usize) -> usize {
+    let v = m.vertices[i];
+    let deleted = |w: VertexId| rule.deleted.iter().any(|&d| m.vertices[d] == w);
+    let mut lost = 0;
+    for &e in host.incident_edges(v) {
+        let edge = host.edge(e).expect("incident edge is live");
+        if edge.cosmetic {
+            continue;
+        }
+        let removed = rule.removed_edges.iter().any(|&j| m.edges[j] == e);
+        if removed || deleted(edge.other(v)) {
+            lost += 1;
+        }
+    }
+    let mut gained = 0;
+    for e in &rule.added_edges {
+        if e.cosmetic || (e.source != End::Kept(i) && e.target != End::Kept(i)) {
+            continue;
+        }
+        let exists = match (e.source, e.target) {
+            (End::Kept(a), End::Kept(b)) => host
+                .find_identical_edge(&host_edge(m.vertices[a], m.vertices[b], e))
+                .is_some(),
+            _ => false,
+        };
+        if !exists {
+            gained += 1;
+        }
+    }
+    host.valence(v) - lost + gained
+}
+
+fn host_edge(source: VertexId, target: VertexId, e: &NewEdge) -> Edge {
+    Edge {
+        source,
+        target,
+        directed: e.directed,
+        cosmetic: e.cosmetic,
+        label: e.label,
+        length_factor: 1.0,
+    }
+}
+
+/// Applies `rule` at `m`; returns the created vertices in right-hand order.
+pub(crate) fn apply(host: &mut Graph, rule: &CompiledRule, m: &Match) -> Vec<VertexId> {
+    for &j in &rule.removed_edges {
+        host.remove_edge(m.edges[j]);
+    }
+    for &i in &rule.deleted {
+        host.remove_vertex(m.vertices[i]);
+    }
+    for (i, &v) in m.vertices.iter().enumerate() {
+        if let Some(tag) = rule.retag[i] {
+            host.set_tag(v, tag);
+        }
+        if !rule.set_attributes[i].is_empty() {
+            let vertex = host.vertex_mut(v).expect("kept vertex is live");
+            for (k, val) in &rule.set_attributes[i] {
+                vertex.attributes.insert(k.clone(), val.clone());
+            }
+        }
+    }
+    let created: Vec<VertexId> = rule
+        .fresh
+        .iter()
+        .map(|(tag, attrs)| {
+            let v = host.add_vertex(*tag);
+            if !attrs.is_empty() {
+                let vertex = host.vertex_mut(v).expect("new vertex");
+                vertex.attributes.extend(attrs.iter().cloned());
+            }
+            v
+        })
+        .collect();
+    let resolve = |end: End| match end {
+        End::Kept(i) => m.vertices[i],
+        End::Fresh(j) => created[j],
+    };
+    for e in &rule.added_edges {
+        host.add_edge(host_edge(resolve(e.source), resolve(e.target), e));
+    }
+    created
+}
