@@ -1,10 +1,11 @@
-//! Rendering diagnostics on stderr with ariadne: `file:line:col`, the source
-//! line, a caret under the span and the hint.
+//! Rendering diagnostics on stderr with ariadne: a header naming
+//! `file:line:col`, the source line, a marker under the span and the hint.
+//! Diagnostics located by a JSON field path print as `file: error: … (at path)`.
 
 use std::io::IsTerminal;
 
 use ariadne::{Color, Config, Label, Report, ReportKind, Source};
-use levelgraph::diagnostic::{line_col, Diagnostic, Location, Severity};
+use levelgraph::diagnostic::{Diagnostic, Location, Severity};
 
 /// Prints each diagnostic about `file` (whose text is `src`) to stderr.
 pub(crate) fn print(file: &str, src: &str, diagnostics: &[Diagnostic]) {
@@ -16,9 +17,6 @@ pub(crate) fn print(file: &str, src: &str, diagnostics: &[Diagnostic]) {
         };
         match &d.location {
             Location::Span(span) => {
-                // A plain first line that editors and grep understand.
-                let lc = line_col(src, span.start);
-                eprintln!("{file}:{}:{}: {word}: {}", lc.line, lc.column, d.message);
                 let range = span.start..span.end.max(span.start + 1).min(src.len().max(1));
                 let mut report = Report::build(kind, (file, range.clone()))
                     .with_config(Config::default().with_color(color))

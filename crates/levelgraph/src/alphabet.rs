@@ -34,23 +34,47 @@ impl Alphabet {
             .map_or(UNKNOWN_TAG_COLOR, |t| t.color.as_str())
     }
 
-    /// Black or white, whichever reads better on `background` (`#rrggbb`),
-    /// by the WCAG relative-luminance threshold.
+    /// Black or white, whichever reads better on `background` (`#rrggbb`):
+    /// integer luma with the ITU-R BT.601 weights (299, 587, 114), so the
+    /// choice is exact on every platform.
     pub fn text_color(background: &str) -> &'static str {
         let channel = |i: usize| {
-            let v = u8::from_str_radix(background.get(i..i + 2).unwrap_or("80"), 16).unwrap_or(128);
-            let c = f64::from(v) / 255.0;
-            if c <= 0.03928 {
-                c / 12.92
-            } else {
-                ((c + 0.055) / 1.055).powf(2.4)
-            }
+            background
+                .get(i..i + 2)
+                .and_then(|h| u32::from_str_radix(h, 16).ok())
+                .unwrap_or(128)
         };
-        let l = 0.2126 * channel(1) + 0.7152 * channel(3) + 0.0722 * channel(5);
-        if l > 0.179 {
+        let luma = 299 * channel(1) + 587 * channel(3) + 114 * channel(5);
+        if luma > 140_000 {
             "#000000"
         } else {
             "#ffffff"
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn text_is_white_on_dark_and_black_on_light() {
+        assert_eq!(Alphabet::text_color("#c62828"), "#ffffff");
+        assert_eq!(Alphabet::text_color("#1565c0"), "#ffffff");
+        assert_eq!(Alphabet::text_color("#90a4ae"), "#000000");
+        assert_eq!(Alphabet::text_color("#f9a825"), "#000000");
+    }
+
+    #[test]
+    fn unknown_tags_are_grey() {
+        let a = Alphabet {
+            tags: vec![TagStyle {
+                name: "room".into(),
+                description: String::new(),
+                color: "#123456".into(),
+            }],
+        };
+        assert_eq!(a.color("room"), "#123456");
+        assert_eq!(a.color("hall"), UNKNOWN_TAG_COLOR);
     }
 }

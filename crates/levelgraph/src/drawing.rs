@@ -5,7 +5,7 @@
 //! `d²/k` along edges (cosmetic edges included: they exist to shape the
 //! drawing), a temperature that caps each step's displacement and cools
 //! linearly. `k` is the ideal edge length times the edge's length factor.
-//! Start positions are a circle in breadth-first order with a seeded jitter,
+//! Start positions are a grid in breadth-first order with a seeded jitter,
 //! so the same graph and seed give the same drawing. O(n²) per iteration,
 //! which is fine for mission graphs (tens to a few hundred vertices).
 //! The geometric derivation of seed 000 (positions kept while rewriting) is
@@ -105,7 +105,7 @@ pub fn force_layout(g: &Graph, config: &ForceConfig) -> Vec<Option<Point>> {
     out
 }
 
-/// A circle in breadth-first order (so neighbours start close), plus jitter.
+/// A grid in breadth-first order (so neighbours start close), plus jitter.
 fn initial_positions(
     g: &Graph,
     ids: &[VertexId],
@@ -133,17 +133,22 @@ fn initial_positions(
             }
         }
     }
-    let radius = k * n as f64 / std::f64::consts::TAU;
+    // A square grid in breadth-first order. Only +, *, / and sqrt, which
+    // IEEE 754 rounds exactly, reach the positions: no libm trigonometry,
+    // whose last bits differ between platforms.
+    let side = (n as f64).sqrt().ceil().max(1.0) as usize;
     let mut pos = vec![[0.0; 2]; n];
     for (rank, &i) in order.iter().enumerate() {
         pos[i] = match g.vertex(ids[i]).and_then(|v| v.position) {
             Some(p) => p,
             None => {
-                let a = std::f64::consts::TAU * rank as f64 / n.max(1) as f64;
+                // Boustrophedon rows keep consecutive vertices adjacent.
+                let (row, col) = (rank / side, rank % side);
+                let col = if row % 2 == 0 { col } else { side - 1 - col };
                 let jitter = 0.1 * k;
                 [
-                    radius * a.cos() + jitter * (rng.unit() - 0.5),
-                    radius * a.sin() + jitter * (rng.unit() - 0.5),
+                    k * col as f64 + jitter * (rng.unit() - 0.5),
+                    k * row as f64 + jitter * (rng.unit() - 0.5),
                 ]
             }
         };

@@ -159,7 +159,12 @@ pub fn lint(grammar: &CompiledGrammar) -> Vec<Diagnostic> {
                         .any(|t| t == WILDCARD || produced.contains(t.as_str()))
                 })
                 .flat_map(|v| v.tags.iter().map(String::as_str))
-                .collect();
+                .fold(Vec::new(), |mut acc, t| {
+                    if !acc.contains(&t) {
+                        acc.push(t);
+                    }
+                    acc
+                });
             out.push(
                 Diagnostic::new(
                     Severity::Warning,

@@ -1,0 +1,313 @@
+//! The `levelgraph` command as a user runs it: exit codes, files written,
+//! "bad input writes nothing", determinism and golden outputs.
+//!
+//! Golden files live in `tests/golden/`; after an intended format change,
+//! rerun with `UPDATE_GOLDEN=1` and review the diff.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+const BIN: &str = env!("CARGO_BIN_EXE_levelgraph");
+
+fn examples() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples")
+}
+
+/// A fresh, empty scratch folder for one test.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("levelgraph-cli-{}-{name}", std::process::id()));
+    let _ = fs::remove_dir_all(&dir);
+    fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn run(args: &[&str]) -> Output {
+    Command::new(BIN)
+        .args(args)
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+/// Sorted names of the entries of `dir`.
+fn listing(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+fn write(dir: &Path, name: &str, text: &str) -> String {
+    let path = dir.join(name);
+    fs::write(&path, text).unwrap();
+    path.to_string_lossy().into_owned()
+}
+
+#[test]
+fn generate_default_writes_three_files_and_a_summary() {
+    let dir = scratch("default");
+    let out = dir.join("out");
+    let o = run(&["generate", "--seed", "7", "--out", out.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(
+        listing(&out),
+        ["mission.dot", "mission.json", "mission.svg"]
+    );
+    let line = stdout(&o);
+    assert!(line.starts_with("keys-and-cycles: "), "{line}");
+    for part in [
+        "vertices",
+        "edges",
+        "applications",
+        "stopped: no rule applies",
+        " ms -> ",
+    ] {
+        assert!(line.contains(part), "summary lacks {part:?}: {line}");
+    }
+    assert_eq!(line.lines().count(), 1);
+}
+
+#[test]
+fn same_seed_same_bytes_other_seed_other_level() {
+    let dir = scratch("determinism");
+    let outs: Vec<PathBuf> = ["a", "b", "c"].iter().map(|n| dir.join(n)).collect();
+    for (out, seed) in outs.iter().zip(["11", "11", "12"]) {
+        let o = run(&["generate", "--seed", seed, "--out", out.to_str().unwrap()]);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    }
+    for f in ["mission.json", "mission.dot", "mission.svg"] {
+        let a = fs::read(outs[0].join(f)).unwrap();
+        assert_eq!(
+            a,
+            fs::read(outs[1].join(f)).unwrap(),
+            "{f} differs for one seed"
+        );
+        assert_ne!(
+            a,
+            fs::read(outs[2].join(f)).unwrap(),
+            "{f} equal for two seeds"
+        );
+    }
+}
+
+#[test]
+fn golden_outputs_of_the_default_grammar() {
+    let dir = scratch("golden");
+    let o = run(&["generate", "--seed", "7", "--out", dir.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let golden = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/default-seed7");
+    let update = std::env::var_os("UPDATE_GOLDEN").is_some();
+    for f in ["mission.json", "mission.dot", "mission.svg"] {
+        let got = fs::read_to_string(dir.join(f)).unwrap();
+        let path = golden.join(f);
+        if update {
+            fs::create_dir_all(&golden).unwrap();
+            fs::write(&path, &got).unwrap();
+            continue;
+        }
+        let want = fs::read_to_string(&path)
+            .unwrap_or_else(|_| panic!("missing {}; run with UPDATE_GOLDEN=1", path.display()));
+        assert!(
+            got == want,
+            "{f} differs from {}; rerun with UPDATE_GOLDEN=1 if intended",
+            path.display()
+        );
+    }
+}
+
+#[test]
+fn examples_generate_and_check_clean() {
+    let dir = scratch("examples");
+    let mut n = 0;
+    for entry in fs::read_dir(examples()).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_none_or(|e| e != "lg") {
+            continue;
+        }
+        n += 1;
+        let p = path.to_str().unwrap();
+        let o = run(&["check", p]);
+        assert_eq!(o.status.code(), Some(0), "{p}: {}", stderr(&o));
+        assert!(
+            stdout(&o).contains("0 errors, 0 warnings"),
+            "{p}: {}",
+            stdout(&o)
+        );
+        assert_eq!(stderr(&o), "", "{p}");
+        let out = dir.join(path.file_stem().unwrap());
+        let o = run(&["generate", p, "--seed", "1", "--out", out.to_str().unwrap()]);
+        assert_eq!(o.status.code(), Some(0), "{p}: {}", stderr(&o));
+        assert_eq!(listing(&out).len(), 3);
+    }
+    assert!(
+        n >= 2,
+        "expected the example grammars in {}",
+        examples().display()
+    );
+}
+
+#[test]
+fn bad_grammar_exits_2_located_and_writes_nothing() {
+    let dir = scratch("bad");
+    let grammar = write(
+        &dir,
+        "bad.lg",
+        "tags { s room }\nrule start { (a:s) => (a:room) -- (b:rom) }\n",
+    );
+    // A fresh output folder is not even created...
+    let fresh = dir.join("fresh");
+    let o = run(&["generate", &grammar, "--out", fresh.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(!fresh.exists());
+    let err = stderr(&o);
+    assert!(err.contains("unknown tag `rom`"), "{err}");
+    assert!(err.contains("bad.lg:2:35"), "no file:line:col in {err}");
+    assert!(
+        err.contains("(a:s) => (a:room) -- (b:rom)"),
+        "no source line in {err}"
+    );
+    assert!(
+        err.contains("Help: declare it in the `tags` block"),
+        "no hint in {err}"
+    );
+    assert_eq!(stdout(&o), "");
+    // ...and an existing one keeps exactly what it had.
+    let existing = dir.join("existing");
+    fs::create_dir_all(&existing).unwrap();
+    fs::write(existing.join("mission.json"), "old").unwrap();
+    let o = run(&["generate", &grammar, "--out", existing.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(listing(&existing), ["mission.json"]);
+    assert_eq!(
+        fs::read_to_string(existing.join("mission.json")).unwrap(),
+        "old"
+    );
+}
+
+#[test]
+fn failed_derivation_exits_1_and_writes_nothing() {
+    let dir = scratch("failed");
+    let grammar = write(
+        &dir,
+        "small.lg",
+        "grammar \"small\" { min_vertices 50 }\ntags { s room }\n\
+         rule start { (a:s) => (a:room) -- (b:room) }\n\
+         rule grow max_uses 3 { (a:room) -- (b:room) => (a) -- (x:room) -- (b) }\n",
+    );
+    let out = dir.join("out");
+    let o = run(&[
+        "generate",
+        &grammar,
+        "--seed",
+        "4",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(!out.exists());
+    let err = stderr(&o);
+    assert!(
+        err.contains("derivation failed: 5 vertices, fewer than min_vertices 50"),
+        "{err}"
+    );
+    assert!(err.contains("start×1, grow×3"), "{err}");
+}
+
+#[test]
+fn lint_errors_exit_2_and_name_rule_and_line() {
+    let dir = scratch("lint");
+    let grammar = write(
+        &dir,
+        "lint.lg",
+        "tags { s room }\nrule start { (a:s) => (a:room) -- (b:room) }\nrule back { (a:room) -- (b:room) => (a) -- (b:s) }\n",
+    );
+    let o = run(&["check", &grammar]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    assert!(
+        err.contains("rule `back`: the start symbol `s` appears on the right-hand side"),
+        "{err}"
+    );
+    assert!(err.contains("lint.lg:3:"), "{err}");
+    assert!(
+        stdout(&o).contains("1 errors, 0 warnings"),
+        "{}",
+        stdout(&o)
+    );
+    let out = dir.join("out");
+    let o = run(&["generate", &grammar, "--out", out.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(!out.exists());
+}
+
+#[test]
+fn lint_warnings_keep_exit_0() {
+    let dir = scratch("warn");
+    let grammar = write(
+        &dir,
+        "warn.lg",
+        "tags { s room boss }\nrule start { (a:s) => (a:room) -- (b:room) }\n",
+    );
+    let o = run(&["check", &grammar]);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(stderr(&o).contains("tag `boss` is declared but never produced"));
+    assert!(stdout(&o).contains("0 errors, 1 warnings"));
+}
+
+#[test]
+fn usage_errors_and_missing_files_exit_2() {
+    let o = run(&["generate", "--seed", "seven"]);
+    assert_eq!(o.status.code(), Some(2));
+    let o = run(&["frobnicate"]);
+    assert_eq!(o.status.code(), Some(2));
+    let o = run(&["check", "/nonexistent/grammar.lg"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("cannot read grammar /nonexistent/grammar.lg"));
+}
+
+#[test]
+fn grammar_json_round_trips_through_generate() {
+    let dir = scratch("json");
+    let o = run(&["grammar-json"]);
+    assert_eq!(o.status.code(), Some(0));
+    let json = write(&dir, "default.json", &stdout(&o));
+    let (a, b) = (dir.join("a"), dir.join("b"));
+    let o = run(&[
+        "generate",
+        &json,
+        "--seed",
+        "3",
+        "--out",
+        a.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let o = run(&["generate", "--seed", "3", "--out", b.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(
+        fs::read(a.join("mission.json")).unwrap(),
+        fs::read(b.join("mission.json")).unwrap()
+    );
+    let bad = write(
+        &dir,
+        "bad.json",
+        "{\"name\": \"x\", \"tags\": [], \"rules\": [",
+    );
+    let o = run(&["check", &bad]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("invalid grammar JSON"),
+        "{}",
+        stderr(&o)
+    );
+}

@@ -1,0 +1,346 @@
+//! Every grammar error the parser and compiler report: message, position
+//! (line and column) and hint, for the text language and the JSON form.
+
+use levelgraph::diagnostic::{Diagnostic, Location};
+use levelgraph::grammar::{self, Grammar};
+
+const TAGS: &str = "tags { s \"start\" room \"room\" key \"key\" }\n";
+
+/// The diagnostics of loading `src`, which must fail.
+fn errors(src: &str) -> Vec<Diagnostic> {
+    match grammar::load(src, "test") {
+        Ok(_) => panic!("grammar unexpectedly loaded:\n{src}"),
+        Err(e) => e.diagnostics,
+    }
+}
+
+/// Asserts the single error of `src`: message, 1-based line and column, and
+/// a fragment of the hint.
+#[track_caller]
+fn check(src: &str, message: &str, line: usize, column: usize, hint: &str) {
+    let diags = errors(src);
+    assert_eq!(diags.len(), 1, "expected one error, got {diags:#?}");
+    let d = &diags[0];
+    assert_eq!(d.message, message);
+    let lc = d.line_col(src).expect("located by span");
+    assert_eq!(
+        (lc.line, lc.column),
+        (line, column),
+        "position of `{message}`"
+    );
+    let got_hint = d.hint.as_deref().unwrap_or("");
+    assert!(got_hint.contains(hint), "hint {got_hint:?} lacks {hint:?}");
+}
+
+#[test]
+fn unknown_tag_on_the_right() {
+    check(
+        &format!("{TAGS}rule start {{ (a:s) => (a:room) -- (b:rom) }}\n"),
+        "unknown tag `rom`",
+        2,
+        35,
+        "declare it in the `tags` block",
+    );
+}
+
+#[test]
+fn unknown_tag_in_pattern_alternatives_and_forbidden() {
+    let src = format!("{TAGS}rule r {{ (a:room|hall) -- (b:room !lok) => (a) -- (b) }}\n");
+    let diags = errors(&src);
+    let messages: Vec<&str> = diags.iter().map(|d| d.message.as_str()).collect();
+    assert_eq!(messages, ["unknown tag `hall`", "unknown tag `lok`"]);
+    assert_eq!(diags[1].line_col(&src).unwrap().column, 27);
+}
+
+#[test]
+fn duplicate_rule_names_the_first() {
+    check(
+        &format!("{TAGS}rule start {{ (a:s) => (a:room) }}\n\nrule start {{ (a:s) => (a:key) }}\n"),
+        "duplicate rule `start`",
+        4,
+        6,
+        "the first rule `start` is at line 2",
+    );
+}
+
+#[test]
+fn new_right_hand_vertex_without_tag() {
+    check(
+        &format!("{TAGS}rule grow {{ (a:room) -- (b:room) => (a) -- (x) -- (b) }}\n"),
+        "replacement vertex `x` is not in the pattern and has no tag",
+        2,
+        44,
+        "give the new vertex a tag, `(x:room)`",
+    );
+}
+
+#[test]
+fn duplicate_tag() {
+    check(
+        "tags { s room room }\n",
+        "tag `room` is declared twice",
+        1,
+        15,
+        "first declared at line 1",
+    );
+}
+
+#[test]
+fn undeclared_start_symbol_is_a_field_error() {
+    let diags = errors("grammar \"g\" { start begin }\ntags { room }\n");
+    assert_eq!(diags.len(), 1);
+    assert_eq!(
+        diags[0].message,
+        "start symbol `begin` is not declared in `tags`"
+    );
+    assert_eq!(diags[0].location, Location::Field("start".into()));
+}
+
+#[test]
+fn several_errors_are_all_reported() {
+    let src = format!(
+        "{TAGS}rule a {{ (x:nope) -- (y:room) => (x) -- (y) }}\nrule b {{ (x:room) -- (y:room) => (x) -- (z) }}\n"
+    );
+    let diags = errors(&src);
+    assert_eq!(diags.len(), 2, "{diags:#?}");
+    assert_eq!(diags[0].line_col(&src).unwrap().line, 2);
+    assert_eq!(diags[1].line_col(&src).unwrap().line, 3);
+}
+
+#[test]
+fn syntax_errors_with_positions() {
+    let cases: &[(&str, &str, usize, usize, &str)] = &[
+        (
+            "rule r { (a:room) -- (b:room) (a) }",
+            "expected `=>`, found `}`",
+            1,
+            35,
+            "pattern => replacement",
+        ),
+        (
+            "rule r { (a:room) -= (b:room) => (a) }",
+            "malformed edge operator",
+            1,
+            19,
+            "edges are written",
+        ),
+        (
+            "rule r { (a) -- (b:room) => (a) }",
+            "pattern vertex `a` has no tag",
+            1,
+            10,
+            "write `(a:*)`",
+        ),
+        (
+            "rule r { (a:room|room2) => (a:room|key) }",
+            "replacement vertex `a` must have exactly one tag",
+            1,
+            28,
+            "write `(a)` to keep",
+        ),
+        (
+            "rule r { (a:*) => (a:*) }",
+            "replacement vertex `a` must have exactly one tag",
+            1,
+            19,
+            "belong on the pattern side",
+        ),
+        (
+            "rule r { (a:room) -- (a:key) => (a) }",
+            "vertex `a` is given different tags on the same side",
+            1,
+            22,
+            "at line 1",
+        ),
+        (
+            "rule r { (a:!lock) => (a) }",
+            "forbidden tags need a tag set before them",
+            1,
+            13,
+            "(b:* !lock)",
+        ),
+        (
+            "rule r weight 0 { (a:room) => (a) }",
+            "`weight` must be greater than 0",
+            1,
+            15,
+            "max_uses 0",
+        ),
+        (
+            "rule r priority 2 { (a:room) => (a) }",
+            "unknown rule attribute `priority`",
+            1,
+            8,
+            "weight, max_uses",
+        ),
+        (
+            "grammar \"g\" { max_nodes 3 }",
+            "unknown setting `max_nodes`",
+            1,
+            15,
+            "max_vertices",
+        ),
+        (
+            "grammar \"g\" { min_vertices 3 min_vertices 4 }",
+            "`min_vertices` is set twice",
+            1,
+            30,
+            "first set at line 1",
+        ),
+        (
+            "grammar \"g\" { max_valence 2.5 }",
+            "`max_valence` must be a whole number from 0 to 4294967295",
+            1,
+            27,
+            "",
+        ),
+        (
+            "grammar g { }",
+            "expected the grammar's name as a string, found `g`",
+            1,
+            9,
+            "",
+        ),
+        (
+            "tags { s \"start }",
+            "unterminated string",
+            1,
+            10,
+            "close the string",
+        ),
+        (
+            "rule r { (a:room) -[ ]-> (b:room) => (a) }",
+            "edge label must be a name",
+            1,
+            22,
+            "-[locked]->",
+        ),
+        (
+            "tags { s } tags { room }",
+            "second `tags` block",
+            1,
+            12,
+            "merge them",
+        ),
+        (
+            "rules r { }",
+            "expected `grammar`, `tags` or `rule`, found `rules`",
+            1,
+            1,
+            "a grammar file holds",
+        ),
+        (
+            "rule r { (a:room) @ }",
+            "unexpected character `@`",
+            1,
+            19,
+            "",
+        ),
+        (
+            "rule r { (a:room) -- (b:room) => (a) -- (a) }",
+            "edge from vertex `a` to itself",
+            1,
+            38,
+            "from a room to itself",
+        ),
+    ];
+    for &(body, message, line, column, hint) in cases {
+        let src = format!("{body}\n");
+        let diags = errors(&src);
+        let d = diags
+            .iter()
+            .find(|d| d.message == message)
+            .unwrap_or_else(|| panic!("no `{message}` for {body:?}; got {diags:#?}"));
+        let lc = d.line_col(&src).expect("located by span");
+        assert_eq!(
+            (lc.line, lc.column),
+            (line, column),
+            "position of `{message}` in {body:?}"
+        );
+        let got_hint = d.hint.as_deref().unwrap_or("");
+        assert!(
+            got_hint.contains(hint),
+            "{body:?}: hint {got_hint:?} lacks {hint:?}"
+        );
+    }
+}
+
+#[test]
+fn json_errors_name_the_field() {
+    let mut model: Grammar = grammar::parse(
+        "tags { s room }\nrule start { (a:s) => (a:room) -- (b:room) }",
+        "j",
+    )
+    .unwrap();
+    model.rules[0].rhs.vertices[1].tag = Some("hall".into());
+    let json = model.to_json();
+    let diags = grammar::load_json(&json).unwrap_err().diagnostics;
+    assert_eq!(diags.len(), 1);
+    assert_eq!(diags[0].message, "unknown tag `hall`");
+    assert_eq!(
+        diags[0].location,
+        Location::Field("rules[0].rhs.vertices[1]".into())
+    );
+
+    let broken = grammar::load_json("{\"name\": \"x\", \"tags\": [], \"rules\": [], \"oops\": 1}")
+        .unwrap_err()
+        .diagnostics;
+    assert!(
+        broken[0].message.contains("unknown field `oops`"),
+        "{}",
+        broken[0].message
+    );
+    assert!(
+        broken[0].message.contains("line 1 column"),
+        "{}",
+        broken[0].message
+    );
+}
+
+#[test]
+fn json_form_round_trips_and_derives_identically() {
+    for (name, text) in [
+        ("default", grammar::DEFAULT_GRAMMAR),
+        (
+            "dormans2010",
+            include_str!("../../../examples/dormans2010.lg"),
+        ),
+    ] {
+        let model = grammar::parse(text, name).unwrap();
+        let json = model.to_json();
+        let back = Grammar::from_json(&json).unwrap();
+        assert_eq!(back.to_json(), json, "{name}: JSON form is stable");
+        // Spans are not part of the JSON form; everything else must survive.
+        let strip = |g: &Grammar| {
+            let mut g = g.clone();
+            g.tags.iter_mut().for_each(|t| t.span = None);
+            for r in &mut g.rules {
+                r.span = None;
+                r.lhs.vertices.iter_mut().for_each(|v| v.span = None);
+                r.rhs.vertices.iter_mut().for_each(|v| v.span = None);
+                r.lhs.edges.iter_mut().for_each(|e| e.span = None);
+                r.rhs.edges.iter_mut().for_each(|e| e.span = None);
+            }
+            g
+        };
+        assert_eq!(strip(&model), back, "{name}");
+        let from_text = grammar::load(text, name).unwrap();
+        let from_json = grammar::load_json(&json).unwrap();
+        for seed in 1..=20 {
+            let a = levelgraph::derive(&from_text, seed).unwrap();
+            let b = levelgraph::derive(&from_json, seed).unwrap();
+            assert_eq!(a.trace, b.trace, "{name} seed {seed}");
+        }
+    }
+}
+
+#[test]
+fn plain_rendering_shows_file_line_col_caret_and_hint() {
+    let src = format!("{TAGS}rule start {{ (a:s) => (a:room) -- (b:rom) }}\n");
+    let d = &errors(&src)[0];
+    let text = d.render_plain("dungeon.lg", &src);
+    assert_eq!(
+        text,
+        "dungeon.lg:2:35: error: unknown tag `rom`\n    rule start { (a:s) => (a:room) -- (b:rom) }\n                                      ^^^^^^^\n    hint: declare it in the `tags` block: `rom \"description\" #rrggbb`\n"
+    );
+}

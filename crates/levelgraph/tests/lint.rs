@@ -1,0 +1,159 @@
+//! `levelgraph check`'s findings: seed 000's rule limits, tags never
+//! produced, rules that can never match. Each names the rule and its line.
+
+use levelgraph::diagnostic::{Diagnostic, Severity};
+use levelgraph::grammar::{self, lint::lint};
+
+fn findings(src: &str) -> Vec<(Severity, String, usize)> {
+    let g = grammar::load(src, "lint").unwrap_or_else(|e| panic!("{e}"));
+    lint(&g)
+        .into_iter()
+        .map(|d: Diagnostic| {
+            let line = d.line_col(src).map_or(0, |lc| lc.line);
+            (d.severity, d.message, line)
+        })
+        .collect()
+}
+
+use Severity::{Error, Warning};
+
+#[test]
+fn examples_are_clean() {
+    for (name, text) in [
+        ("default", grammar::DEFAULT_GRAMMAR),
+        (
+            "dormans2010",
+            include_str!("../../../examples/dormans2010.lg"),
+        ),
+    ] {
+        assert_eq!(findings(text), [], "{name}");
+    }
+}
+
+#[test]
+fn start_rule_limits() {
+    let src = "tags { s room }\n\
+               rule start { (a:s) -- (b:room) => (a:room) -- (b) }\n\
+               rule again { (a:room) -- (b:room) => (a) -- (x:s) -- (b) }\n\
+               rule keep { (a:s) => (a) -- (b:room) }\n";
+    assert_eq!(
+        findings(src),
+        [
+            (
+                Error,
+                "rule `start`: a pattern with the start symbol `s` must be that one vertex alone"
+                    .into(),
+                2
+            ),
+            (
+                Error,
+                "rule `again`: the start symbol `s` appears on the right-hand side (vertex `x`)"
+                    .into(),
+                3
+            ),
+            (
+                Error,
+                "rule `keep`: the start symbol `s` appears on the right-hand side (vertex `a`)"
+                    .into(),
+                4
+            ),
+        ]
+    );
+}
+
+#[test]
+fn missing_start_rule() {
+    let src = "tags { s room }\nrule grow { (a:room) -- (b:room) => (a) -- (x:room) -- (b) }\n";
+    let f = findings(src);
+    assert_eq!(
+        f[0],
+        (
+            Error,
+            "no start rule: no rule's pattern is a single `s` vertex".into(),
+            0
+        )
+    );
+    // With no start rule nothing is produced, so grow can never match.
+    assert!(f.contains(&(
+        Warning,
+        "rule `grow` can never match: no rule produces `room`".into(),
+        2
+    )));
+}
+
+#[test]
+fn seed_000_limits_are_warnings_naming_rule_and_line() {
+    let src = "tags { s room key }\n\
+               rule start { (a:s) => (a:room) -- (b:room) }\n\
+               rule lonely { (a:room) => (a) -- (k:key) }\n\
+               rule split { (a:room) -- (b:room) => (a), (b) }\n\
+               rule eat { (a:room) -- (b:key) => (a) }\n\
+               rule far { (a:room), (b:key) => (a) -- (b) }\n";
+    assert_eq!(
+        findings(src),
+        [
+            (
+                Warning,
+                "rule `lonely`: the pattern has one vertex, so the rule is not context-sensitive"
+                    .into(),
+                3
+            ),
+            (
+                Warning,
+                "rule `split`: the right-hand side is not connected".into(),
+                4
+            ),
+            (
+                Warning,
+                "rule `eat`: pattern vertex `b` is not on the right, so it is deleted".into(),
+                5
+            ),
+            (
+                Warning,
+                "rule `far`: the pattern is not connected".into(),
+                6
+            ),
+        ]
+    );
+}
+
+#[test]
+fn cosmetic_edges_do_not_connect_a_side() {
+    let src = "tags { s room key }\n\
+               rule start { (a:s) => (a:room) ~~ (b:key) }\n";
+    assert_eq!(
+        findings(src),
+        [(
+            Warning,
+            "rule `start`: the right-hand side is not connected".into(),
+            2
+        )]
+    );
+}
+
+#[test]
+fn tags_never_produced_and_rules_that_never_match() {
+    let src = "tags { s room boss treasure }\n\
+               rule start { (a:s) => (a:room) -- (b:room) }\n\
+               rule loot { (a:room) -- (b:boss) => (a) -- (b), (b) -- (t:treasure) }\n";
+    assert_eq!(
+        findings(src),
+        [
+            (
+                Warning,
+                "rule `loot` can never match: no rule produces `boss`".into(),
+                3
+            ),
+            (
+                Warning,
+                "tag `boss` is declared but never produced".into(),
+                1
+            ),
+            (
+                Warning,
+                "tag `treasure` is declared but never produced".into(),
+                1
+            ),
+        ]
+    );
+}
