@@ -7,7 +7,9 @@ use std::path::{Path, PathBuf};
 /// Writes every `(file name, contents)` into `dir` (created if missing).
 /// All contents go to temporary files first; only when every one is written
 /// are they renamed into place, so a failure leaves no partial file.
+/// A folder this call had to create is removed again on failure.
 pub(crate) fn write_all(dir: &Path, files: &[(&str, String)]) -> io::Result<()> {
+    let created = !dir.exists();
     fs::create_dir_all(dir)?;
     let mut temps: Vec<(PathBuf, PathBuf)> = Vec::new();
     let result = (|| {
@@ -27,6 +29,9 @@ pub(crate) fn write_all(dir: &Path, files: &[(&str, String)]) -> io::Result<()> 
     if result.is_err() {
         for (temp, _) in &temps {
             let _ = fs::remove_file(temp);
+        }
+        if created {
+            let _ = fs::remove_dir(dir);
         }
     }
     result

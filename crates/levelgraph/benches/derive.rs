@@ -15,7 +15,11 @@ const ROUNDS: usize = 7;
 
 fn main() {
     let grammars = [
-        ("default (keys-and-cycles)", grammar::DEFAULT_GRAMMAR, "default"),
+        (
+            "default (keys-and-cycles)",
+            grammar::DEFAULT_GRAMMAR,
+            "default",
+        ),
         (
             "dormans2010",
             include_str!("../../../examples/dormans2010.lg"),

@@ -2,8 +2,8 @@
 //!
 //! Fruchterman and Reingold, "Graph Drawing by Force-directed Placement"
 //! (1991): repulsion `k²/d` between every pair of vertices, attraction
-//! `d²/k` along edges (cosmetic edges included: they exist to shape the
-//! drawing), a temperature that caps each step's displacement and cools
+//! `d²/k` along edges (cosmetic edges at a quarter strength: they shape the
+//! drawing without dragging a key onto its lock's corridor), a temperature that caps each step's displacement and cools
 //! linearly. `k` is the ideal edge length times the edge's length factor.
 //! Start positions are a grid in breadth-first order with a seeded jitter,
 //! so the same graph and seed give the same drawing. O(n²) per iteration,
@@ -49,14 +49,20 @@ pub fn force_layout(g: &Graph, config: &ForceConfig) -> Vec<Option<Point>> {
     }
     let mut rng = Rng::seeded(config.seed);
     let mut pos = initial_positions(g, &ids, &slot, &mut rng, config.edge_length);
-    let edges: Vec<(usize, usize, f64)> = g
+    // (a, b, desired length factor, attraction strength). Cosmetic edges
+    // pull at a quarter strength: they should keep a key near its lock, not
+    // drag the key onto the corridor between the lock and the key's room.
+    let edges: Vec<(usize, usize, f64, f64)> = g
         .edges()
         .filter(|(_, e)| e.source != e.target)
         .map(|(_, e)| {
+            let strength = if e.cosmetic { 0.25 } else { 1.0 };
+            let factor = e.length_factor.max(0.05);
             (
                 slot[e.source.index()],
                 slot[e.target.index()],
-                e.length_factor.max(0.05),
+                factor,
+                strength,
             )
         })
         .collect();
@@ -78,11 +84,11 @@ pub fn force_layout(g: &Graph, config: &ForceConfig) -> Vec<Option<Point>> {
                 disp[j][1] -= dy * f;
             }
         }
-        for &(a, b, factor) in &edges {
+        for &(a, b, factor, strength) in &edges {
             let dx = pos[a][0] - pos[b][0];
             let dy = pos[a][1] - pos[b][1];
             let d = (dx * dx + dy * dy).sqrt().max(1e-6);
-            let f = d / (k * factor); // (d²/k) / d
+            let f = strength * d / (k * factor); // (d²/k) / d
             disp[a][0] -= dx * f;
             disp[a][1] -= dy * f;
             disp[b][0] += dx * f;
@@ -133,9 +139,11 @@ fn initial_positions(
             }
         }
     }
-    // A square grid in breadth-first order. Only +, *, / and sqrt, which
-    // IEEE 754 rounds exactly, reach the positions: no libm trigonometry,
-    // whose last bits differ between platforms.
+    // A square grid in breadth-first order with a jitter of up to ±0.4 of a
+    // cell: neighbours start close, and no three consecutive vertices start
+    // on one line (a collinear start can freeze a path across an edge).
+    // Only +, *, / and sqrt, which IEEE 754 rounds exactly, reach the
+    // positions: no libm trigonometry, whose last bits differ by platform.
     let side = (n as f64).sqrt().ceil().max(1.0) as usize;
     let mut pos = vec![[0.0; 2]; n];
     for (rank, &i) in order.iter().enumerate() {
@@ -145,7 +153,7 @@ fn initial_positions(
                 // Boustrophedon rows keep consecutive vertices adjacent.
                 let (row, col) = (rank / side, rank % side);
                 let col = if row % 2 == 0 { col } else { side - 1 - col };
-                let jitter = 0.1 * k;
+                let jitter = 0.8 * k;
                 [
                     k * col as f64 + jitter * (rng.unit() - 0.5),
                     k * row as f64 + jitter * (rng.unit() - 0.5),

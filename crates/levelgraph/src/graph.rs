@@ -371,9 +371,19 @@ impl Graph {
         self.edges.get(e.index()).and_then(Option::as_ref)
     }
 
-    /// The edge `e` for changing its length factor or label.
-    pub fn edge_mut(&mut self, e: EdgeId) -> Option<&mut Edge> {
-        self.edges.get_mut(e.index()).and_then(Option::as_mut)
+    /// Sets the length factor of edge `e`; returns whether `e` is live.
+    ///
+    /// There is deliberately no `edge_mut`: changing an edge's ends,
+    /// direction or label in place could break the incidence lists or create
+    /// two identical edges. Remove the edge and add a new one instead.
+    pub fn set_length_factor(&mut self, e: EdgeId, length_factor: f64) -> bool {
+        match self.edges.get_mut(e.index()).and_then(Option::as_mut) {
+            Some(edge) => {
+                edge.length_factor = length_factor;
+                true
+            }
+            None => false,
+        }
     }
 
     /// Live vertex ids in increasing order.

@@ -266,6 +266,24 @@ fn syntax_errors_with_positions() {
 }
 
 #[test]
+fn tag_sets_may_be_repeated_in_any_order() {
+    let src =
+        format!("{TAGS}rule r {{ (a:room|key) -- (b:room), (b) -> (a:key|room) => (a) -- (b) }}\n");
+    grammar::load(&src, "t").unwrap();
+}
+
+#[test]
+fn json_empty_right_hand_side_is_an_error() {
+    let mut model = grammar::parse("tags { s room }\nrule r { (a:s) => (a:room) }", "j").unwrap();
+    model.rules[0].rhs.vertices.clear();
+    let diags = grammar::load_json(&model.to_json())
+        .unwrap_err()
+        .diagnostics;
+    assert_eq!(diags[0].message, "rule `r` has an empty right-hand side");
+    assert_eq!(diags[0].location, Location::Field("rules[0]".into()));
+}
+
+#[test]
 fn json_errors_name_the_field() {
     let mut model: Grammar = grammar::parse(
         "tags { s room }\nrule start { (a:s) => (a:room) -- (b:room) }",

@@ -157,3 +157,33 @@ fn tags_never_produced_and_rules_that_never_match() {
         ]
     );
 }
+
+#[test]
+fn wildcard_single_vertex_pattern_matches_the_start_vertex() {
+    let src = "tags { s room }\n\
+               rule start { (a:s) => (a:room) -- (b:room) }\n\
+               rule any { (a:*) => (a) -- (b:room) }\n";
+    let f = findings(src);
+    assert_eq!(
+        f[0],
+        (
+            Error,
+            "rule `any`: its one-vertex pattern `*` also matches the start vertex, so it can fire before the start rule".into(),
+            3
+        )
+    );
+}
+
+#[test]
+fn min_vertices_above_max_vertices() {
+    let src = "grammar \"g\" { min_vertices 9 max_vertices 4 }\ntags { s room }\n\
+               rule start { (a:s) => (a:room) -- (b:room) }\n";
+    assert_eq!(
+        findings(src),
+        [(
+            Error,
+            "min_vertices 9 is greater than max_vertices 4, so every derivation fails".into(),
+            0
+        )]
+    );
+}

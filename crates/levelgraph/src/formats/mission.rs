@@ -117,6 +117,15 @@ pub enum MissionError {
         /// The id.
         id: u32,
     },
+    /// An edge is identical to an earlier one (same ends, direction, label
+    /// and cosmetic flag); graphs never hold two, and merging would lose data.
+    #[error("edges[{index}] repeats edges[{first}]")]
+    DuplicateEdge {
+        /// Index in `edges` of the repeat.
+        index: usize,
+        /// Index in `edges` of the first.
+        first: usize,
+    },
 }
 
 fn ids(vs: &[VertexId]) -> Vec<u32> {
@@ -189,11 +198,11 @@ impl MissionDoc {
         Ok(doc)
     }
 
-    /// The graph, with the document's vertex ids. Tags and labels are
-    /// interned in order of first appearance.
+    /// The graph, with the document's vertex ids. Tags are interned in
+    /// increasing node-id order, labels in edge order.
     ///
     /// # Errors
-    /// Duplicate node ids; edges naming missing nodes.
+    /// Duplicate node ids; edges naming missing nodes; repeated edges.
     pub fn to_graph(&self) -> Result<Graph, MissionError> {
         let mut g = Graph::new();
         let mut order: Vec<usize> = (0..self.nodes.len()).collect();
@@ -221,14 +230,23 @@ impl MissionDoc {
                 }
             }
             let label = e.label.as_deref().map(|l| g.labels_mut().intern(l));
-            g.add_edge(Edge {
+            let edge = Edge {
                 source: VertexId(e.source),
                 target: VertexId(e.target),
                 directed: e.directed,
                 cosmetic: e.cosmetic,
                 label,
                 length_factor: e.length_factor,
-            });
+            };
+            // Edges are added in document order and none is removed, so an
+            // edge id here is its index in `edges`.
+            if let Some(first) = g.find_identical_edge(&edge) {
+                return Err(MissionError::DuplicateEdge {
+                    index,
+                    first: first.index(),
+                });
+            }
+            g.add_edge(edge);
         }
         Ok(g)
     }

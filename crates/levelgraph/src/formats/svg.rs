@@ -164,7 +164,7 @@ pub fn to_svg(g: &Graph, positions: &[Option<Point>], alphabet: &Alphabet, title
     }
     doc = doc.add(nodes);
 
-    let lx = drawing_w + 10.0;
+    let lx = round(drawing_w + 10.0);
     let mut y = TITLE_HEIGHT + MARGIN;
     let mut key = Group::new().set("font-size", 12);
     key = key.add(

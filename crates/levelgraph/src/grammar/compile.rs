@@ -345,6 +345,22 @@ fn resolve_edges(
                 );
                 return None;
             }
+            // A host never holds two identical edges, so a pattern that
+            // needs two could never match; on the right it would be a no-op.
+            if edges[..k].iter().any(|prev| model::same_edge(prev, e)) {
+                cx.error(
+                    format!(
+                        "edge between `{}` and `{}` is written twice on this side",
+                        e.source, e.target
+                    ),
+                    at,
+                    Some(
+                        "a host graph never has two identical edges; use a label to tell edges apart"
+                            .into(),
+                    ),
+                );
+                return None;
+            }
             Some((a, b, e.label.as_deref().map(|l| labels.intern(l))))
         })
         .collect()
@@ -366,6 +382,13 @@ fn compile_rule(
             format!("rule `{}` has an empty pattern", rule.name),
             rule_at.clone(),
             None,
+        );
+    }
+    if rule.rhs.vertices.is_empty() {
+        cx.error(
+            format!("rule `{}` has an empty right-hand side", rule.name),
+            rule_at.clone(),
+            Some("a rule keeps, retags or creates at least one vertex".into()),
         );
     }
     let lhs_index = name_index(
@@ -526,11 +549,7 @@ fn compile_rule(
     }
     let mut added_edges: Vec<NewEdge> = Vec::new();
     for (k, re) in rule.rhs.edges.iter().enumerate() {
-        if paired_rhs.contains(&k)
-            || rule.rhs.edges[..k]
-                .iter()
-                .any(|prev| model::same_edge(prev, re))
-        {
+        if paired_rhs.contains(&k) {
             continue;
         }
         let (a, b, label) = rhs_edges[k].expect("resolved");

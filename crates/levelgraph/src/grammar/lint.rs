@@ -5,7 +5,9 @@
 //! - a pattern that mentions the start symbol but is not exactly one vertex
 //!   with no edges;
 //! - the start symbol on a right-hand side, including a start rule that keeps
-//!   its vertex without retagging it.
+//!   its vertex without retagging it;
+//! - a one-vertex pattern with `*`, which also matches the start vertex;
+//! - `min_vertices` greater than `max_vertices`.
 //!
 //! Warnings (seed 000's limits, which geometric derivation relies on, and
 //! dead parts of the grammar):
@@ -35,6 +37,21 @@ pub fn lint(grammar: &CompiledGrammar) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     let rule_at = |i: usize| location(model.rules[i].span, format!("rules[{i}]"));
 
+    let limits = &model.limits;
+    if limits.min_vertices > limits.max_vertices {
+        out.push(
+            Diagnostic::new(
+                Severity::Error,
+                format!(
+                    "min_vertices {} is greater than max_vertices {}, so every derivation fails",
+                    limits.min_vertices, limits.max_vertices
+                ),
+                Location::Field("limits".into()),
+            )
+            .with_hint("lower min_vertices or raise max_vertices in the grammar header"),
+        );
+    }
+
     let mut has_start_rule = false;
     for (i, rule) in model.rules.iter().enumerate() {
         let mentions_start = rule
@@ -46,6 +63,21 @@ pub fn lint(grammar: &CompiledGrammar) -> Vec<Diagnostic> {
             && rule.lhs.edges.is_empty()
             && rule.lhs.vertices[0].tags == [start];
         has_start_rule |= is_start_rule;
+        let wildcard_single =
+            rule.lhs.vertices.len() == 1 && rule.lhs.vertices[0].tags.iter().any(|t| t == WILDCARD);
+        if wildcard_single {
+            out.push(
+                Diagnostic::new(
+                    Severity::Error,
+                    format!(
+                        "rule `{}`: its one-vertex pattern `*` also matches the start vertex, so it can fire before the start rule",
+                        rule.name
+                    ),
+                    rule_at(i),
+                )
+                .with_hint("name the tags the rule is meant for instead of `*`"),
+            );
+        }
         if mentions_start && !is_start_rule {
             out.push(
                 Diagnostic::new(

@@ -219,8 +219,17 @@ impl Parser<'_> {
             rhs: Side::default(),
             span: Some(span),
         };
+        let mut seen: BTreeMap<String, Span> = BTreeMap::new();
         while let TokenKind::Ident(attr) = self.peek().kind.clone() {
             let attr_span = self.bump().span;
+            if let Some(first) = seen.insert(attr.clone(), attr_span) {
+                let column = line_col(self.src, first.start).column;
+                return Err(Diagnostic::error(
+                    format!("rule attribute `{attr}` is given twice"),
+                    attr_span,
+                )
+                .with_hint(format!("it is first given at column {column}; keep one")));
+            }
             match attr.as_str() {
                 "weight" => {
                     let tok = self.peek().clone();
@@ -421,8 +430,16 @@ struct VertexSpec {
 }
 
 impl VertexSpec {
+    /// Same alternatives and forbidden tags, in any order.
     fn same_tags(&self, other: &VertexSpec) -> bool {
-        self.tags == other.tags && self.forbidden == other.forbidden
+        let sorted = |v: &[String]| {
+            let mut v = v.to_vec();
+            v.sort();
+            v.dedup();
+            v
+        };
+        sorted(&self.tags) == sorted(&other.tags)
+            && sorted(&self.forbidden) == sorted(&other.forbidden)
     }
 
     fn at(mut self, span: Span) -> Self {

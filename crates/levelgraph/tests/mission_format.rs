@@ -1,0 +1,67 @@
+//! The mission JSON format read back: ids with holes survive, and malformed
+//! documents are rejected with the offending field named, never merged.
+
+use levelgraph::formats::{MissionDoc, MissionError};
+use levelgraph::graph::{Graph, VertexId};
+
+fn doc_with_hole() -> MissionDoc {
+    let mut g = Graph::new();
+    let a = g.add_vertex_named("room");
+    let b = g.add_vertex_named("junk");
+    let c = g.add_vertex_named("key");
+    g.connect(a, c, true);
+    g.remove_vertex(b);
+    g.vertex_mut(a)
+        .unwrap()
+        .attributes
+        .insert("color".into(), "red".into());
+    MissionDoc::from_graph(&g, "hand-made", 5)
+}
+
+#[test]
+fn ids_with_holes_round_trip() {
+    let doc = doc_with_hole();
+    let ids: Vec<u32> = doc.nodes.iter().map(|n| n.id).collect();
+    assert_eq!(ids, [0, 2]);
+    let text = doc.to_json();
+    let back = MissionDoc::from_json(&text).unwrap();
+    assert_eq!(back, doc);
+    let g = back.to_graph().unwrap();
+    assert!(g.contains_vertex(VertexId(2)) && !g.contains_vertex(VertexId(1)));
+    assert_eq!(MissionDoc::from_graph(&g, "hand-made", 5).to_json(), text);
+}
+
+#[test]
+fn malformed_documents_are_rejected() {
+    let mut doc = doc_with_hole();
+    doc.edges.push(doc.edges[0].clone());
+    assert_eq!(
+        doc.to_graph().unwrap_err(),
+        MissionError::DuplicateEdge { index: 1, first: 0 }
+    );
+
+    let mut doc = doc_with_hole();
+    doc.nodes[1].id = 0;
+    assert_eq!(
+        doc.to_graph().unwrap_err(),
+        MissionError::DuplicateId { index: 1, id: 0 }
+    );
+
+    let mut doc = doc_with_hole();
+    doc.edges[0].target = 7;
+    assert_eq!(
+        doc.to_graph().unwrap_err(),
+        MissionError::MissingNode { index: 0, id: 7 }
+    );
+
+    let mut doc = doc_with_hole();
+    doc.format = "other/2".into();
+    let err = MissionDoc::from_json(&doc.to_json()).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "unsupported format `other/2` (expected `levelgraph.mission/1`)"
+    );
+
+    let err = MissionDoc::from_json("{\"format\": 3}").unwrap_err();
+    assert!(err.to_string().contains("line 1 column"), "{err}");
+}

@@ -1,0 +1,109 @@
+//! Bad input never panics: every prefix of every example grammar, and
+//! random token soup, either loads or yields located diagnostics.
+
+use levelgraph::diagnostic::Location;
+use levelgraph::grammar;
+use proptest::prelude::*;
+
+fn examples() -> Vec<(String, String)> {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples");
+    let mut out: Vec<(String, String)> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "lg"))
+        .map(|p| {
+            (
+                p.display().to_string(),
+                std::fs::read_to_string(&p).unwrap(),
+            )
+        })
+        .collect();
+    out.sort();
+    assert!(out.len() >= 2);
+    out
+}
+
+/// Loads `src`; on failure every diagnostic must point inside the text.
+fn load_checked(src: &str) {
+    if let Err(e) = grammar::load(src, "fuzz") {
+        assert!(!e.diagnostics.is_empty());
+        for d in &e.diagnostics {
+            if let Location::Span(s) = d.location {
+                assert!(
+                    s.start <= s.end && s.end <= src.len(),
+                    "{d:?} outside {} bytes",
+                    src.len()
+                );
+            }
+            let _ = d.render_plain("fuzz.lg", src);
+        }
+    }
+}
+
+#[test]
+fn every_prefix_of_every_example() {
+    for (_, text) in examples() {
+        for end in (0..=text.len()).filter(|&i| text.is_char_boundary(i)) {
+            load_checked(&text[..end]);
+        }
+    }
+}
+
+const VOCABULARY: &[&str] = &[
+    "grammar",
+    "\"g\"",
+    "tags",
+    "rule",
+    "r",
+    "s",
+    "room",
+    "{",
+    "}",
+    "(",
+    ")",
+    ":",
+    "|",
+    "!",
+    "*",
+    ",",
+    "=>",
+    "--",
+    "->",
+    "~~",
+    "~>",
+    "-[",
+    "]-",
+    "]->",
+    "weight",
+    "max_uses",
+    "2",
+    "-1",
+    "0.5",
+    "#ffffff",
+    "#",
+    "//",
+    "\n",
+    "\"",
+    "é",
+    "@",
+    "start",
+    "max_valence",
+    "a",
+    "b",
+];
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 2_000, ..ProptestConfig::default() })]
+
+    #[test]
+    fn token_soup(tokens in proptest::collection::vec(0..VOCABULARY.len(), 0..40)) {
+        let src: Vec<&str> = tokens.iter().map(|&i| VOCABULARY[i]).collect();
+        load_checked(&src.join(" "));
+        load_checked(&src.concat());
+    }
+
+    #[test]
+    fn arbitrary_text(src in "\\PC{0,80}") {
+        load_checked(&src);
+    }
+}
