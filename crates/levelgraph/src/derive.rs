@@ -18,6 +18,7 @@ use std::fmt;
 
 use crate::grammar::CompiledGrammar;
 use crate::graph::{Graph, VertexId};
+use crate::matching::MatchBuffer;
 use crate::rewrite;
 use crate::rng::Rng;
 
@@ -141,6 +142,7 @@ pub fn derive_from(
     let mut candidates: Vec<usize> = Vec::with_capacity(rules.len());
     let mut weights: Vec<f64> = Vec::with_capacity(rules.len());
     let mut held_back: Vec<usize> = Vec::new();
+    let mut matches = MatchBuffer::default();
     let stop = loop {
         if trace.len() >= limits.max_iterations as usize {
             break StopReason::IterationLimit(limits.max_iterations);
@@ -167,17 +169,31 @@ pub fn derive_from(
             let pick = rng.weighted(&weights);
             let r = candidates[pick];
             let rule = &rules[r];
-            let mut matches = rule.pattern.find_all(&host);
-            let found_any = !matches.is_empty();
-            matches.retain(|m| rewrite::valence_allows(&host, rule, m, max_valence));
-            if matches.is_empty() {
+            matches.fill(&rule.pattern, &host);
+            let found_any = matches.len() > 0;
+            // Draw uniformly; a match that max_valence blocks is dropped and
+            // the draw repeated. Sampling without replacement until a match
+            // is allowed is uniform over the allowed matches, and checks
+            // only the matches drawn rather than all of them.
+            let mut allowed = None;
+            while matches.len() > 0 {
+                let i = rng.below(matches.len());
+                let m = matches.get(i);
+                matches.swap_remove(i);
+                if limits.max_valence.is_none()
+                    || rewrite::valence_allows(&host, rule, &m, max_valence)
+                {
+                    allowed = Some(m);
+                    break;
+                }
+            }
+            let Some(m) = allowed else {
                 if found_any {
                     blocked_by_max_valence += 1;
                 }
                 candidates.swap_remove(pick);
                 continue;
-            }
-            let m = matches.swap_remove(rng.below(matches.len()));
+            };
             break Some((r, m));
         };
         let Some((r, m)) = chosen else {

@@ -5,6 +5,8 @@
 //! `d²/k` along edges (cosmetic edges at a quarter strength: they shape the
 //! drawing without dragging a key onto its lock's corridor), a temperature that caps each step's displacement and cools
 //! linearly. `k` is the ideal edge length times the edge's length factor.
+//! Vertices are also pushed off edges they are not part of (short-range
+//! vertex–edge repulsion, after Bertault's PrEd).
 //! Start positions are a grid in breadth-first order with a seeded jitter,
 //! so the same graph and seed give the same drawing. O(n²) per iteration,
 //! which is fine for mission graphs (tens to a few hundred vertices).
@@ -94,8 +96,9 @@ pub fn force_layout(g: &Graph, config: &ForceConfig) -> Vec<Option<Point>> {
             disp[b][0] += dx * f;
             disp[b][1] += dy * f;
         }
+        edge_repulsion(&pos, &edges, k, &mut disp);
         for i in 0..n {
-            let len = (disp[i][0].powi(2) + disp[i][1].powi(2)).sqrt();
+            let len = (disp[i][0] * disp[i][0] + disp[i][1] * disp[i][1]).sqrt();
             if len > 0.0 {
                 let step = len.min(temperature) / len;
                 pos[i][0] += disp[i][0] * step;
@@ -109,6 +112,41 @@ pub fn force_layout(g: &Graph, config: &ForceConfig) -> Vec<Option<Point>> {
         out[v.index()] = Some(pos[i]);
     }
     out
+}
+
+/// Short-range repulsion between each vertex and each edge not incident
+/// to it (as in Bertault's PrEd, 1999): within distance `k`, a vertex is
+/// pushed away from the nearest point of the segment with magnitude
+/// `k²/d − k` (zero at `d = k`), and the segment's ends are pushed back in
+/// proportion to how near each is. Keeps a vertex from resting on a
+/// corridor it is not part of, e.g. a key on its lock's corridor.
+fn edge_repulsion(pos: &[Point], edges: &[(usize, usize, f64, f64)], k: f64, disp: &mut [Point]) {
+    for i in 0..pos.len() {
+        for &(a, b, _, _) in edges {
+            if i == a || i == b {
+                continue;
+            }
+            let (ax, ay) = (pos[a][0], pos[a][1]);
+            let (ex, ey) = (pos[b][0] - ax, pos[b][1] - ay);
+            let len2 = ex * ex + ey * ey;
+            if len2 < 1e-12 {
+                continue;
+            }
+            let t = (((pos[i][0] - ax) * ex + (pos[i][1] - ay) * ey) / len2).clamp(0.0, 1.0);
+            let (dx, dy) = (pos[i][0] - (ax + t * ex), pos[i][1] - (ay + t * ey));
+            let d = (dx * dx + dy * dy).sqrt();
+            if d >= k || d < 1e-9 {
+                continue;
+            }
+            let f = (k * k / d - k) / d;
+            disp[i][0] += dx * f;
+            disp[i][1] += dy * f;
+            disp[a][0] -= dx * f * (1.0 - t);
+            disp[a][1] -= dy * f * (1.0 - t);
+            disp[b][0] -= dx * f * t;
+            disp[b][1] -= dy * f * t;
+        }
+    }
 }
 
 /// A grid in breadth-first order (so neighbours start close), plus jitter.

@@ -86,6 +86,9 @@ pub struct Pattern {
     degree: Vec<usize>,
     /// Per vertex: indices of incident pattern edges.
     incident: Vec<Vec<usize>>,
+    /// `plans[r]`: the search order when pattern vertex `r` is the root.
+    /// Built once; each search only chooses the root from host tag counts.
+    plans: Vec<SearchPlan>,
 }
 
 /// How to extend a partial match by one pattern vertex.
@@ -100,8 +103,7 @@ struct Step {
     checks: Vec<usize>,
 }
 
-/// The order in which a [`Pattern`]'s vertices are matched. It depends on
-/// the host only through tag counts, so it is computed once per search.
+/// The order in which a [`Pattern`]'s vertices are matched from one root.
 #[derive(Clone, Debug)]
 struct SearchPlan {
     steps: Vec<Step>,
@@ -122,12 +124,17 @@ impl Pattern {
                 incident[e.target].push(j);
             }
         }
-        Pattern {
+        let mut pattern = Pattern {
             vertices,
             edges,
             degree,
             incident,
-        }
+            plans: Vec::new(),
+        };
+        pattern.plans = (0..pattern.vertices.len())
+            .map(|root| pattern.plan_from(root))
+            .collect();
+        pattern
     }
 
     /// The pattern's vertices.
@@ -148,63 +155,101 @@ impl Pattern {
         }
     }
 
-    fn plan(&self, host: &Graph) -> SearchPlan {
+    /// How selective a vertex is without looking at a host: fewer
+    /// alternative tags first, the wildcard last.
+    fn static_selectivity(&self, v: usize) -> usize {
+        match &self.vertices[v].tags {
+            TagTest::Any => usize::MAX,
+            TagTest::OneOf(tags) => tags.len(),
+        }
+    }
+
+    /// The root for a search of `host`: the vertex with the fewest host
+    /// candidates by tag, then the highest degree, then the lowest index.
+    fn choose_root(&self, host: &Graph) -> usize {
+        (0..self.vertices.len())
+            .min_by_key(|&v| {
+                (
+                    self.candidate_count(host, v),
+                    std::cmp::Reverse(self.degree[v]),
+                    v,
+                )
+            })
+            .expect("pattern has a vertex")
+    }
+
+    /// The search order from `root`: repeatedly the unplaced vertex with
+    /// the most edges to placed ones (then the most selective, then the
+    /// highest degree), found through one of those edges; a vertex with no
+    /// edge to the placed ones starts a new component.
+    fn plan_from(&self, root: usize) -> SearchPlan {
         let n = self.vertices.len();
-        let counts: Vec<usize> = (0..n).map(|i| self.candidate_count(host, i)).collect();
         let mut placed = vec![false; n];
         let mut steps = Vec::with_capacity(n);
+        let joins_of = |v: usize, placed: &[bool]| -> Vec<usize> {
+            self.incident[v]
+                .iter()
+                .copied()
+                .filter(|&j| {
+                    let e = &self.edges[j];
+                    e.source != e.target && placed[self.other_end(j, v)]
+                })
+                .collect()
+        };
+        let loops_of = |v: usize| -> Vec<usize> {
+            self.incident[v]
+                .iter()
+                .copied()
+                .filter(|&j| self.edges[j].source == self.edges[j].target)
+                .collect()
+        };
         while steps.len() < n {
-            // Prefer a vertex joined to the placed ones (most joins, then
-            // fewest candidates); else start a new component at the most
-            // selective vertex.
-            let mut best: Option<(usize, usize, usize)> = None; // (joins, vertex, via)
-            for v in (0..n).filter(|&v| !placed[v]) {
-                let joins: Vec<usize> = self.incident[v]
-                    .iter()
-                    .copied()
-                    .filter(|&j| placed[self.other_end(j, v)])
-                    .collect();
-                if let Some(&via) = joins.first() {
-                    let better = match best {
-                        None => true,
-                        Some((bj, bv, _)) => {
-                            (joins.len(), std::cmp::Reverse(counts[v]))
-                                > (bj, std::cmp::Reverse(counts[bv]))
-                        }
-                    };
-                    if better {
-                        best = Some((joins.len(), v, via));
-                    }
-                }
-            }
-            let step = match best {
-                Some((_, v, via)) => {
-                    let checks = self.incident[v]
-                        .iter()
-                        .copied()
-                        .filter(|&j| j != via && placed[self.other_end(j, v)])
-                        .collect();
+            let next = if steps.is_empty() {
+                None
+            } else {
+                (0..n)
+                    .filter(|&v| !placed[v])
+                    .map(|v| (v, joins_of(v, &placed)))
+                    .filter(|(_, joins)| !joins.is_empty())
+                    .min_by_key(|(v, joins)| {
+                        (
+                            std::cmp::Reverse(joins.len()),
+                            self.static_selectivity(*v),
+                            std::cmp::Reverse(self.degree[*v]),
+                            *v,
+                        )
+                    })
+            };
+            let step = match next {
+                Some((v, joins)) => {
+                    let mut checks: Vec<usize> = joins[1..].to_vec();
+                    checks.extend(loops_of(v));
                     Step {
                         vertex: v,
-                        via: Some(via),
+                        via: Some(joins[0]),
                         checks,
                     }
                 }
                 None => {
-                    let v = (0..n)
-                        .filter(|&v| !placed[v])
-                        .min_by_key(|&v| (counts[v], std::cmp::Reverse(self.degree[v]), v))
-                        .expect("an unplaced vertex remains");
+                    let v = if steps.is_empty() {
+                        root
+                    } else {
+                        (0..n)
+                            .filter(|&v| !placed[v])
+                            .min_by_key(|&v| {
+                                (
+                                    self.static_selectivity(v),
+                                    std::cmp::Reverse(self.degree[v]),
+                                    v,
+                                )
+                            })
+                            .expect("an unplaced vertex remains")
+                    };
                     // Self-loops on a root are checked like any other edge.
-                    let checks = self.incident[v]
-                        .iter()
-                        .copied()
-                        .filter(|&j| self.edges[j].source == self.edges[j].target)
-                        .collect();
                     Step {
                         vertex: v,
                         via: None,
-                        checks,
+                        checks: loops_of(v),
                     }
                 }
             };
@@ -233,11 +278,11 @@ impl Pattern {
         if self.vertices.is_empty() {
             return ControlFlow::Continue(());
         }
-        let plan = self.plan(host);
+        let plan = &self.plans[self.choose_root(host)];
         let mut state = SearchState {
             pattern: self,
             host,
-            plan: &plan,
+            plan,
             image: Match {
                 vertices: vec![VertexId(u32::MAX); self.vertices.len()],
                 edges: vec![EdgeId(u32::MAX); self.edges.len()],
@@ -309,6 +354,65 @@ impl Pattern {
     }
 }
 
+/// Matches stored flat in two reusable arrays, so a derivation can collect
+/// every match of a rule on every step without allocating per match.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct MatchBuffer {
+    vertices: Vec<VertexId>,
+    edges: Vec<EdgeId>,
+    vertex_stride: usize,
+    edge_stride: usize,
+    len: usize,
+}
+
+impl MatchBuffer {
+    /// Replaces the contents with every match of `pattern` in `host`, in
+    /// the order of [`Pattern::for_each_match`].
+    pub(crate) fn fill(&mut self, pattern: &Pattern, host: &Graph) {
+        self.vertices.clear();
+        self.edges.clear();
+        self.vertex_stride = pattern.vertices.len();
+        self.edge_stride = pattern.edges.len();
+        let mut len = 0;
+        let (vertices, edges) = (&mut self.vertices, &mut self.edges);
+        let _ = pattern.for_each_match(host, &mut |m| {
+            vertices.extend_from_slice(&m.vertices);
+            edges.extend_from_slice(&m.edges);
+            len += 1;
+            ControlFlow::Continue(())
+        });
+        self.len = len;
+    }
+
+    /// Number of matches held.
+    pub(crate) fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Match `i` as an owned [`Match`].
+    pub(crate) fn get(&self, i: usize) -> Match {
+        let (nv, ne) = (self.vertex_stride, self.edge_stride);
+        Match {
+            vertices: self.vertices[i * nv..(i + 1) * nv].to_vec(),
+            edges: self.edges[i * ne..(i + 1) * ne].to_vec(),
+        }
+    }
+
+    /// Removes match `i`, moving the last match into its place.
+    pub(crate) fn swap_remove(&mut self, i: usize) {
+        let last = self.len - 1;
+        let (nv, ne) = (self.vertex_stride, self.edge_stride);
+        if i != last {
+            self.vertices
+                .copy_within(last * nv..(last + 1) * nv, i * nv);
+            self.edges.copy_within(last * ne..(last + 1) * ne, i * ne);
+        }
+        self.vertices.truncate(last * nv);
+        self.edges.truncate(last * ne);
+        self.len = last;
+    }
+}
+
 struct SearchState<'a> {
     pattern: &'a Pattern,
     host: &'a Graph,
@@ -336,21 +440,21 @@ impl SearchState<'_> {
         let v = step.vertex;
         match step.via {
             None => {
-                let candidates: Vec<VertexId> = match &self.pattern.vertices[v].tags {
-                    TagTest::Any => self.host.vertex_ids().collect(),
-                    TagTest::OneOf(tags) => {
-                        let mut c: Vec<VertexId> = tags
-                            .iter()
-                            .flat_map(|&t| self.host.vertices_tagged(t).iter().copied())
-                            .collect();
-                        if tags.len() > 1 {
-                            c.sort_unstable();
+                let host = self.host;
+                match &self.pattern.vertices[v].tags {
+                    TagTest::Any => {
+                        for h in host.vertex_ids() {
+                            self.try_candidate(depth, v, h, None, visit)?;
                         }
-                        c
                     }
-                };
-                for h in candidates {
-                    self.try_candidate(depth, v, h, None, visit)?;
+                    // Tag by tag, each in id order: deterministic, no sorting.
+                    TagTest::OneOf(tags) => {
+                        for &t in tags {
+                            for &h in host.vertices_tagged(t) {
+                                self.try_candidate(depth, v, h, None, visit)?;
+                            }
+                        }
+                    }
                 }
             }
             Some(via) => {
@@ -428,5 +532,84 @@ impl SearchState<'_> {
         }
         self.used_edges.truncate(mark);
         flow
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A path a-b-c-d of `room`s and the pattern room--room (6 matches).
+    fn path_and_pattern() -> (Graph, Pattern) {
+        let mut g = Graph::new();
+        let vs: Vec<VertexId> = (0..4).map(|_| g.add_vertex_named("room")).collect();
+        for w in vs.windows(2) {
+            g.connect(w[0], w[1], false);
+        }
+        let room = g.tags().get("room").unwrap();
+        let pv = || PatternVertex {
+            tags: TagTest::OneOf(vec![room]),
+            forbidden: vec![],
+            attributes: vec![],
+        };
+        let edge = PatternEdge {
+            source: 0,
+            target: 1,
+            directed: false,
+            cosmetic: false,
+            label: None,
+        };
+        (g, Pattern::new(vec![pv(), pv()], vec![edge]))
+    }
+
+    #[test]
+    fn match_buffer_holds_find_all_and_swap_removes_like_vec() {
+        let (g, p) = path_and_pattern();
+        let mut expected = p.find_all(&g);
+        assert_eq!(expected.len(), 6);
+        let mut buf = MatchBuffer::default();
+        buf.fill(&p, &g);
+        for i in [2, 0, 3] {
+            assert_eq!(
+                (0..buf.len()).map(|k| buf.get(k)).collect::<Vec<_>>(),
+                expected
+            );
+            buf.swap_remove(i);
+            expected.swap_remove(i);
+        }
+        assert_eq!(
+            (0..buf.len()).map(|k| buf.get(k)).collect::<Vec<_>>(),
+            expected
+        );
+        buf.fill(&p, &g);
+        assert_eq!(buf.len(), 6, "fill replaces, not appends");
+    }
+
+    #[test]
+    fn root_is_the_vertex_with_fewest_candidates() {
+        let mut g = Graph::new();
+        let room = g.tags_mut().intern("room");
+        let key = g.tags_mut().intern("key");
+        for _ in 0..5 {
+            g.add_vertex(room);
+        }
+        g.add_vertex(key);
+        let v = |t| PatternVertex {
+            tags: TagTest::OneOf(vec![t]),
+            forbidden: vec![],
+            attributes: vec![],
+        };
+        let p = Pattern::new(
+            vec![v(room), v(key)],
+            vec![PatternEdge {
+                source: 0,
+                target: 1,
+                directed: false,
+                cosmetic: false,
+                label: None,
+            }],
+        );
+        assert_eq!(p.choose_root(&g), 1, "one key beats five rooms");
+        assert_eq!(p.plans[1].steps[1].via, Some(0));
     }
 }
