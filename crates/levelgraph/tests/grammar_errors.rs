@@ -243,6 +243,27 @@ fn syntax_errors_with_positions() {
             38,
             "from a room to itself",
         ),
+        (
+            "rule r { (a:room) -- (b:room), (b) -- (a) => (a) }",
+            "edge between `b` and `a` is written twice on this side",
+            1,
+            36,
+            "never has two identical edges",
+        ),
+        (
+            "rule r { (a:room) => (a) -> (b:room), (a) -> (b) }",
+            "edge between `a` and `b` is written twice on this side",
+            1,
+            43,
+            "use a label",
+        ),
+        (
+            "rule r weight 2 max_uses 1 weight 3 { (a:room) => (a) }",
+            "rule attribute `weight` is given twice",
+            1,
+            28,
+            "first given at line 1, column 8",
+        ),
     ];
     for &(body, message, line, column, hint) in cases {
         let src = format!("{body}\n");

@@ -187,3 +187,12 @@ fn min_vertices_above_max_vertices() {
         )]
     );
 }
+
+#[test]
+fn wildcard_with_attribute_constraint_cannot_match_the_start_vertex() {
+    let src = "tags { s room }\n\
+               rule start { (a:s) => (a:room) -- (b:room) }\n\
+               rule marked { (a:* {mark: x}) => (a) -- (b:room) }\n";
+    let f = findings(src);
+    assert!(f.iter().all(|(sev, _, _)| *sev == Warning), "{f:?}");
+}

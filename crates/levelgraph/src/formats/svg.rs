@@ -164,7 +164,8 @@ pub fn to_svg(g: &Graph, positions: &[Option<Point>], alphabet: &Alphabet, title
     }
     doc = doc.add(nodes);
 
-    let lx = round(drawing_w + 10.0);
+    // A whole pixel, so every legend coordinate below (lx + 8, lx + 24, …) prints exactly.
+    let lx = (drawing_w + 10.0).ceil();
     let mut y = TITLE_HEIGHT + MARGIN;
     let mut key = Group::new().set("font-size", 12);
     key = key.add(

@@ -63,8 +63,10 @@ pub fn lint(grammar: &CompiledGrammar) -> Vec<Diagnostic> {
             && rule.lhs.edges.is_empty()
             && rule.lhs.vertices[0].tags == [start];
         has_start_rule |= is_start_rule;
-        let wildcard_single =
-            rule.lhs.vertices.len() == 1 && rule.lhs.vertices[0].tags.iter().any(|t| t == WILDCARD);
+        // Attribute constraints keep a pattern off the bare start vertex.
+        let wildcard_single = rule.lhs.vertices.len() == 1
+            && rule.lhs.vertices[0].tags.iter().any(|t| t == WILDCARD)
+            && rule.lhs.vertices[0].attributes.is_empty();
         if wildcard_single {
             out.push(
                 Diagnostic::new(

@@ -223,12 +223,15 @@ impl Parser<'_> {
         while let TokenKind::Ident(attr) = self.peek().kind.clone() {
             let attr_span = self.bump().span;
             if let Some(first) = seen.insert(attr.clone(), attr_span) {
-                let column = line_col(self.src, first.start).column;
+                let at = line_col(self.src, first.start);
                 return Err(Diagnostic::error(
                     format!("rule attribute `{attr}` is given twice"),
                     attr_span,
                 )
-                .with_hint(format!("it is first given at column {column}; keep one")));
+                .with_hint(format!(
+                    "it is first given at line {}, column {}; keep one",
+                    at.line, at.column
+                )));
             }
             match attr.as_str() {
                 "weight" => {
