@@ -4,6 +4,8 @@
 use levelgraph::diagnostic::{Diagnostic, Location};
 use levelgraph::grammar::{self, Grammar};
 
+mod common;
+
 const TAGS: &str = "tags { s \"start\" room \"room\" key \"key\" }\n";
 
 /// The diagnostics of loading `src`, which must fail.
@@ -338,13 +340,8 @@ fn json_errors_name_the_field() {
 
 #[test]
 fn json_form_round_trips_and_derives_identically() {
-    for (name, text) in [
-        ("default", grammar::DEFAULT_GRAMMAR),
-        (
-            "dormans2010",
-            include_str!("../../../examples/dormans2010.lg"),
-        ),
-    ] {
+    for (name, text) in common::example_sources() {
+        let (name, text) = (name.as_str(), text.as_str());
         let model = grammar::parse(text, name).unwrap();
         let json = model.to_json();
         let back = Grammar::from_json(&json).unwrap();

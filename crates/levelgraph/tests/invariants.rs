@@ -10,43 +10,27 @@
 //! DOT, SVG) must be the same bytes when a seed is derived twice.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::PathBuf;
 
 use levelgraph::derive::{derive, Derivation, DeriveError, StopReason};
 use levelgraph::drawing::{force_layout, ForceConfig};
 use levelgraph::formats::{to_dot, to_svg, MissionDoc};
 use levelgraph::grammar::{self, CompiledGrammar};
 
+mod common;
+
 const SEEDS: std::ops::RangeInclusive<u64> = 1..=1000;
 const DETERMINISM_SEEDS: std::ops::RangeInclusive<u64> = 1..=50;
 
 /// Every example grammar, sorted by file name: (file stem, grammar).
 fn examples() -> Vec<(String, CompiledGrammar)> {
-    let dir = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples"));
-    let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("reading {}: {e}", dir.display()))
-        .map(|entry| entry.expect("directory entry").path())
-        .filter(|p| p.extension().is_some_and(|x| x == "lg"))
-        .collect();
-    paths.sort();
-    let grammars: Vec<(String, CompiledGrammar)> = paths
-        .iter()
-        .map(|p| {
-            let stem = p.file_stem().unwrap().to_string_lossy().into_owned();
-            let text = std::fs::read_to_string(p)
-                .unwrap_or_else(|e| panic!("reading {}: {e}", p.display()));
+    common::example_sources()
+        .into_iter()
+        .map(|(stem, text)| {
             let g = grammar::load(&text, &stem)
-                .unwrap_or_else(|e| panic!("{} does not load: {e}", p.display()));
+                .unwrap_or_else(|e| panic!("examples/{stem}.lg does not load: {e}"));
             (stem, g)
         })
-        .collect();
-    assert!(
-        grammars.len() >= 2,
-        "expected at least 2 example grammars in {}, found {:?}",
-        dir.display(),
-        paths
-    );
-    grammars
+        .collect()
 }
 
 /// The derivation, whether it succeeded or ended below `min_vertices`.

@@ -4,6 +4,8 @@
 use levelgraph::diagnostic::{Diagnostic, Severity};
 use levelgraph::grammar::{self, lint::lint};
 
+mod common;
+
 fn findings(src: &str) -> Vec<(Severity, String, usize)> {
     let g = grammar::load(src, "lint").unwrap_or_else(|e| panic!("{e}"));
     lint(&g)
@@ -19,14 +21,8 @@ use Severity::{Error, Warning};
 
 #[test]
 fn examples_are_clean() {
-    for (name, text) in [
-        ("default", grammar::DEFAULT_GRAMMAR),
-        (
-            "dormans2010",
-            include_str!("../../../examples/dormans2010.lg"),
-        ),
-    ] {
-        assert_eq!(findings(text), [], "{name}");
+    for (name, text) in common::example_sources() {
+        assert_eq!(findings(&text), [], "{name}");
     }
 }
 

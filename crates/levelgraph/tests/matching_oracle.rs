@@ -528,19 +528,23 @@ fn flag(p: f64) -> impl Strategy<Value = bool> {
     prop::bool::weighted(p)
 }
 
+/// An edge as (end, end, directed, cosmetic, label); ends are reduced
+/// modulo the vertex count when the graph is built.
+#[allow(clippy::type_complexity)]
+fn edge_strategy() -> impl Strategy<Value = (u8, u8, bool, bool, Option<u8>)> {
+    (
+        any::<u8>(),
+        any::<u8>(),
+        flag(0.35),
+        flag(0.15),
+        label_strategy(),
+    )
+}
+
 fn host_strategy() -> impl Strategy<Value = HostSpec> {
     (
         prop::collection::vec((0u8..3, prop::option::weighted(0.15, 0u8..2)), 1..=8),
-        prop::collection::vec(
-            (
-                any::<u8>(),
-                any::<u8>(),
-                flag(0.35),
-                flag(0.15),
-                label_strategy(),
-            ),
-            0..=20,
-        ),
+        prop::collection::vec(edge_strategy(), 0..=20),
         prop::option::weighted(0.3, any::<u8>()),
         prop::option::weighted(0.2, any::<u8>()),
         prop::option::weighted(0.15, (0u8..3, any::<u8>())),
@@ -567,16 +571,7 @@ fn pattern_strategy() -> impl Strategy<Value = PatternSpec> {
     );
     (
         prop::collection::vec(vertex, 1..=4),
-        prop::collection::vec(
-            (
-                any::<u8>(),
-                any::<u8>(),
-                flag(0.35),
-                flag(0.15),
-                label_strategy(),
-            ),
-            0..=5,
-        ),
+        prop::collection::vec(edge_strategy(), 0..=5),
     )
         .prop_map(|(vertices, edges)| PatternSpec { vertices, edges })
 }

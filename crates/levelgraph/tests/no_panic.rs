@@ -5,23 +5,7 @@ use levelgraph::diagnostic::Location;
 use levelgraph::grammar;
 use proptest::prelude::*;
 
-fn examples() -> Vec<(String, String)> {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples");
-    let mut out: Vec<(String, String)> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "lg"))
-        .map(|p| {
-            (
-                p.display().to_string(),
-                std::fs::read_to_string(&p).unwrap(),
-            )
-        })
-        .collect();
-    out.sort();
-    assert!(out.len() >= 2);
-    out
-}
+mod common;
 
 /// Loads `src`; on failure every diagnostic must point inside the text.
 fn load_checked(src: &str) {
@@ -42,7 +26,7 @@ fn load_checked(src: &str) {
 
 #[test]
 fn every_prefix_of_every_example() {
-    for (_, text) in examples() {
+    for (_, text) in common::example_sources() {
         for end in (0..=text.len()).filter(|&i| text.is_char_boundary(i)) {
             load_checked(&text[..end]);
         }
