@@ -140,15 +140,19 @@ fn generate(path: Option<&Path>, seed: u64, out: &Path) -> Result<(), Failure> {
     let started = Instant::now();
     let derivation = match levelgraph::derive(grammar, seed) {
         Ok(d) => d,
-        Err(err @ DeriveError::TooFewVertices { .. }) => {
-            let DeriveError::TooFewVertices { derivation, .. } = &err;
+        Err(err) => {
+            // The error names the limit or stage, the graph's size and the rules applied.
             eprintln!("error: {err}");
-            eprintln!(
-                "  grammar {}, seed {seed}; rules applied: {}",
-                grammar.name(),
-                rule_counts(&derivation.trace)
-            );
-            eprintln!("  hint: try another --seed, or lower min_vertices in the grammar header");
+            eprintln!("  grammar {}, seed {seed}", grammar.name());
+            let hint = match err {
+                DeriveError::TooFewVertices { .. } => {
+                    "try another --seed, or lower min_vertices in the grammar header"
+                }
+                DeriveError::StageFailed { .. } => {
+                    "try another --seed, or lower the stage's minimum count in the recipe"
+                }
+            };
+            eprintln!("  hint: {hint}");
             return Err(Failure::Derivation);
         }
     };
@@ -182,25 +186,6 @@ fn generate(path: Option<&Path>, seed: u64, out: &Path) -> Result<(), Failure> {
         out.display()
     );
     Ok(())
-}
-
-/// `rule×count` in order of first application.
-fn rule_counts(trace: &[levelgraph::derive::Application]) -> String {
-    let mut counts: Vec<(&str, usize)> = Vec::new();
-    for a in trace {
-        match counts.iter_mut().find(|(r, _)| *r == a.rule) {
-            Some((_, n)) => *n += 1,
-            None => counts.push((&a.rule, 1)),
-        }
-    }
-    if counts.is_empty() {
-        return "none".to_owned();
-    }
-    counts
-        .iter()
-        .map(|(r, n)| format!("{r}×{n}"))
-        .collect::<Vec<_>>()
-        .join(", ")
 }
 
 fn check(path: &Path) -> Result<(), Failure> {

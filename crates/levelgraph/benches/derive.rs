@@ -44,7 +44,8 @@ fn main() {
                     ok += 1;
                     d
                 }
-                Err(DeriveError::TooFewVertices { derivation, .. }) => *derivation,
+                Err(DeriveError::TooFewVertices { derivation, .. })
+                | Err(DeriveError::StageFailed { derivation, .. }) => *derivation,
             };
             sizes.push(d.graph.vertex_count());
             applications += d.trace.len();

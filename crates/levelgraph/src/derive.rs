@@ -1,14 +1,30 @@
 //! Derivation: rewriting a host graph from the start symbol until no rule
-//! applies or a limit stops it (seed 000's build loop).
+//! applies or a limit stops it (seed 000's build loop, seed 003's recipes).
 //!
-//! Each step: among rules with uses left whose application keeps the vertex
-//! count within `max_vertices`, pick one with probability proportional to its
-//! weight among those that have an applicable match (a match is applicable
-//! when it keeps every valence within `max_valence`, see
-//! [`crate::grammar::Limits::max_valence`]); pick one of its applicable
-//! matches uniformly; apply it. The loop stops when no rule applies or after
-//! `max_iterations` applications. Ending with fewer than `min_vertices`
-//! vertices is a failed derivation ([`DeriveError::TooFewVertices`]).
+//! **A step** chooses among a pool of rules (all rules, or one recipe
+//! stage's rules with the stage's weights):
+//! 1. Rules out of uses (`max_uses`, their group's combined `max_uses`), and
+//!    a `no_repeat` rule that made the last application, are left out.
+//!    Rules whose smallest right-hand side would exceed `max_vertices` are
+//!    held back.
+//! 2. Among the rest, only the highest `priority` that has an applicable
+//!    match counts; within it a rule is drawn by weight, and drawn again
+//!    (without the first) while the drawn rule has no applicable match.
+//! 3. One of the rule's matches is drawn uniformly; with it, one of the
+//!    rule's right-hand alternatives is drawn by weight among those that
+//!    keep `max_vertices` and `max_valence` (see
+//!    [`crate::grammar::Limits::max_valence`]). A match with no such
+//!    alternative is dropped and another drawn.
+//! 4. With probability `1 − probability` the rule is *skipped*: the step
+//!    ends without a change (seed 003). Otherwise it is applied.
+//!
+//! **Without a recipe** steps repeat until none applies or `max_iterations`
+//! steps were made. **With a recipe** each stage draws its step count
+//! uniformly from `min..=max` (or runs until none applies) and makes that
+//! many steps; skipped steps count. A stage that stops before its `min`
+//! fails the derivation ([`DeriveError::StageFailed`]). Either way, ending
+//! with fewer than `min_vertices` vertices fails it
+//! ([`DeriveError::TooFewVertices`]).
 //!
 //! All randomness comes from one [`Rng`] seeded with the derivation's seed,
 //! and every collection that reaches a choice is ordered, so the same
@@ -16,9 +32,9 @@
 
 use std::fmt;
 
-use crate::grammar::CompiledGrammar;
+use crate::grammar::{CompiledAlternative, CompiledGrammar, CompiledRule, Limits};
 use crate::graph::{Graph, VertexId};
-use crate::matching::MatchBuffer;
+use crate::matching::{Match, MatchBuffer};
 use crate::rewrite;
 use crate::rng::Rng;
 
@@ -35,16 +51,20 @@ pub enum StopReason {
         /// Rules held back by `max_valence`.
         blocked_by_max_valence: u32,
     },
-    /// `max_iterations` applications were made (the payload is the limit).
+    /// `max_iterations` steps were made (the payload is the limit).
     IterationLimit(u32),
+    /// Every stage of the recipe ran.
+    RecipeComplete,
 }
 
 impl StopReason {
-    /// A stable machine-readable name: `no_rule_applies` or `iteration_limit`.
+    /// A stable machine-readable name: `no_rule_applies`,
+    /// `iteration_limit` or `recipe_complete`.
     pub fn code(&self) -> &'static str {
         match self {
             StopReason::NoRuleApplies { .. } => "no_rule_applies",
             StopReason::IterationLimit(_) => "iteration_limit",
+            StopReason::RecipeComplete => "recipe_complete",
         }
     }
 }
@@ -64,7 +84,8 @@ impl fmt::Display for StopReason {
                     (v, d) => write!(f, " ({v} held back by max_vertices, {d} by max_valence)"),
                 }
             }
-            StopReason::IterationLimit(n) => write!(f, "iteration limit ({n} applications)"),
+            StopReason::IterationLimit(n) => write!(f, "iteration limit ({n} steps)"),
+            StopReason::RecipeComplete => f.write_str("recipe complete"),
         }
     }
 }
@@ -74,6 +95,8 @@ impl fmt::Display for StopReason {
 pub struct Application {
     /// Name of the rule applied.
     pub rule: String,
+    /// Index of the right-hand alternative applied (0 for single-sided rules).
+    pub alternative: usize,
     /// Host vertex matched by each pattern vertex, in pattern order.
     pub matched: Vec<VertexId>,
     /// Vertices created, in right-hand order.
@@ -91,8 +114,45 @@ pub struct Derivation {
     pub graph: Graph,
     /// Every application, in order.
     pub trace: Vec<Application>,
+    /// Steps skipped by rule `probability` (they count toward
+    /// `max_iterations` and stage counts, but change nothing).
+    pub skipped: u32,
     /// Why it stopped.
     pub stop: StopReason,
+}
+
+impl Derivation {
+    /// `(rule, applications)` in order of each rule's first application.
+    pub fn rule_counts(&self) -> Vec<(&str, usize)> {
+        let mut counts: Vec<(&str, usize)> = Vec::new();
+        for a in &self.trace {
+            match counts.iter_mut().find(|(r, _)| *r == a.rule) {
+                Some((_, n)) => *n += 1,
+                None => counts.push((&a.rule, 1)),
+            }
+        }
+        counts
+    }
+
+    /// "N vertices, M edges; rules applied: a×2, b×1" — what the graph
+    /// looked like, for failure messages.
+    pub fn summary(&self) -> String {
+        let counts = self.rule_counts();
+        let rules = if counts.is_empty() {
+            "none".to_owned()
+        } else {
+            counts
+                .iter()
+                .map(|(r, n)| format!("{r}×{n}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        format!(
+            "{} vertices, {} edges; rules applied: {rules}",
+            self.graph.vertex_count(),
+            self.graph.edge_count()
+        )
+    }
 }
 
 /// A derivation that failed within its limits.
@@ -100,10 +160,11 @@ pub struct Derivation {
 pub enum DeriveError {
     /// The derivation ended or stalled with fewer than `min_vertices` vertices.
     #[error(
-        "derivation failed: {} vertices, fewer than min_vertices {min_vertices}, when it stopped: {} after {} applications",
+        "derivation failed: {} vertices, fewer than min_vertices {min_vertices}, when it stopped: {} after {} applications ({})",
         derivation.graph.vertex_count(),
         derivation.stop,
-        derivation.trace.len()
+        derivation.trace.len(),
+        derivation.summary()
     )]
     TooFewVertices {
         /// The limit.
@@ -111,12 +172,32 @@ pub enum DeriveError {
         /// What was derived before it stopped.
         derivation: Box<Derivation>,
     },
+    /// A recipe stage stopped before making its minimum number of steps.
+    #[error(
+        "derivation failed: recipe {stage} (rules {}) made {steps} of its minimum {min} steps: {} ({})",
+        rules.join(" | "),
+        derivation.stop,
+        derivation.summary()
+    )]
+    StageFailed {
+        /// The stage's label (`name` or `stage N`).
+        stage: String,
+        /// The stage's rules.
+        rules: Vec<String>,
+        /// Steps it made.
+        steps: u32,
+        /// Steps it had to make.
+        min: u32,
+        /// What was derived before it stopped; `stop` says why the stage stopped.
+        derivation: Box<Derivation>,
+    },
 }
 
 /// Derives a mission graph from `grammar`'s start symbol with `seed`.
 ///
 /// # Errors
-/// [`DeriveError::TooFewVertices`] when it ends below `min_vertices`.
+/// [`DeriveError::TooFewVertices`] when it ends below `min_vertices`;
+/// [`DeriveError::StageFailed`] when a recipe stage cannot make its minimum.
 pub fn derive(grammar: &CompiledGrammar, seed: u64) -> Result<Derivation, DeriveError> {
     let mut host = Graph::with_symbols(grammar.tags().clone(), grammar.labels().clone());
     host.add_vertex(grammar.start());
@@ -127,101 +208,103 @@ pub fn derive(grammar: &CompiledGrammar, seed: u64) -> Result<Derivation, Derive
 /// be the grammar's or extend them (`Graph::with_symbols`).
 ///
 /// # Errors
-/// [`DeriveError::TooFewVertices`] when it ends below `min_vertices`.
+/// As [`derive`].
 pub fn derive_from(
     grammar: &CompiledGrammar,
-    mut host: Graph,
+    host: Graph,
     seed: u64,
 ) -> Result<Derivation, DeriveError> {
     let limits = *grammar.limits();
-    let max_valence = limits.max_valence.map_or(usize::MAX, |v| v as usize);
     let rules = grammar.rules();
-    let mut rng = Rng::seeded(seed);
-    let mut uses = vec![0u32; rules.len()];
-    let mut trace = Vec::new();
-    let mut candidates: Vec<usize> = Vec::with_capacity(rules.len());
-    let mut weights: Vec<f64> = Vec::with_capacity(rules.len());
-    let mut held_back: Vec<usize> = Vec::new();
-    let mut matches = MatchBuffer::default();
-    let stop = loop {
-        if trace.len() >= limits.max_iterations as usize {
-            break StopReason::IterationLimit(limits.max_iterations);
-        }
-        candidates.clear();
-        held_back.clear();
-        for (r, rule) in rules.iter().enumerate() {
-            if rule.max_uses.is_some_and(|n| uses[r] >= n) {
-                continue;
-            }
-            if host.vertex_count() as i64 + rule.vertex_delta > i64::from(limits.max_vertices) {
-                held_back.push(r);
-                continue;
-            }
-            candidates.push(r);
-        }
-        let mut blocked_by_max_valence = 0;
-        let chosen = loop {
-            if candidates.is_empty() {
-                break None;
-            }
-            weights.clear();
-            weights.extend(candidates.iter().map(|&r| rules[r].weight));
-            let pick = rng.weighted(&weights);
-            let r = candidates[pick];
-            let rule = &rules[r];
-            matches.fill(&rule.pattern, &host);
-            let found_any = matches.len() > 0;
-            // Draw uniformly; a match that max_valence blocks is dropped and
-            // the draw repeated. Sampling without replacement until a match
-            // is allowed is uniform over the allowed matches, and checks
-            // only the matches drawn rather than all of them.
-            let mut allowed = None;
-            while matches.len() > 0 {
-                let i = rng.below(matches.len());
-                let m = matches.get(i);
-                matches.swap_remove(i);
-                if limits.max_valence.is_none()
-                    || rewrite::valence_allows(&host, rule, &m, max_valence)
-                {
-                    allowed = Some(m);
-                    break;
-                }
-            }
-            let Some(m) = allowed else {
-                if found_any {
-                    blocked_by_max_valence += 1;
-                }
-                candidates.swap_remove(pick);
-                continue;
-            };
-            break Some((r, m));
-        };
-        let Some((r, m)) = chosen else {
-            // Counted only here: matching the held-back rules costs a search each.
-            let blocked_by_max_vertices = held_back
+    let mut run = Run {
+        rules,
+        group_limits: grammar.group_limits(),
+        limits,
+        max_valence: limits.max_valence.map_or(usize::MAX, |v| v as usize),
+        host,
+        rng: Rng::seeded(seed),
+        uses: vec![0; rules.len()],
+        group_uses: vec![0; grammar.group_limits().len()],
+        last_applied: None,
+        trace: Vec::new(),
+        steps: 0,
+        skipped: 0,
+        matches: MatchBuffer::default(),
+        eligible: Vec::with_capacity(rules.len()),
+        held_back: Vec::new(),
+        weights: Vec::with_capacity(rules.len()),
+    };
+    let mut failed_stage = None;
+    let stop = match grammar.recipe() {
+        None => {
+            let pool: Vec<(usize, f64)> = rules
                 .iter()
-                .filter(|&&r| rules[r].pattern.has_match(&host))
-                .count() as u32;
-            break StopReason::NoRuleApplies {
-                blocked_by_max_vertices,
-                blocked_by_max_valence,
-            };
-        };
-        let created = rewrite::apply(&mut host, &rules[r], &m);
-        uses[r] += 1;
-        trace.push(Application {
-            rule: rules[r].name.clone(),
-            matched: m.vertices,
-            created,
-        });
+                .enumerate()
+                .map(|(r, rule)| (r, rule.weight))
+                .collect();
+            loop {
+                if run.steps >= limits.max_iterations {
+                    break StopReason::IterationLimit(limits.max_iterations);
+                }
+                if let Some(stop) = run.step(&pool) {
+                    break stop;
+                }
+            }
+        }
+        Some(stages) => 'recipe: {
+            for stage in stages {
+                let target = match stage.max {
+                    Some(max) if max > stage.min => {
+                        Some(stage.min + run.rng.below((max - stage.min + 1) as usize) as u32)
+                    }
+                    Some(_) => Some(stage.min),
+                    None => None,
+                };
+                let mut done = 0u32;
+                let stopped = loop {
+                    if target.is_some_and(|t| done >= t) {
+                        break None;
+                    }
+                    if run.steps >= limits.max_iterations {
+                        break Some(StopReason::IterationLimit(limits.max_iterations));
+                    }
+                    match run.step(&stage.rules) {
+                        None => done += 1,
+                        Some(stop) => break Some(stop),
+                    }
+                };
+                if done < stage.min {
+                    failed_stage = Some((stage, done));
+                    break 'recipe stopped.unwrap_or(StopReason::RecipeComplete);
+                }
+                if let Some(stop @ StopReason::IterationLimit(_)) = stopped {
+                    break 'recipe stop;
+                }
+            }
+            StopReason::RecipeComplete
+        }
     };
     let derivation = Derivation {
         grammar: grammar.name().to_owned(),
         seed,
-        graph: host,
-        trace,
+        graph: run.host,
+        trace: run.trace,
+        skipped: run.skipped,
         stop,
     };
+    if let Some((stage, steps)) = failed_stage {
+        return Err(DeriveError::StageFailed {
+            stage: stage.label.clone(),
+            rules: stage
+                .rules
+                .iter()
+                .map(|&(r, _)| rules[r].name.clone())
+                .collect(),
+            steps,
+            min: stage.min,
+            derivation: Box::new(derivation),
+        });
+    }
     if derivation.graph.vertex_count() < limits.min_vertices as usize {
         return Err(DeriveError::TooFewVertices {
             min_vertices: limits.min_vertices,
@@ -229,4 +312,161 @@ pub fn derive_from(
         });
     }
     Ok(derivation)
+}
+
+/// The state of one derivation.
+struct Run<'g> {
+    rules: &'g [CompiledRule],
+    group_limits: &'g [u32],
+    limits: Limits,
+    max_valence: usize,
+    host: Graph,
+    rng: Rng,
+    uses: Vec<u32>,
+    group_uses: Vec<u32>,
+    last_applied: Option<usize>,
+    trace: Vec<Application>,
+    /// Applications plus skips.
+    steps: u32,
+    skipped: u32,
+    matches: MatchBuffer,
+    // Scratch buffers reused by every step.
+    eligible: Vec<(usize, f64)>,
+    held_back: Vec<usize>,
+    weights: Vec<f64>,
+}
+
+impl Run<'_> {
+    /// One step among `pool` (rule index, weight). `None` when a rule was
+    /// applied or skipped; the stop reason when none applies.
+    fn step(&mut self, pool: &[(usize, f64)]) -> Option<StopReason> {
+        let rules = self.rules;
+        self.eligible.clear();
+        self.held_back.clear();
+        for &(r, w) in pool {
+            let rule = &rules[r];
+            let out_of_uses = rule.max_uses.is_some_and(|n| self.uses[r] >= n)
+                || rule
+                    .group
+                    .is_some_and(|g| self.group_uses[g] >= self.group_limits[g])
+                || (rule.no_repeat && self.last_applied == Some(r));
+            if out_of_uses {
+                continue;
+            }
+            if self.host.vertex_count() as i64 + rule.min_vertex_delta
+                > i64::from(self.limits.max_vertices)
+            {
+                self.held_back.push(r);
+                continue;
+            }
+            self.eligible.push((r, w));
+        }
+        // Highest priority first; the sort is stable, so within a priority
+        // the pool's order stays (and with one priority nothing moves).
+        self.eligible
+            .sort_by_key(|&(r, _)| std::cmp::Reverse(rules[r].priority));
+        let mut blocked_by_max_valence = 0;
+        let mut start = 0;
+        while start < self.eligible.len() {
+            let priority = rules[self.eligible[start].0].priority;
+            let end = start
+                + self.eligible[start..]
+                    .iter()
+                    .take_while(|&&(r, _)| rules[r].priority == priority)
+                    .count();
+            let mut level: Vec<(usize, f64)> = self.eligible[start..end].to_vec();
+            while !level.is_empty() {
+                self.weights.clear();
+                self.weights.extend(level.iter().map(|&(_, w)| w));
+                let pick = self.rng.weighted(&self.weights);
+                let r = level[pick].0;
+                self.matches.fill(&rules[r].pattern, &self.host);
+                let found_any = self.matches.len() > 0;
+                match self.draw_match(r) {
+                    Some((m, alt)) => {
+                        let rule = &rules[r];
+                        if rule.probability < 1.0 && self.rng.unit() >= rule.probability {
+                            self.steps += 1;
+                            self.skipped += 1;
+                            return None;
+                        }
+                        self.apply(r, alt, m);
+                        return None;
+                    }
+                    None => {
+                        if found_any {
+                            blocked_by_max_valence += 1;
+                        }
+                        level.swap_remove(pick);
+                    }
+                }
+            }
+            start = end;
+        }
+        // Counted only here: matching the held-back rules costs a search each.
+        let blocked_by_max_vertices = self
+            .held_back
+            .iter()
+            .filter(|&&r| rules[r].pattern.has_match(&self.host))
+            .count() as u32;
+        Some(StopReason::NoRuleApplies {
+            blocked_by_max_vertices,
+            blocked_by_max_valence,
+        })
+    }
+
+    /// Draws a match of rule `r` uniformly from the buffer, and an
+    /// alternative by weight among those the limits allow for it; a match
+    /// no alternative allows is dropped and another drawn. Sampling without
+    /// replacement until one is allowed is uniform over the allowed matches.
+    fn draw_match(&mut self, r: usize) -> Option<(Match, usize)> {
+        let rule = &self.rules[r];
+        let room = i64::from(self.limits.max_vertices) - self.host.vertex_count() as i64;
+        while self.matches.len() > 0 {
+            let i = self.rng.below(self.matches.len());
+            let m = self.matches.get(i);
+            self.matches.swap_remove(i);
+            let fits = |alt: &CompiledAlternative| {
+                alt.vertex_delta <= room
+                    && (self.limits.max_valence.is_none()
+                        || rewrite::valence_allows(&self.host, alt, &m, self.max_valence))
+            };
+            if rule.alternatives.len() == 1 {
+                if fits(&rule.alternatives[0]) {
+                    return Some((m, 0));
+                }
+                continue;
+            }
+            let allowed: Vec<usize> = (0..rule.alternatives.len())
+                .filter(|&a| fits(&rule.alternatives[a]))
+                .collect();
+            if allowed.is_empty() {
+                continue;
+            }
+            let weights: Vec<f64> = allowed
+                .iter()
+                .map(|&a| rule.alternatives[a].weight)
+                .collect();
+            let alt = allowed[self.rng.weighted(&weights)];
+            return Some((m, alt));
+        }
+        None
+    }
+
+    fn apply(&mut self, r: usize, alt: usize, m: Match) {
+        let rule = &self.rules[r];
+        let created = rewrite::apply(&mut self.host, &rule.alternatives[alt], &m);
+        self.uses[r] += 1;
+        if let Some(g) = rule.group {
+            self.group_uses[g] += 1;
+        }
+        self.last_applied = Some(r);
+        self.steps += 1;
+        self.trace.push(Application {
+            rule: rule.name.clone(),
+            alternative: alt,
+            matched: m.vertices,
+            created,
+        });
+    }
 }

@@ -51,6 +51,8 @@ pub struct PatternVertex {
     pub forbidden: Vec<Symbol>,
     /// Attributes the host vertex must carry with exactly these values.
     pub attributes: Vec<(String, String)>,
+    /// Exact valence (incident non-cosmetic host edges) required, if any.
+    pub valence: Option<u32>,
 }
 
 /// A pattern edge between pattern vertices `source` and `target` (indices).
@@ -89,6 +91,60 @@ pub struct Pattern {
     /// `plans[r]`: the search order when pattern vertex `r` is the root.
     /// Built once; each search only chooses the root from host tag counts.
     plans: Vec<SearchPlan>,
+    /// Induced matching: no host edge between matched vertices may be left
+    /// out of the match.
+    induced: bool,
+    /// Negative application conditions: a match that any of them extends
+    /// is rejected.
+    nacs: Vec<Nac>,
+}
+
+/// A negative application condition: a pattern whose first `bound`
+/// vertices are the vertices of the pattern it guards (bound to a match),
+/// followed by its own vertices. It *extends* a match when its own
+/// vertices and its edges can be mapped injectively into the host, its own
+/// vertices onto host vertices outside the match and its edges onto host
+/// edges the match does not use.
+#[derive(Clone, Debug)]
+pub struct Nac {
+    pattern: Pattern,
+    bound: usize,
+    plan: SearchPlan,
+}
+
+impl Nac {
+    /// A condition over `vertices` (the first `bound` stand for the guarded
+    /// pattern's vertices, in its order; give them `TagTest::Any`) and
+    /// `edges`. **Panics** if `bound > vertices.len()`.
+    pub fn new(vertices: Vec<PatternVertex>, edges: Vec<PatternEdge>, bound: usize) -> Self {
+        assert!(bound <= vertices.len());
+        let pattern = Pattern::new(vertices, edges);
+        let prefix: Vec<usize> = (0..bound).collect();
+        let plan = pattern.plan_with_prefix(&prefix);
+        Nac {
+            pattern,
+            bound,
+            plan,
+        }
+    }
+
+    /// Whether the condition extends match `m` (of the guarded pattern) in `host`.
+    pub fn extends(&self, host: &Graph, m: &Match) -> bool {
+        debug_assert_eq!(m.vertices.len(), self.bound);
+        let mut state = SearchState {
+            pattern: &self.pattern,
+            host,
+            plan: &self.plan,
+            fixed: &m.vertices,
+            image: Match {
+                vertices: vec![VertexId(u32::MAX); self.pattern.vertices.len()],
+                edges: vec![EdgeId(u32::MAX); self.pattern.edges.len()],
+            },
+            used: Vec::with_capacity(self.pattern.vertices.len()),
+            used_edges: m.edges.clone(),
+        };
+        state.extend(0, &mut |_| ControlFlow::Break(())).is_break()
+    }
 }
 
 /// How to extend a partial match by one pattern vertex.
@@ -130,11 +186,22 @@ impl Pattern {
             degree,
             incident,
             plans: Vec::new(),
+            induced: false,
+            nacs: Vec::new(),
         };
         pattern.plans = (0..pattern.vertices.len())
-            .map(|root| pattern.plan_from(root))
+            .map(|root| pattern.plan_with_prefix(&[root]))
             .collect();
         pattern
+    }
+
+    /// The same pattern with induced matching switched on or off and the
+    /// given negative application conditions (each built over this
+    /// pattern's vertices, see [`Nac::new`]).
+    pub fn with_conditions(mut self, induced: bool, nacs: Vec<Nac>) -> Self {
+        self.induced = induced;
+        self.nacs = nacs;
+        self
     }
 
     /// The pattern's vertices.
@@ -178,11 +245,13 @@ impl Pattern {
             .expect("pattern has a vertex")
     }
 
-    /// The search order from `root`: repeatedly the unplaced vertex with
-    /// the most edges to placed ones (then the most selective, then the
-    /// highest degree), found through one of those edges; a vertex with no
-    /// edge to the placed ones starts a new component.
-    fn plan_from(&self, root: usize) -> SearchPlan {
+    /// The search order starting with the vertices of `prefix` (each
+    /// placed without a search edge: a root, or a vertex bound in advance),
+    /// then repeatedly the unplaced vertex with the most edges to placed
+    /// ones (then the most selective, then the highest degree), found
+    /// through one of those edges; a vertex with no edge to the placed ones
+    /// starts a new component.
+    fn plan_with_prefix(&self, prefix: &[usize]) -> SearchPlan {
         let n = self.vertices.len();
         let mut placed = vec![false; n];
         let mut steps = Vec::with_capacity(n);
@@ -203,10 +272,18 @@ impl Pattern {
                 .filter(|&j| self.edges[j].source == self.edges[j].target)
                 .collect()
         };
+        for &v in prefix {
+            let mut checks = joins_of(v, &placed);
+            checks.extend(loops_of(v));
+            placed[v] = true;
+            steps.push(Step {
+                vertex: v,
+                via: None,
+                checks,
+            });
+        }
         while steps.len() < n {
-            let next = if steps.is_empty() {
-                None
-            } else {
+            let next = {
                 (0..n)
                     .filter(|&v| !placed[v])
                     .map(|v| (v, joins_of(v, &placed)))
@@ -231,20 +308,16 @@ impl Pattern {
                     }
                 }
                 None => {
-                    let v = if steps.is_empty() {
-                        root
-                    } else {
-                        (0..n)
-                            .filter(|&v| !placed[v])
-                            .min_by_key(|&v| {
-                                (
-                                    self.static_selectivity(v),
-                                    std::cmp::Reverse(self.degree[v]),
-                                    v,
-                                )
-                            })
-                            .expect("an unplaced vertex remains")
-                    };
+                    let v = (0..n)
+                        .filter(|&v| !placed[v])
+                        .min_by_key(|&v| {
+                            (
+                                self.static_selectivity(v),
+                                std::cmp::Reverse(self.degree[v]),
+                                v,
+                            )
+                        })
+                        .expect("an unplaced vertex remains");
                     // Self-loops on a root are checked like any other edge.
                     Step {
                         vertex: v,
@@ -283,6 +356,7 @@ impl Pattern {
             pattern: self,
             host,
             plan,
+            fixed: &[],
             image: Match {
                 vertices: vec![VertexId(u32::MAX); self.vertices.len()],
                 edges: vec![EdgeId(u32::MAX); self.edges.len()],
@@ -328,9 +402,30 @@ impl Pattern {
         };
         p.tags.accepts(h.tag)
             && host.incident_edges(v).len() >= self.degree[i]
+            && p.valence.map_or(true, |n| host.valence(v) == n as usize)
             && p.attributes
                 .iter()
                 .all(|(k, val)| h.attributes.get(k) == Some(val))
+    }
+
+    /// The checks that need a complete match: forbidden tags, induced
+    /// matching, negative application conditions.
+    fn complete_ok(&self, host: &Graph, m: &Match) -> bool {
+        self.forbidden_ok(host, m)
+            && (!self.induced || self.induced_ok(host, m))
+            && !self.nacs.iter().any(|nac| nac.extends(host, m))
+    }
+
+    /// No host edge joins two matched vertices unless the match uses it.
+    fn induced_ok(&self, host: &Graph, m: &Match) -> bool {
+        m.vertices.iter().all(|&v| {
+            host.incident_edges(v).iter().all(|&e| {
+                m.edges.contains(&e)
+                    || !m
+                        .vertices
+                        .contains(&host.edge(e).expect("incident edge is live").other(v))
+            })
+        })
     }
 
     /// Seed 000's forbidden tags, checked on a complete match.
@@ -417,6 +512,9 @@ struct SearchState<'a> {
     pattern: &'a Pattern,
     host: &'a Graph,
     plan: &'a SearchPlan,
+    /// Host vertices bound in advance to pattern vertices `0..fixed.len()`
+    /// (a NAC's view of the match it guards); empty for a plain search.
+    fixed: &'a [VertexId],
     image: Match,
     /// Host vertices in the partial match, for injectivity (patterns are
     /// small, so a linear scan beats a set).
@@ -431,7 +529,7 @@ impl SearchState<'_> {
         visit: &mut dyn FnMut(&Match) -> ControlFlow<()>,
     ) -> ControlFlow<()> {
         if depth == self.plan.steps.len() {
-            if self.pattern.forbidden_ok(self.host, &self.image) {
+            if self.pattern.complete_ok(self.host, &self.image) {
                 return visit(&self.image);
             }
             return ControlFlow::Continue(());
@@ -439,6 +537,9 @@ impl SearchState<'_> {
         let step = &self.plan.steps[depth];
         let v = step.vertex;
         match step.via {
+            None if v < self.fixed.len() => {
+                self.try_candidate(depth, v, self.fixed[v], None, visit)?;
+            }
             None => {
                 let host = self.host;
                 match &self.pattern.vertices[v].tags {
@@ -551,6 +652,7 @@ mod tests {
             tags: TagTest::OneOf(vec![room]),
             forbidden: vec![],
             attributes: vec![],
+            valence: None,
         };
         let edge = PatternEdge {
             source: 0,
@@ -598,6 +700,7 @@ mod tests {
             tags: TagTest::OneOf(vec![t]),
             forbidden: vec![],
             attributes: vec![],
+            valence: None,
         };
         let p = Pattern::new(
             vec![v(room), v(key)],

@@ -9,7 +9,7 @@
 //! length factor), the others removed; right-hand edges with no identical
 //! pattern edge are added, unless the host already has an identical edge.
 
-use crate::grammar::{CompiledRule, End, NewEdge};
+use crate::grammar::{CompiledAlternative, End, NewEdge};
 use crate::graph::{Edge, Graph, VertexId};
 use crate::matching::Match;
 
@@ -18,36 +18,36 @@ use crate::matching::Match;
 /// `max(max_valence, its valence in the replacement)` blocks the application.
 pub(crate) fn valence_allows(
     host: &Graph,
-    rule: &CompiledRule,
+    plan: &CompiledAlternative,
     m: &Match,
     max_valence: usize,
 ) -> bool {
-    rule.valence_watch.iter().all(|&i| {
+    plan.valence_watch.iter().all(|&i| {
         let v = m.vertices[i];
         let before = host.valence(v);
-        let after = valence_after(host, rule, m, i);
-        after <= before || after <= max_valence.max(rule.rhs_valence[i])
+        let after = valence_after(host, plan, m, i);
+        after <= before || after <= max_valence.max(plan.rhs_valence[i])
     })
 }
 
 /// Valence of the host vertex matched by pattern vertex `i` after applying
 /// `rule` at `m`.
-fn valence_after(host: &Graph, rule: &CompiledRule, m: &Match, i: usize) -> usize {
+fn valence_after(host: &Graph, plan: &CompiledAlternative, m: &Match, i: usize) -> usize {
     let v = m.vertices[i];
-    let deleted = |w: VertexId| rule.deleted.iter().any(|&d| m.vertices[d] == w);
+    let deleted = |w: VertexId| plan.deleted.iter().any(|&d| m.vertices[d] == w);
     let mut lost = 0;
     for &e in host.incident_edges(v) {
         let edge = host.edge(e).expect("incident edge is live");
         if edge.cosmetic {
             continue;
         }
-        let removed = rule.removed_edges.iter().any(|&j| m.edges[j] == e);
+        let removed = plan.removed_edges.iter().any(|&j| m.edges[j] == e);
         if removed || deleted(edge.other(v)) {
             lost += 1;
         }
     }
     let mut gained = 0;
-    for e in &rule.added_edges {
+    for e in &plan.added_edges {
         if e.cosmetic || (e.source != End::Kept(i) && e.target != End::Kept(i)) {
             continue;
         }
@@ -76,25 +76,25 @@ fn host_edge(source: VertexId, target: VertexId, e: &NewEdge) -> Edge {
 }
 
 /// Applies `rule` at `m`; returns the created vertices in right-hand order.
-pub(crate) fn apply(host: &mut Graph, rule: &CompiledRule, m: &Match) -> Vec<VertexId> {
-    for &j in &rule.removed_edges {
+pub(crate) fn apply(host: &mut Graph, plan: &CompiledAlternative, m: &Match) -> Vec<VertexId> {
+    for &j in &plan.removed_edges {
         host.remove_edge(m.edges[j]);
     }
-    for &i in &rule.deleted {
+    for &i in &plan.deleted {
         host.remove_vertex(m.vertices[i]);
     }
     for (i, &v) in m.vertices.iter().enumerate() {
-        if let Some(tag) = rule.retag[i] {
+        if let Some(tag) = plan.retag[i] {
             host.set_tag(v, tag);
         }
-        if !rule.set_attributes[i].is_empty() {
+        if !plan.set_attributes[i].is_empty() {
             let vertex = host.vertex_mut(v).expect("kept vertex is live");
-            for (k, val) in &rule.set_attributes[i] {
+            for (k, val) in &plan.set_attributes[i] {
                 vertex.attributes.insert(k.clone(), val.clone());
             }
         }
     }
-    let created: Vec<VertexId> = rule
+    let created: Vec<VertexId> = plan
         .fresh
         .iter()
         .map(|(tag, attrs)| {
@@ -110,7 +110,7 @@ pub(crate) fn apply(host: &mut Graph, rule: &CompiledRule, m: &Match) -> Vec<Ver
         End::Kept(i) => m.vertices[i],
         End::Fresh(j) => created[j],
     };
-    for e in &rule.added_edges {
+    for e in &plan.added_edges {
         host.add_edge(host_edge(resolve(e.source), resolve(e.target), e));
     }
     created

@@ -221,13 +221,16 @@ fn ending_below_min_vertices_is_a_failure_with_the_partial_derivation() {
     let DeriveError::TooFewVertices {
         min_vertices,
         derivation,
-    } = &err;
+    } = &err
+    else {
+        panic!("expected TooFewVertices, got {err}");
+    };
     assert_eq!(*min_vertices, 5);
     assert_eq!(derivation.graph.vertex_count(), 3);
     assert_eq!(derivation.trace.len(), 2);
     assert_eq!(
         err.to_string(),
-        "derivation failed: 3 vertices, fewer than min_vertices 5, when it stopped: no rule applies after 2 applications"
+        "derivation failed: 3 vertices, fewer than min_vertices 5, when it stopped: no rule applies after 2 applications (3 vertices, 2 edges; rules applied: start×1, grow×1)"
     );
 }
 

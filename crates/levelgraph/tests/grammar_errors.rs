@@ -169,11 +169,11 @@ fn syntax_errors_with_positions() {
             "max_uses 0",
         ),
         (
-            "rule r priority 2 { (a:room) => (a) }",
-            "unknown rule attribute `priority`",
+            "rule r frequency 2 { (a:room) => (a) }",
+            "unknown rule attribute `frequency`",
             1,
             8,
-            "weight, max_uses",
+            "weight, max_uses, probability, no_repeat, priority, group, induced",
         ),
         (
             "grammar \"g\" { max_nodes 3 }",
@@ -226,7 +226,7 @@ fn syntax_errors_with_positions() {
         ),
         (
             "rules r { }",
-            "expected `grammar`, `tags` or `rule`, found `rules`",
+            "expected `grammar`, `tags`, `rule`, `group` or `recipe`, found `rules`",
             1,
             1,
             "a grammar file holds",
@@ -298,12 +298,12 @@ fn tag_sets_may_be_repeated_in_any_order() {
 #[test]
 fn json_empty_right_hand_side_is_an_error() {
     let mut model = grammar::parse("tags { s room }\nrule r { (a:s) => (a:room) }", "j").unwrap();
-    model.rules[0].rhs.vertices.clear();
+    model.rules[0].rhs[0].vertices.clear();
     let diags = grammar::load_json(&model.to_json())
         .unwrap_err()
         .diagnostics;
     assert_eq!(diags[0].message, "rule `r` has an empty right-hand side");
-    assert_eq!(diags[0].location, Location::Field("rules[0]".into()));
+    assert_eq!(diags[0].location, Location::Field("rules[0].rhs[0]".into()));
 }
 
 #[test]
@@ -313,14 +313,14 @@ fn json_errors_name_the_field() {
         "j",
     )
     .unwrap();
-    model.rules[0].rhs.vertices[1].tag = Some("hall".into());
+    model.rules[0].rhs[0].vertices[1].tag = Some("hall".into());
     let json = model.to_json();
     let diags = grammar::load_json(&json).unwrap_err().diagnostics;
     assert_eq!(diags.len(), 1);
     assert_eq!(diags[0].message, "unknown tag `hall`");
     assert_eq!(
         diags[0].location,
-        Location::Field("rules[0].rhs.vertices[1]".into())
+        Location::Field("rules[0].rhs[0].vertices[1]".into())
     );
 
     let broken = grammar::load_json("{\"name\": \"x\", \"tags\": [], \"rules\": [], \"oops\": 1}")
@@ -353,9 +353,20 @@ fn json_form_round_trips_and_derives_identically() {
             for r in &mut g.rules {
                 r.span = None;
                 r.lhs.vertices.iter_mut().for_each(|v| v.span = None);
-                r.rhs.vertices.iter_mut().for_each(|v| v.span = None);
                 r.lhs.edges.iter_mut().for_each(|e| e.span = None);
-                r.rhs.edges.iter_mut().for_each(|e| e.span = None);
+                for nac in &mut r.where_not {
+                    nac.vertices.iter_mut().for_each(|v| v.span = None);
+                    nac.edges.iter_mut().for_each(|e| e.span = None);
+                }
+                for alt in &mut r.rhs {
+                    alt.span = None;
+                    alt.vertices.iter_mut().for_each(|v| v.span = None);
+                    alt.edges.iter_mut().for_each(|e| e.span = None);
+                }
+            }
+            g.groups.iter_mut().for_each(|grp| grp.span = None);
+            if let Some(recipe) = &mut g.recipe {
+                recipe.stages.iter_mut().for_each(|st| st.span = None);
             }
             g
         };

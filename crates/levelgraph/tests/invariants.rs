@@ -37,7 +37,8 @@ fn examples() -> Vec<(String, CompiledGrammar)> {
 fn derivation(g: &CompiledGrammar, seed: u64) -> (Derivation, bool) {
     match derive(g, seed) {
         Ok(d) => (d, true),
-        Err(DeriveError::TooFewVertices { derivation, .. }) => (*derivation, false),
+        Err(DeriveError::TooFewVertices { derivation, .. })
+        | Err(DeriveError::StageFailed { derivation, .. }) => (*derivation, false),
     }
 }
 
@@ -46,12 +47,14 @@ fn derivation(g: &CompiledGrammar, seed: u64) -> (Derivation, bool) {
 fn largest_rhs_valence(g: &CompiledGrammar) -> usize {
     let mut largest = 0;
     for rule in &g.model().rules {
-        let mut valence: BTreeMap<&str, usize> = BTreeMap::new();
-        for e in rule.rhs.edges.iter().filter(|e| !e.cosmetic) {
-            *valence.entry(e.source.as_str()).or_default() += 1;
-            *valence.entry(e.target.as_str()).or_default() += 1;
+        for alt in &rule.rhs {
+            let mut valence: BTreeMap<&str, usize> = BTreeMap::new();
+            for e in alt.edges.iter().filter(|e| !e.cosmetic) {
+                *valence.entry(e.source.as_str()).or_default() += 1;
+                *valence.entry(e.target.as_str()).or_default() += 1;
+            }
+            largest = largest.max(valence.values().copied().max().unwrap_or(0));
         }
-        largest = largest.max(valence.values().copied().max().unwrap_or(0));
     }
     largest
 }
@@ -124,20 +127,28 @@ fn check_invariants(name: &str, g: &CompiledGrammar, seed: u64, d: &Derivation) 
         "{at}: {} applications > max_iterations {max_iterations}",
         d.trace.len()
     );
+    // Steps are applications plus steps skipped by rule probability.
+    let steps = d.trace.len() + d.skipped as usize;
     match d.stop {
         StopReason::IterationLimit(n) => {
             assert_eq!(n, limits.max_iterations, "{at}: iteration limit payload");
-            assert_eq!(
-                d.trace.len(),
-                max_iterations,
-                "{at}: stopped early at the limit"
-            );
+            assert_eq!(steps, max_iterations, "{at}: stopped early at the limit");
         }
         StopReason::NoRuleApplies { .. } => assert!(
-            d.trace.len() < max_iterations,
+            steps < max_iterations,
             "{at}: reached max_iterations but stop reason is {}",
             d.stop
         ),
+        StopReason::RecipeComplete => {
+            assert!(
+                g.model().recipe.is_some(),
+                "{at}: recipe_complete without a recipe"
+            );
+            assert!(
+                steps <= max_iterations,
+                "{at}: more steps than max_iterations"
+            );
+        }
     }
 
     // Edges join live vertices and are in both incidence lists.
@@ -194,7 +205,8 @@ fn default_grammar_mostly_succeeds() {
                     (limits.min_vertices as usize..=limits.max_vertices as usize).contains(&n),
                 )
             }
-            Err(DeriveError::TooFewVertices { derivation, .. }) => {
+            Err(DeriveError::TooFewVertices { derivation, .. })
+            | Err(DeriveError::StageFailed { derivation, .. }) => {
                 (derivation.graph.vertex_count(), false)
             }
         };

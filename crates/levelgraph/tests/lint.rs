@@ -192,3 +192,81 @@ fn wildcard_with_attribute_constraint_cannot_match_the_start_vertex() {
     let f = findings(src);
     assert!(f.iter().all(|(sev, _, _)| *sev == Warning), "{f:?}");
 }
+
+#[test]
+fn duplicate_rules_up_to_renaming() {
+    let src = "tags { s room key }\n\
+               rule start { (a:s) => (a:room) -- (b:room) }\n\
+               rule grow { (a:room) -- (b:room) => (a) -- (x:room) -- (b) }\n\
+               rule again weight 3 { (p:room) -- (q:room) => (q) -- (n:room) -- (p) }\n\
+               rule other { (a:room) -- (b:room) => (a) -- (x:key) -- (b) }\n";
+    assert_eq!(
+        findings(src),
+        [(
+            Warning,
+            "rule `again` duplicates rule `grow` up to renaming its vertices".into(),
+            4
+        )]
+    );
+}
+
+#[test]
+fn recipe_findings() {
+    let src = "tags { s room key lock }\n\
+               rule start { (a:s) => (a:room) -- (b:room) }\n\
+               rule keyed { (a:room) -- (b:room) => (a) -- (b), (a) -- (k:key) }\n\
+               rule unlock { (k:key) -- (a:room) => (k) -- (a:lock) }\n\
+               rule unused { (a:room) -- (b:key) => (a) -- (b:lock) }\n\
+               recipe {\n\
+                 start 1\n\
+                 early: unlock 1\n\
+                 keyed 2\n\
+               }\n";
+    assert_eq!(
+        findings(src),
+        [
+            (
+                Error,
+                "recipe early can never run: none of unlock can match after the stages before it; it needs at least one step, so every derivation fails there".into(),
+                8
+            ),
+            (Warning, "rule `unused` is in no recipe stage, so it never runs".into(), 5),
+            (Warning, "tag `lock` is declared but never produced".into(), 1),
+        ]
+    );
+    let no_start =
+        "tags { s room }\nrule start { (a:s) => (a:room) -- (b:room) }\nrecipe { start 0..1 }\n"
+            .replace(
+                "recipe { start 0..1 }",
+                "rule grow { (a:room) -- (b:room) => (a) -- (c:room) -- (b) }\nrecipe { grow 1 }",
+            );
+    let f = findings(&no_start);
+    assert!(
+        f.contains(&(
+            Error,
+            "the recipe runs no start rule, so no derivation can begin".into(),
+            0
+        )),
+        "{f:?}"
+    );
+}
+
+#[test]
+fn non_terminal_tags_left_in_finished_levels_name_a_seed() {
+    // Half the levels start with a `todo` leaf that `finish` cannot reach.
+    let src = "tags { s room terminal todo }\n\
+               rule start { (a:s) => (a:room) -- (b:todo) -- (c:room) => (a:room) -- (b:todo) }\n\
+               rule finish { (a:room) -- (b:todo) -- (c:room) => (a) -- (b:room) -- (c) }\n";
+    let f = findings(src);
+    assert_eq!(f.len(), 1, "{f:?}");
+    let (severity, message, line) = &f[0];
+    assert_eq!((*severity, *line), (Warning, 1));
+    assert!(
+        message.starts_with("non-terminal tag `todo` remains in finished levels (")
+            && message.contains(" of 200 seeds, first seed "),
+        "{message}"
+    );
+    // With `todo` always rewritten away there is nothing to report.
+    let clean = src.replace(" => (a:room) -- (b:todo) }", " }");
+    assert_eq!(findings(&clean), []);
+}

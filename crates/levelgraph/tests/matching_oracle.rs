@@ -136,6 +136,7 @@ fn pattern_vertex(tags: TagTest, forbidden: &[u8], attr: Option<u8>) -> PatternV
             .map(|a| (ATTR_KEY.to_owned(), ATTR_VALUES[usize::from(a)].to_owned()))
             .into_iter()
             .collect(),
+        valence: None,
     }
 }
 
@@ -234,6 +235,7 @@ fn build_planted(host: &Graph, spec: &PlantSpec) -> Option<Pattern> {
                 tags: test,
                 forbidden: symbols(&spec.forbidden[i]),
                 attributes: Vec::new(),
+                valence: None,
             }
         })
         .collect();

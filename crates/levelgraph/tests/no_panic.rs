@@ -34,6 +34,19 @@ fn every_prefix_of_every_example() {
 }
 
 const VOCABULARY: &[&str] = &[
+    "where",
+    "not",
+    "recipe",
+    "group",
+    "valence",
+    "terminal",
+    "..",
+    "induced",
+    "priority",
+    "probability",
+    "no_repeat",
+    "1:",
+    "lock",
     "grammar",
     "\"g\"",
     "tags",

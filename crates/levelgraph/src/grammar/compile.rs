@@ -13,7 +13,7 @@ use super::model::{self, Grammar, Limits, RuleEdge, WILDCARD};
 use crate::alphabet::{Alphabet, TagStyle};
 use crate::diagnostic::{line_col, Diagnostic, Location, Severity, Span};
 use crate::graph::{Symbol, Symbols};
-use crate::matching::{Pattern, PatternEdge, PatternVertex, TagTest};
+use crate::matching::{Nac, Pattern, PatternEdge, PatternVertex, TagTest};
 
 /// Colours given to tags declared without one, in declaration order.
 const PALETTE: [&str; 12] = [
@@ -30,6 +30,20 @@ pub struct CompiledGrammar {
     colors: Vec<String>,
     start: Symbol,
     rules: Vec<CompiledRule>,
+    /// Combined `max_uses` of each group, by group index.
+    group_limits: Vec<u32>,
+    recipe: Option<Vec<CompiledStage>>,
+}
+
+/// A recipe stage with rule names resolved.
+#[derive(Clone, Debug)]
+pub(crate) struct CompiledStage {
+    /// `name` or `stage N` (1-based), for messages.
+    pub(crate) label: String,
+    /// (rule index, weight in the stage).
+    pub(crate) rules: Vec<(usize, f64)>,
+    pub(crate) min: u32,
+    pub(crate) max: Option<u32>,
 }
 
 /// One end of an edge the rewriting adds.
@@ -57,7 +71,23 @@ pub(crate) struct CompiledRule {
     pub(crate) name: String,
     pub(crate) weight: f64,
     pub(crate) max_uses: Option<u32>,
+    pub(crate) probability: f64,
+    pub(crate) no_repeat: bool,
+    pub(crate) priority: i32,
+    /// Index into the grammar's groups.
+    pub(crate) group: Option<usize>,
+    /// The pattern, with its `induced` flag and `where not` conditions.
     pub(crate) pattern: Pattern,
+    /// The right-hand alternatives, at least one.
+    pub(crate) alternatives: Vec<CompiledAlternative>,
+    /// The smallest vertex delta of any alternative, for the max_vertices pre-check.
+    pub(crate) min_vertex_delta: i64,
+}
+
+/// The rewriting plan of one right-hand alternative.
+#[derive(Clone, Debug)]
+pub(crate) struct CompiledAlternative {
+    pub(crate) weight: f64,
     /// Per pattern vertex: its new tag, `None` to keep the host tag.
     pub(crate) retag: Vec<Option<Symbol>>,
     /// Per pattern vertex: attributes to set.
@@ -136,6 +166,14 @@ impl CompiledGrammar {
     pub(crate) fn rules(&self) -> &[CompiledRule] {
         &self.rules
     }
+
+    pub(crate) fn group_limits(&self) -> &[u32] {
+        &self.group_limits
+    }
+
+    pub(crate) fn recipe(&self) -> Option<&[CompiledStage]> {
+        self.recipe.as_deref()
+    }
 }
 
 /// Resolves names and plans rewriting.
@@ -200,6 +238,17 @@ pub(crate) fn compile_with_source(
             Symbol(0)
         }
     };
+    let mut group_index: BTreeMap<&str, usize> = BTreeMap::new();
+    let mut group_limits = Vec::new();
+    for (gi, g) in grammar.groups.iter().enumerate() {
+        let at = cx_loc(g.span, format!("groups[{gi}]"));
+        if group_index.contains_key(g.name.as_str()) {
+            cx.error(format!("group `{}` is declared twice", g.name), at, None);
+            continue;
+        }
+        group_index.insert(&g.name, group_limits.len());
+        group_limits.push(g.max_uses);
+    }
     let mut labels = Symbols::new();
     let mut rules = Vec::new();
     let mut rule_names: BTreeMap<&str, Option<Span>> = BTreeMap::new();
@@ -225,14 +274,20 @@ pub(crate) fn compile_with_source(
                 None,
             );
         }
-        if let Some(r) = compile_rule(&mut cx, &tags, &mut labels, rule, ri) {
+        if let Some(r) = compile_rule(&mut cx, &tags, &mut labels, &group_index, rule, ri) {
             rules.push(r);
         }
     }
+    let recipe = grammar
+        .recipe
+        .as_ref()
+        .map(|recipe| compile_recipe(&mut cx, recipe, &grammar.rules));
     if !cx.errors.is_empty() {
         return Err(cx.errors);
     }
     Ok(CompiledGrammar {
+        group_limits,
+        recipe,
         model: grammar.clone(),
         tags,
         labels,
@@ -240,6 +295,67 @@ pub(crate) fn compile_with_source(
         start,
         rules,
     })
+}
+
+fn compile_recipe(
+    cx: &mut Cx<'_>,
+    recipe: &model::Recipe,
+    rules: &[model::Rule],
+) -> Vec<CompiledStage> {
+    if recipe.stages.is_empty() {
+        cx.error(
+            "the recipe has no stages".into(),
+            Location::Field("recipe".into()),
+            Some("list stages as `rule 1..5`, or remove the recipe".into()),
+        );
+    }
+    let mut out = Vec::new();
+    for (si, stage) in recipe.stages.iter().enumerate() {
+        let at = cx_loc(stage.span, format!("recipe.stages[{si}]"));
+        let label = stage
+            .name
+            .clone()
+            .unwrap_or_else(|| format!("stage {}", si + 1));
+        if stage.max.is_some_and(|m| m < stage.min) {
+            cx.error(
+                format!(
+                    "{label}: max {} is below min {}",
+                    stage.max.unwrap_or(0),
+                    stage.min
+                ),
+                at.clone(),
+                None,
+            );
+        }
+        let mut resolved = Vec::new();
+        for sr in &stage.rules {
+            match rules.iter().position(|r| r.name == sr.rule) {
+                Some(ri) if sr.weight > 0.0 && sr.weight.is_finite() => {
+                    resolved.push((ri, sr.weight))
+                }
+                Some(_) => cx.error(
+                    format!(
+                        "{label}: rule `{}` has weight {}; it must be greater than 0",
+                        sr.rule, sr.weight
+                    ),
+                    at.clone(),
+                    None,
+                ),
+                None => cx.error(
+                    format!("{label} names rule `{}`, which does not exist", sr.rule),
+                    at.clone(),
+                    None,
+                ),
+            }
+        }
+        out.push(CompiledStage {
+            label,
+            rules: resolved,
+            min: stage.min,
+            max: stage.max,
+        });
+    }
+    out
 }
 
 fn is_hex_color(c: &str) -> bool {
@@ -366,51 +482,27 @@ fn resolve_edges(
         .collect()
 }
 
-fn compile_rule(
+/// Pattern vertices of a pattern or `where not` side. With `bare_ok`, a
+/// vertex without tags is accepted (a `where not` reference to a pattern
+/// vertex; the caller handles it) and compiled as `*`.
+fn compile_pattern_vertices(
     cx: &mut Cx<'_>,
     tags: &Symbols,
-    labels: &mut Symbols,
-    rule: &model::Rule,
-    ri: usize,
-) -> Option<CompiledRule> {
-    let errors_before = cx.errors.len();
-    let lhs_path = format!("rules[{ri}].lhs");
-    let rhs_path = format!("rules[{ri}].rhs");
-    let rule_at = cx_loc(rule.span, format!("rules[{ri}]"));
-    if rule.lhs.vertices.is_empty() {
-        cx.error(
-            format!("rule `{}` has an empty pattern", rule.name),
-            rule_at.clone(),
-            None,
-        );
-    }
-    if rule.rhs.vertices.is_empty() {
-        cx.error(
-            format!("rule `{}` has an empty right-hand side", rule.name),
-            rule_at.clone(),
-            Some("a rule keeps, retags or creates at least one vertex".into()),
-        );
-    }
-    let lhs_index = name_index(
-        cx,
-        rule.lhs.vertices.iter().map(|v| (v.name.as_str(), v.span)),
-        &lhs_path,
-    );
-    let rhs_index = name_index(
-        cx,
-        rule.rhs.vertices.iter().map(|v| (v.name.as_str(), v.span)),
-        &rhs_path,
-    );
-
-    let mut pattern_vertices = Vec::new();
-    for (k, v) in rule.lhs.vertices.iter().enumerate() {
-        let at = cx_loc(v.span, format!("{lhs_path}.vertices[{k}]"));
+    vertices: &[model::PatternVertex],
+    path: &str,
+    bare_ok: bool,
+) -> Vec<PatternVertex> {
+    let mut out = Vec::new();
+    for (k, v) in vertices.iter().enumerate() {
+        let at = cx_loc(v.span, format!("{path}.vertices[{k}]"));
         let test = if v.tags.is_empty() {
-            cx.error(
-                format!("pattern vertex `{}` has no tag", v.name),
-                at.clone(),
-                Some(format!("write `({}:*)` to match any tag", v.name)),
-            );
+            if !bare_ok {
+                cx.error(
+                    format!("pattern vertex `{}` has no tag", v.name),
+                    at.clone(),
+                    Some(format!("write `({}:*)` to match any tag", v.name)),
+                );
+            }
             TagTest::Any
         } else if v.tags.iter().any(|t| t == WILDCARD) {
             if v.tags.len() > 1 {
@@ -438,7 +530,7 @@ fn compile_rule(
             .collect();
         forbidden.sort_unstable();
         forbidden.dedup();
-        pattern_vertices.push(PatternVertex {
+        out.push(PatternVertex {
             tags: test,
             forbidden,
             attributes: v
@@ -446,15 +538,269 @@ fn compile_rule(
                 .iter()
                 .map(|(k, v)| (k.clone(), v.clone()))
                 .collect(),
+            valence: v.valence,
         });
     }
+    out
+}
 
-    let mut retag = vec![None; rule.lhs.vertices.len()];
-    let mut set_attributes = vec![Vec::new(); rule.lhs.vertices.len()];
+fn pattern_edges(
+    edges: &[RuleEdge],
+    resolved: &[Option<(usize, usize, Option<Symbol>)>],
+) -> Vec<PatternEdge> {
+    edges
+        .iter()
+        .zip(resolved)
+        .map(|(e, r)| {
+            let (a, b, label) = r.expect("resolved");
+            PatternEdge {
+                source: a,
+                target: b,
+                directed: e.directed,
+                cosmetic: e.cosmetic,
+                label,
+            }
+        })
+        .collect()
+}
+
+fn compile_rule(
+    cx: &mut Cx<'_>,
+    tags: &Symbols,
+    labels: &mut Symbols,
+    groups: &BTreeMap<&str, usize>,
+    rule: &model::Rule,
+    ri: usize,
+) -> Option<CompiledRule> {
+    let errors_before = cx.errors.len();
+    let lhs_path = format!("rules[{ri}].lhs");
+    let rule_at = cx_loc(rule.span, format!("rules[{ri}]"));
+    if rule.lhs.vertices.is_empty() {
+        cx.error(
+            format!("rule `{}` has an empty pattern", rule.name),
+            rule_at.clone(),
+            None,
+        );
+    }
+    if !(rule.probability > 0.0 && rule.probability <= 1.0) {
+        cx.error(
+            format!(
+                "rule `{}` has probability {}; it must be greater than 0 and at most 1",
+                rule.name, rule.probability
+            ),
+            rule_at.clone(),
+            None,
+        );
+    }
+    let group = rule.group.as_deref().and_then(|g| match groups.get(g) {
+        Some(&gi) => Some(gi),
+        None => {
+            cx.error(
+                format!(
+                    "rule `{}` names group `{g}`, which is not declared",
+                    rule.name
+                ),
+                rule_at.clone(),
+                Some(format!("declare it: `group {g} max_uses N`")),
+            );
+            None
+        }
+    });
+    let lhs_index = name_index(
+        cx,
+        rule.lhs.vertices.iter().map(|v| (v.name.as_str(), v.span)),
+        &lhs_path,
+    );
+    let pattern_vertices = compile_pattern_vertices(cx, tags, &rule.lhs.vertices, &lhs_path, false);
+    let lhs_edges = resolve_edges(cx, &rule.lhs.edges, &lhs_index, labels, &lhs_path);
+
+    let nacs: Vec<Nac> = rule
+        .where_not
+        .iter()
+        .enumerate()
+        .filter_map(|(n, nac)| {
+            compile_nac(
+                cx,
+                tags,
+                labels,
+                rule,
+                &lhs_index,
+                nac,
+                &format!("rules[{ri}].where_not[{n}]"),
+            )
+        })
+        .collect();
+
+    if rule.rhs.is_empty() {
+        cx.error(
+            format!("rule `{}` has no right-hand side", rule.name),
+            rule_at.clone(),
+            Some("write `=> replacement` after the pattern".into()),
+        );
+    }
+    let alternatives: Vec<CompiledAlternative> = rule
+        .rhs
+        .iter()
+        .enumerate()
+        .filter_map(|(ai, alt)| {
+            compile_alternative(
+                cx,
+                tags,
+                labels,
+                rule,
+                alt,
+                &lhs_index,
+                &format!("rules[{ri}].rhs[{ai}]"),
+            )
+        })
+        .collect();
+    if cx.errors.len() > errors_before {
+        return None;
+    }
+    let pattern = Pattern::new(pattern_vertices, pattern_edges(&rule.lhs.edges, &lhs_edges))
+        .with_conditions(rule.induced, nacs);
+    Some(CompiledRule {
+        name: rule.name.clone(),
+        weight: rule.weight,
+        max_uses: rule.max_uses,
+        probability: rule.probability,
+        no_repeat: rule.no_repeat,
+        priority: rule.priority,
+        group,
+        pattern,
+        min_vertex_delta: alternatives
+            .iter()
+            .map(|a| a.vertex_delta)
+            .min()
+            .unwrap_or(0),
+        alternatives,
+    })
+}
+
+/// A `where not` condition: the pattern's vertices (bound to the match)
+/// followed by the condition's own vertices.
+fn compile_nac(
+    cx: &mut Cx<'_>,
+    tags: &Symbols,
+    labels: &mut Symbols,
+    rule: &model::Rule,
+    lhs_index: &BTreeMap<&str, usize>,
+    nac: &model::Side<model::PatternVertex>,
+    path: &str,
+) -> Option<Nac> {
+    let errors_before = cx.errors.len();
+    let mut own: Vec<model::PatternVertex> = Vec::new();
+    for (k, v) in nac.vertices.iter().enumerate() {
+        let at = cx_loc(v.span, format!("{path}.vertices[{k}]"));
+        let refers = lhs_index.contains_key(v.name.as_str());
+        if refers {
+            if !v.tags.is_empty()
+                || !v.forbidden.is_empty()
+                || v.valence.is_some()
+                || !v.attributes.is_empty()
+            {
+                cx.error(
+                    format!(
+                        "in `where not`, `{}` is the pattern's vertex; it takes no tags here",
+                        v.name
+                    ),
+                    at,
+                    Some(format!(
+                        "write just `({})`; its tags come from the pattern",
+                        v.name
+                    )),
+                );
+            }
+        } else if v.tags.is_empty() {
+            cx.error(
+                format!(
+                    "`where not` vertex `{}` is not in the pattern and has no tag",
+                    v.name
+                ),
+                at,
+                Some(format!(
+                    "give it a tag set, `({}:lock)`, or name a pattern vertex",
+                    v.name
+                )),
+            );
+        } else if !v.forbidden.is_empty() {
+            cx.error(
+                format!("`where not` vertex `{}` cannot have forbidden tags", v.name),
+                at,
+                Some("state what must be absent as a vertex of the condition instead".into()),
+            );
+        } else {
+            own.push(v.clone());
+        }
+    }
+    // Index: pattern vertices first (in pattern order), then the condition's own.
+    let mut index: BTreeMap<&str, usize> = lhs_index.clone();
+    let bound = rule.lhs.vertices.len();
+    for (k, v) in own.iter().enumerate() {
+        index.insert(v.name.as_str(), bound + k);
+    }
+    let own_vertices = compile_pattern_vertices(cx, tags, &own, path, false);
+    let resolved = resolve_edges(cx, &nac.edges, &index, labels, path);
+    if cx.errors.len() > errors_before {
+        return None;
+    }
+    let mut vertices: Vec<PatternVertex> = (0..bound)
+        .map(|_| PatternVertex {
+            tags: TagTest::Any,
+            forbidden: Vec::new(),
+            attributes: Vec::new(),
+            valence: None,
+        })
+        .collect();
+    vertices.extend(own_vertices);
+    Some(Nac::new(
+        vertices,
+        pattern_edges(&nac.edges, &resolved),
+        bound,
+    ))
+}
+
+/// The rewriting plan of one right-hand alternative.
+fn compile_alternative(
+    cx: &mut Cx<'_>,
+    tags: &Symbols,
+    labels: &mut Symbols,
+    rule: &model::Rule,
+    alt: &model::Alternative,
+    lhs_index: &BTreeMap<&str, usize>,
+    path: &str,
+) -> Option<CompiledAlternative> {
+    let errors_before = cx.errors.len();
+    let at_alt = cx_loc(alt.span.or(rule.span), path.to_owned());
+    if !(alt.weight > 0.0 && alt.weight.is_finite()) {
+        cx.error(
+            format!(
+                "an alternative of rule `{}` has weight {}; it must be greater than 0",
+                rule.name, alt.weight
+            ),
+            at_alt.clone(),
+            None,
+        );
+    }
+    if alt.vertices.is_empty() {
+        cx.error(
+            format!("rule `{}` has an empty right-hand side", rule.name),
+            at_alt,
+            Some("a rule keeps, retags or creates at least one vertex".into()),
+        );
+    }
+    let rhs_index = name_index(
+        cx,
+        alt.vertices.iter().map(|v| (v.name.as_str(), v.span)),
+        path,
+    );
+    let n = rule.lhs.vertices.len();
+    let mut retag = vec![None; n];
+    let mut set_attributes = vec![Vec::new(); n];
     let mut fresh = Vec::new();
     let mut rhs_end = Vec::new();
-    for (k, v) in rule.rhs.vertices.iter().enumerate() {
-        let at = cx_loc(v.span, format!("{rhs_path}.vertices[{k}]"));
+    for (k, v) in alt.vertices.iter().enumerate() {
+        let at = cx_loc(v.span, format!("{path}.vertices[{k}]"));
         let tag = v.tag.as_deref().and_then(|t| {
             if t == WILDCARD {
                 cx.error(
@@ -505,37 +851,17 @@ fn compile_rule(
         .filter(|(_, v)| !rhs_index.contains_key(v.name.as_str()))
         .map(|(i, _)| i)
         .collect();
-
-    let lhs_edges = resolve_edges(cx, &rule.lhs.edges, &lhs_index, labels, &lhs_path);
-    let rhs_edges = resolve_edges(cx, &rule.rhs.edges, &rhs_index, labels, &rhs_path);
+    let rhs_edges = resolve_edges(cx, &alt.edges, &rhs_index, labels, path);
     if cx.errors.len() > errors_before {
         return None;
     }
-
-    let pattern_edges: Vec<PatternEdge> = rule
-        .lhs
-        .edges
-        .iter()
-        .zip(&lhs_edges)
-        .map(|(e, r)| {
-            let (a, b, label) = r.expect("resolved");
-            PatternEdge {
-                source: a,
-                target: b,
-                directed: e.directed,
-                cosmetic: e.cosmetic,
-                label,
-            }
-        })
-        .collect();
 
     // Pair each pattern edge with an identical right-hand edge (by vertex
     // names); unpaired pattern edges are removed, unpaired right edges added.
     let mut paired_rhs = BTreeSet::new();
     let mut removed_edges = Vec::new();
     for (j, le) in rule.lhs.edges.iter().enumerate() {
-        let pair = rule
-            .rhs
+        let pair = alt
             .edges
             .iter()
             .enumerate()
@@ -548,7 +874,7 @@ fn compile_rule(
         }
     }
     let mut added_edges: Vec<NewEdge> = Vec::new();
-    for (k, re) in rule.rhs.edges.iter().enumerate() {
+    for (k, re) in alt.edges.iter().enumerate() {
         if paired_rhs.contains(&k) {
             continue;
         }
@@ -562,8 +888,8 @@ fn compile_rule(
         });
     }
 
-    let mut rhs_valence = vec![0; rule.lhs.vertices.len()];
-    for (re, r) in rule.rhs.edges.iter().zip(&rhs_edges) {
+    let mut rhs_valence = vec![0; n];
+    for (re, r) in alt.edges.iter().zip(&rhs_edges) {
         let (a, b, _) = r.expect("resolved");
         if re.cosmetic {
             continue;
@@ -586,11 +912,8 @@ fn compile_rule(
     valence_watch.sort_unstable();
     valence_watch.dedup();
 
-    Some(CompiledRule {
-        name: rule.name.clone(),
-        weight: rule.weight,
-        max_uses: rule.max_uses,
-        pattern: Pattern::new(pattern_vertices, pattern_edges),
+    Some(CompiledAlternative {
+        weight: alt.weight,
         retag,
         set_attributes,
         vertex_delta: fresh.len() as i64 - deleted.len() as i64,

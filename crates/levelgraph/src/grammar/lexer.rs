@@ -32,6 +32,8 @@ pub(crate) enum TokenKind {
     Star,
     Comma,
     Arrow,
+    /// `..` in stage counts (`1..5`).
+    DotDot,
     /// `--`, `->`, `~~`, `~>`, `-[l]-`, `-[l]->`, `~[l]~`, `~[l]~>`.
     Edge {
         directed: bool,
@@ -59,6 +61,7 @@ impl TokenKind {
             TokenKind::Star => "`*`".into(),
             TokenKind::Comma => "`,`".into(),
             TokenKind::Arrow => "`=>`".into(),
+            TokenKind::DotDot => "`..`".into(),
             TokenKind::Edge { .. } => "an edge".into(),
             TokenKind::Eof => "end of file".into(),
         }
@@ -158,6 +161,7 @@ pub(crate) fn tokenize(src: &str) -> Result<Vec<Token>, Diagnostic> {
             b'*' => (TokenKind::Star, 1),
             b',' => (TokenKind::Comma, 1),
             b'=' if at(i + 1) == b'>' => (TokenKind::Arrow, 2),
+            b'.' if at(i + 1) == b'.' => (TokenKind::DotDot, 2),
             _ => {
                 let ch = src[i..].chars().next().unwrap_or('?');
                 return Err(Diagnostic::error(

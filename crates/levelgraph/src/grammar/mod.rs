@@ -12,9 +12,10 @@ mod model;
 mod parser;
 
 pub use compile::{compile, CompiledGrammar};
-pub(crate) use compile::{CompiledRule, End, NewEdge};
+pub(crate) use compile::{CompiledAlternative, CompiledRule, End, NewEdge};
 pub use model::{
-    Grammar, Limits, PatternVertex, ReplacementVertex, Rule, RuleEdge, Side, TagDecl, WILDCARD,
+    Alternative, Grammar, GroupDecl, Limits, PatternVertex, Recipe, ReplacementVertex, Rule,
+    RuleEdge, Side, Stage, StageRule, TagDecl, WILDCARD,
 };
 pub use parser::parse;
 

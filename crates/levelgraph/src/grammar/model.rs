@@ -31,6 +31,73 @@ pub struct Grammar {
     pub tags: Vec<TagDecl>,
     /// The rules, in declaration order.
     pub rules: Vec<Rule>,
+    /// Rule groups with a combined `max_uses` (seed 000's "combined max
+    /// usage"), in declaration order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub groups: Vec<GroupDecl>,
+    /// Ordered stages (seed 000's passes, seed 003's recipes). Without a
+    /// recipe, one weighted loop runs over all rules.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub recipe: Option<Recipe>,
+}
+
+/// A group of rules that share one `max_uses` budget.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GroupDecl {
+    /// Group name, used by rules' `group NAME`.
+    pub name: String,
+    /// How many applications all the group's rules may make together.
+    pub max_uses: u32,
+    /// Where it was declared.
+    #[serde(skip)]
+    pub span: Option<Span>,
+}
+
+/// A recipe: stages run in order, each on the result of the one before.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Recipe {
+    /// The stages, in order.
+    pub stages: Vec<Stage>,
+}
+
+/// One stage of a recipe: a weighted choice among rules, applied a number
+/// of times.
+///
+/// The stage draws a count uniformly from `min..=max` (with no `max`: it
+/// runs until none of its rules applies), then makes that many steps; each
+/// step picks one of the stage's rules that has an applicable match, by
+/// weight. A stage whose rules stop applying before `min` steps fails the
+/// derivation.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Stage {
+    /// Optional label, used in messages (`stage 2` otherwise).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// The rules to choose from, each with a weight for this stage.
+    pub rules: Vec<StageRule>,
+    /// Fewest steps the stage must make.
+    pub min: u32,
+    /// Most steps; `None` runs until none of the rules applies.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max: Option<u32>,
+    /// Where the stage was written.
+    #[serde(skip)]
+    pub span: Option<Span>,
+}
+
+/// A rule named in a stage, with its weight in that stage.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StageRule {
+    /// Rule name.
+    pub rule: String,
+    /// Weight within the stage (default 1); multiplies nothing, the rule's
+    /// own `weight` is not used inside a stage.
+    #[serde(default = "default_weight")]
+    pub weight: f64,
 }
 
 fn default_start() -> String {
@@ -77,9 +144,25 @@ pub struct TagDecl {
     /// Fill colour `#rrggbb` used by every picture; a palette colour when absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub color: Option<String>,
+    /// A terminal tag may remain in a finished level. When any tag is
+    /// declared terminal, `check` reports non-terminal tags that can remain.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub terminal: bool,
     /// Where it was declared.
     #[serde(skip)]
     pub span: Option<Span>,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+
+fn is_one(x: &f64) -> bool {
+    *x == 1.0
+}
+
+fn is_zero(x: &i32) -> bool {
+    *x == 0
 }
 
 /// A rewriting rule: a pattern (left-hand side) and its replacement
@@ -95,11 +178,51 @@ pub struct Rule {
     /// How many times the rule may be applied in one derivation; unlimited when absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_uses: Option<u32>,
+    /// Chance in `(0, 1]` that the rule runs when it is chosen (seed 003);
+    /// otherwise the step is skipped. Default 1.
+    #[serde(default = "default_weight", skip_serializing_if = "is_one")]
+    pub probability: f64,
+    /// Never applied twice in a row (seed 000's "don't repeat").
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub no_repeat: bool,
+    /// Among rules with an applicable match only those of the highest
+    /// priority are chosen from. Default 0.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub priority: i32,
+    /// The group whose combined `max_uses` this rule counts against.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub group: Option<String>,
+    /// Induced matching: host edges between matched vertices must all be
+    /// images of pattern edges.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub induced: bool,
     /// The pattern.
     pub lhs: Side<PatternVertex>,
-    /// The replacement.
-    pub rhs: Side<ReplacementVertex>,
+    /// Negative application conditions (`where not …`): a match is rejected
+    /// when any of these extends it. Vertices named as in the pattern are the
+    /// matched vertices; other vertices must be distinct from them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub where_not: Vec<Side<PatternVertex>>,
+    /// The replacements, each with a weight; one is chosen per application.
+    pub rhs: Vec<Alternative>,
     /// Where the rule was declared (its name).
+    #[serde(skip)]
+    pub span: Option<Span>,
+}
+
+/// One right-hand side of a rule, with its weight among the rule's alternatives.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Alternative {
+    /// Relative chance among the rule's alternatives. Default 1.
+    #[serde(default = "default_weight", skip_serializing_if = "is_one")]
+    pub weight: f64,
+    /// Vertices, in order of first mention.
+    pub vertices: Vec<ReplacementVertex>,
+    /// Edges, in order of mention.
+    #[serde(default)]
+    pub edges: Vec<RuleEdge>,
+    /// Where the alternative starts (its `=>`).
     #[serde(skip)]
     pub span: Option<Span>,
 }
@@ -144,6 +267,10 @@ pub struct PatternVertex {
     /// Attributes the host vertex must have, with these exact values.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub attributes: BTreeMap<String, String>,
+    /// Exact valence (incident non-cosmetic host edges) the matched vertex
+    /// must have (`valence 2`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub valence: Option<u32>,
     /// Where the vertex was first written.
     #[serde(skip)]
     pub span: Option<Span>,

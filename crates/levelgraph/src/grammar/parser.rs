@@ -10,7 +10,8 @@ use std::collections::BTreeMap;
 
 use super::lexer::{tokenize, Token, TokenKind};
 use super::model::{
-    Grammar, Limits, PatternVertex, ReplacementVertex, Rule, RuleEdge, Side, TagDecl, WILDCARD,
+    Alternative, Grammar, GroupDecl, Limits, PatternVertex, Recipe, ReplacementVertex, Rule,
+    RuleEdge, Side, Stage, StageRule, TagDecl, WILDCARD,
 };
 use crate::diagnostic::{line_col, Diagnostic, Span};
 
@@ -36,11 +37,29 @@ struct Parser<'a> {
 }
 
 const SETTINGS: &str = "start, max_iterations, min_vertices, max_vertices, max_valence";
-const RULE_ATTRIBUTES: &str = "weight, max_uses";
+const RULE_ATTRIBUTES: &str = "weight, max_uses, probability, no_repeat, priority, group, induced";
+
+/// Which side of a rule is being parsed; vertex rules differ by side.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum SideKind {
+    /// The pattern: every vertex needs a tag set on first mention.
+    Lhs,
+    /// A `where not` condition: a vertex without tags names a pattern vertex.
+    Nac,
+    /// A replacement: one tag or none (keep the host tag).
+    Rhs,
+}
 
 impl Parser<'_> {
     fn peek(&self) -> &Token {
         &self.tokens[self.pos]
+    }
+
+    /// The kind of the token `k` places ahead (`Eof` past the end).
+    fn peek_kind(&self, k: usize) -> TokenKind {
+        self.tokens
+            .get(self.pos + k)
+            .map_or(TokenKind::Eof, |t| t.kind.clone())
     }
 
     fn bump(&mut self) -> Token {
@@ -94,7 +113,10 @@ impl Parser<'_> {
             limits: Limits::default(),
             tags: Vec::new(),
             rules: Vec::new(),
+            groups: Vec::new(),
+            recipe: None,
         };
+        let mut seen_recipe: Option<Span> = None;
         let mut seen_header: Option<Span> = None;
         let mut seen_tags: Option<Span> = None;
         loop {
@@ -121,10 +143,40 @@ impl Parser<'_> {
                     self.bump();
                     grammar.rules.push(self.rule()?);
                 }
+                TokenKind::Ident(word) if word == "group" => {
+                    self.bump();
+                    let (name, span) = self.ident("the group's name")?;
+                    match self.peek().kind.clone() {
+                        TokenKind::Ident(k) if k == "max_uses" => {
+                            self.bump();
+                        }
+                        _ => {
+                            return Err(self
+                                .unexpected("`max_uses`")
+                                .with_hint("a group is declared as `group NAME max_uses N`"))
+                        }
+                    }
+                    let max_uses = self.count("max_uses")?;
+                    grammar.groups.push(GroupDecl {
+                        name,
+                        max_uses,
+                        span: Some(span),
+                    });
+                }
+                TokenKind::Ident(word) if word == "recipe" => {
+                    self.bump();
+                    if let Some(first) = seen_recipe {
+                        return Err(self.duplicate_block("recipe", tok.span, first));
+                    }
+                    seen_recipe = Some(tok.span);
+                    grammar.recipe = Some(self.recipe()?);
+                }
                 _ => {
-                    return Err(self.unexpected("`grammar`, `tags` or `rule`").with_hint(
-                        "a grammar file holds a `grammar` header, a `tags` block and `rule` blocks",
-                    ))
+                    return Err(self
+                        .unexpected("`grammar`, `tags`, `rule`, `group` or `recipe`")
+                        .with_hint(
+                            "a grammar file holds a `grammar` header, a `tags` block, `rule` blocks, `group` declarations and a `recipe`",
+                        ))
                 }
             }
         }
@@ -194,6 +246,7 @@ impl Parser<'_> {
                 name,
                 description: String::new(),
                 color: None,
+                terminal: false,
                 span: Some(span),
             };
             if let TokenKind::Str(text) = &self.peek().kind {
@@ -203,6 +256,10 @@ impl Parser<'_> {
             if let TokenKind::Color(c) = &self.peek().kind {
                 decl.color = Some(c.clone());
                 self.bump();
+            }
+            if matches!(&self.peek().kind, TokenKind::Ident(w) if w == "terminal") {
+                self.bump();
+                decl.terminal = true;
             }
             out.push(decl);
         }
@@ -215,8 +272,14 @@ impl Parser<'_> {
             name,
             weight: 1.0,
             max_uses: None,
+            probability: 1.0,
+            no_repeat: false,
+            priority: 0,
+            group: None,
+            induced: false,
             lhs: Side::default(),
-            rhs: Side::default(),
+            where_not: Vec::new(),
+            rhs: Vec::new(),
             span: Some(span),
         };
         let mut seen: BTreeMap<String, Span> = BTreeMap::new();
@@ -252,6 +315,43 @@ impl Parser<'_> {
                     }
                 }
                 "max_uses" => rule.max_uses = Some(self.count("max_uses")?),
+                "probability" => {
+                    let tok = self.peek().clone();
+                    match tok.kind {
+                        TokenKind::Number(p) if p > 0.0 && p <= 1.0 => {
+                            self.bump();
+                            rule.probability = p;
+                        }
+                        TokenKind::Number(_) => {
+                            return Err(Diagnostic::error(
+                                "`probability` must be greater than 0 and at most 1",
+                                tok.span,
+                            ))
+                        }
+                        _ => return Err(self.unexpected("a number for `probability`")),
+                    }
+                }
+                "no_repeat" => rule.no_repeat = true,
+                "induced" => rule.induced = true,
+                "priority" => {
+                    let tok = self.peek().clone();
+                    match tok.kind {
+                        TokenKind::Number(p)
+                            if p.fract() == 0.0 && p.abs() <= f64::from(i32::MAX) =>
+                        {
+                            self.bump();
+                            rule.priority = p as i32;
+                        }
+                        TokenKind::Number(_) => {
+                            return Err(Diagnostic::error(
+                                "`priority` must be a whole number",
+                                tok.span,
+                            ))
+                        }
+                        _ => return Err(self.unexpected("a whole number for `priority`")),
+                    }
+                }
+                "group" => rule.group = Some(self.ident("the group's name")?.0),
                 _ => {
                     return Err(Diagnostic::error(
                         format!("unknown rule attribute `{attr}`"),
@@ -265,27 +365,144 @@ impl Parser<'_> {
             return Err(self.unexpected("a rule attribute or `{`"));
         }
         self.bump();
-        rule.lhs = self.side(true)?;
-        if !self.eat(&TokenKind::Arrow) {
+        rule.lhs = self.side(SideKind::Lhs)?;
+        while matches!(&self.peek().kind, TokenKind::Ident(w) if w == "where") {
+            self.bump();
+            match self.peek().kind.clone() {
+                TokenKind::Ident(w) if w == "not" => {
+                    self.bump();
+                }
+                _ => return Err(self.unexpected("`not` after `where`")),
+            }
+            rule.where_not.push(self.side(SideKind::Nac)?);
+        }
+        while self.at(&TokenKind::Arrow) {
+            let arrow = self.bump().span;
+            let mut weight = 1.0;
+            if let (TokenKind::Number(w), TokenKind::Colon) =
+                (self.peek().kind.clone(), self.peek_kind(1))
+            {
+                if !(w > 0.0 && w.is_finite()) {
+                    return Err(Diagnostic::error(
+                        "an alternative's weight must be greater than 0",
+                        self.peek().span,
+                    ));
+                }
+                self.bump();
+                self.bump();
+                weight = w;
+            }
+            let side: Side<ReplacementVertex> = self.side(SideKind::Rhs)?;
+            rule.rhs.push(Alternative {
+                weight,
+                vertices: side.vertices,
+                edges: side.edges,
+                span: Some(arrow),
+            });
+        }
+        if rule.rhs.is_empty() {
             return Err(self
                 .unexpected("`=>`")
                 .with_hint("a rule body is `pattern => replacement`"));
         }
-        rule.rhs = self.side(false)?;
         self.expect(TokenKind::RBrace)?;
         Ok(rule)
     }
 
+    /// `recipe { [label:] rule[:w] | rule[:w] … COUNT … }` where COUNT is
+    /// `N`, `N..M`, `N..*` or `*`.
+    fn recipe(&mut self) -> Result<Recipe, Diagnostic> {
+        self.expect(TokenKind::LBrace)?;
+        let mut stages = Vec::new();
+        while !self.eat(&TokenKind::RBrace) {
+            let start = self.peek().span;
+            let mut name = None;
+            if let (TokenKind::Ident(label), TokenKind::Colon, TokenKind::Ident(_)) = (
+                self.peek().kind.clone(),
+                self.peek_kind(1),
+                self.peek_kind(2),
+            ) {
+                self.bump();
+                self.bump();
+                name = Some(label);
+            }
+            let mut rules = Vec::new();
+            loop {
+                let (rule, _) = self.ident("a rule name")?;
+                let mut weight = 1.0;
+                if self.eat(&TokenKind::Colon) {
+                    let tok = self.peek().clone();
+                    match tok.kind {
+                        TokenKind::Number(w) if w > 0.0 && w.is_finite() => {
+                            self.bump();
+                            weight = w;
+                        }
+                        _ => {
+                            return Err(Diagnostic::error(
+                                "a stage weight must be a number greater than 0",
+                                tok.span,
+                            ))
+                        }
+                    }
+                }
+                rules.push(StageRule { rule, weight });
+                if !self.eat(&TokenKind::Pipe) {
+                    break;
+                }
+            }
+            let count_span = self.peek().span;
+            let (min, max) = if self.eat(&TokenKind::Star) {
+                (0, None)
+            } else {
+                if !matches!(self.peek().kind, TokenKind::Number(_)) {
+                    return Err(self
+                        .unexpected("`|` or a count: `N`, `N..M`, `N..*` or `*`")
+                        .with_hint("a stage is `rule | other:2 1..5`: rules, then how often"));
+                }
+                let min = self.count("the stage count")?;
+                if self.eat(&TokenKind::DotDot) {
+                    if self.eat(&TokenKind::Star) {
+                        (min, None)
+                    } else {
+                        (min, Some(self.count("the stage count")?))
+                    }
+                } else {
+                    (min, Some(min))
+                }
+            };
+            if max.is_some_and(|m| m < min) {
+                return Err(Diagnostic::error(
+                    format!("stage count {min}..{} runs backwards", max.unwrap_or(0)),
+                    count_span,
+                )
+                .with_hint("write the smaller number first"));
+            }
+            let end = self.tokens[self.pos.saturating_sub(1)].span;
+            stages.push(Stage {
+                name,
+                rules,
+                min,
+                max,
+                span: Some(start.to(end)),
+            });
+        }
+        Ok(Recipe { stages })
+    }
+
     /// A side: chains of vertices and edges, separated by commas (optional
     /// before a `(`). Ends before `=>` or `}`.
-    fn side<V: SideVertex>(&mut self, is_lhs: bool) -> Result<Side<V>, Diagnostic> {
+    fn side<V: SideVertex>(&mut self, kind: SideKind) -> Result<Side<V>, Diagnostic> {
         let mut side: Side<V> = Side::default();
         let mut index: BTreeMap<String, usize> = BTreeMap::new();
         let mut specs: Vec<Option<VertexSpec>> = Vec::new();
         loop {
             if !self.at(&TokenKind::LParen) {
                 if side.vertices.is_empty() {
-                    let which = if is_lhs { "pattern" } else { "replacement" };
+                    let which = match kind {
+                        SideKind::Lhs => "pattern",
+                        SideKind::Nac => "`where not` condition",
+                        SideKind::Rhs => "replacement",
+                    };
                     return Err(
                         self.unexpected(&format!("a vertex `(name:tag)` starting the {which}"))
                     );
@@ -315,12 +532,13 @@ impl Parser<'_> {
                 prev = next;
             }
             self.eat(&TokenKind::Comma);
-            if self.at(&TokenKind::Arrow) || self.at(&TokenKind::RBrace) {
+            let at_where = matches!(&self.peek().kind, TokenKind::Ident(w) if w == "where");
+            if self.at(&TokenKind::Arrow) || self.at(&TokenKind::RBrace) || at_where {
                 break;
             }
         }
         for (v, spec) in side.vertices.iter_mut().zip(specs) {
-            v.apply(spec)?;
+            v.apply(spec, kind)?;
         }
         Ok(side)
     }
@@ -380,6 +598,7 @@ impl Parser<'_> {
         let mut spec = VertexSpec {
             tags: Vec::new(),
             forbidden: Vec::new(),
+            valence: None,
             span: start,
         };
         if self.eat(&TokenKind::Star) {
@@ -399,6 +618,10 @@ impl Parser<'_> {
         }
         while self.eat(&TokenKind::Bang) {
             spec.forbidden.push(self.ident("a tag after `!`")?.0);
+        }
+        if matches!(&self.peek().kind, TokenKind::Ident(w) if w == "valence") {
+            self.bump();
+            spec.valence = Some(self.count("valence")?);
         }
         Ok(spec)
     }
@@ -429,6 +652,7 @@ impl Parser<'_> {
 struct VertexSpec {
     tags: Vec<String>,
     forbidden: Vec<String>,
+    valence: Option<u32>,
     span: Span,
 }
 
@@ -443,6 +667,7 @@ impl VertexSpec {
         };
         sorted(&self.tags) == sorted(&other.tags)
             && sorted(&self.forbidden) == sorted(&other.forbidden)
+            && self.valence == other.valence
     }
 
     fn at(mut self, span: Span) -> Self {
@@ -455,7 +680,7 @@ impl VertexSpec {
 trait SideVertex: Sized {
     fn new(name: String, attributes: BTreeMap<String, String>, span: Span) -> Self;
     fn merge_attributes(&mut self, attributes: BTreeMap<String, String>);
-    fn apply(&mut self, spec: Option<VertexSpec>) -> Result<(), Diagnostic>;
+    fn apply(&mut self, spec: Option<VertexSpec>, kind: SideKind) -> Result<(), Diagnostic>;
 }
 
 impl SideVertex for PatternVertex {
@@ -465,6 +690,7 @@ impl SideVertex for PatternVertex {
             tags: Vec::new(),
             forbidden: Vec::new(),
             attributes,
+            valence: None,
             span: Some(span),
         }
     }
@@ -473,13 +699,17 @@ impl SideVertex for PatternVertex {
         self.attributes.extend(attributes);
     }
 
-    fn apply(&mut self, spec: Option<VertexSpec>) -> Result<(), Diagnostic> {
+    fn apply(&mut self, spec: Option<VertexSpec>, kind: SideKind) -> Result<(), Diagnostic> {
         match spec {
             Some(spec) => {
                 self.tags = spec.tags;
                 self.forbidden = spec.forbidden;
+                self.valence = spec.valence;
                 Ok(())
             }
+            // In a `where not` condition a bare name refers to a pattern
+            // vertex; compilation checks that it does.
+            None if kind == SideKind::Nac => Ok(()),
             None => Err(Diagnostic::error(
                 format!("pattern vertex `{}` has no tag", self.name),
                 self.span.unwrap_or_default(),
@@ -503,9 +733,16 @@ impl SideVertex for ReplacementVertex {
         self.attributes.extend(attributes);
     }
 
-    fn apply(&mut self, spec: Option<VertexSpec>) -> Result<(), Diagnostic> {
+    fn apply(&mut self, spec: Option<VertexSpec>, _kind: SideKind) -> Result<(), Diagnostic> {
         let Some(spec) = spec else { return Ok(()) };
         let name = &self.name;
+        if spec.valence.is_some() {
+            return Err(Diagnostic::error(
+                format!("replacement vertex `{name}` cannot require a valence"),
+                spec.span,
+            )
+            .with_hint("`valence N` belongs on the pattern side"));
+        }
         if spec.tags.len() != 1 || spec.tags[0] == WILDCARD || !spec.forbidden.is_empty() {
             return Err(Diagnostic::error(
                 format!("replacement vertex `{name}` must have exactly one tag"),

@@ -1,4 +1,4 @@
-//! Grammar lint: seed 000's rule limits and what a grammar can reach.
+//! Seed 000's rule limits and the start-symbol rules.
 //!
 //! Errors (the grammar would break the engine's invariants):
 //! - no start rule (a rule whose pattern is one vertex tagged with the start symbol);
@@ -15,26 +15,14 @@
 //! - a pattern vertex missing on the right (the map from pattern to
 //!   replacement vertices is not total, so the vertex is deleted);
 //! - a non-start rule with fewer than two pattern vertices (not context-sensitive);
-//! - a declared tag that no rule ever produces;
-//! - a rule that can never match, because some pattern vertex needs tags
-//!   that are never produced.
-//!
-//! "Produced" is a fixpoint over rules: the start symbol is produced; a rule
-//! whose every pattern vertex accepts a produced tag can fire and produces
-//! the tags on its right-hand side. This over-approximates what derivations
-//! reach, so "never" findings are certain.
 
-use std::collections::BTreeSet;
+use super::location;
+use crate::diagnostic::{Diagnostic, Location, Severity};
+use crate::grammar::model::{Grammar, WILDCARD};
 
-use super::model::{Grammar, WILDCARD};
-use super::CompiledGrammar;
-use crate::diagnostic::{Diagnostic, Location, Severity, Span};
-
-/// All findings for `grammar`, errors first, each in rule order.
-pub fn lint(grammar: &CompiledGrammar) -> Vec<Diagnostic> {
-    let model = grammar.model();
+/// Findings about the header limits, start rules and seed 000's rule limits.
+pub(super) fn check(model: &Grammar, out: &mut Vec<Diagnostic>) {
     let start = model.start.as_str();
-    let mut out = Vec::new();
     let rule_at = |i: usize| location(model.rules[i].span, format!("rules[{i}]"));
 
     let limits = &model.limits;
@@ -93,7 +81,7 @@ pub fn lint(grammar: &CompiledGrammar) -> Vec<Diagnostic> {
                 .with_hint(format!("start rules look like `(a:{start}) => …`")),
             );
         }
-        for v in &rule.rhs.vertices {
+        for v in rule.rhs.iter().flat_map(|alt| &alt.vertices) {
             let keeps_start = v.tag.is_none()
                 && rule
                     .lhs
@@ -141,125 +129,65 @@ pub fn lint(grammar: &CompiledGrammar) -> Vec<Diagnostic> {
             );
         }
         let lhs_names: Vec<&str> = rule.lhs.vertices.iter().map(|v| v.name.as_str()).collect();
-        let rhs_names: Vec<&str> = rule.rhs.vertices.iter().map(|v| v.name.as_str()).collect();
-        for (side, names, edges) in [
-            ("pattern", &lhs_names, &rule.lhs.edges),
-            ("right-hand side", &rhs_names, &rule.rhs.edges),
-        ] {
-            let pairs = edges
+        let lhs_pairs = rule
+            .lhs
+            .edges
+            .iter()
+            .filter(|e| !e.cosmetic)
+            .map(|e| (e.source.as_str(), e.target.as_str()));
+        if !connected(&lhs_names, lhs_pairs) {
+            out.push(not_connected(&rule.name, "pattern", rule_at(i)));
+        }
+        let several = rule.rhs.len() > 1;
+        for (k, alt) in rule.rhs.iter().enumerate() {
+            let side = if several {
+                format!("right-hand side {}", k + 1)
+            } else {
+                "right-hand side".to_owned()
+            };
+            let rhs_names: Vec<&str> = alt.vertices.iter().map(|v| v.name.as_str()).collect();
+            let pairs = alt
+                .edges
                 .iter()
                 .filter(|e| !e.cosmetic)
                 .map(|e| (e.source.as_str(), e.target.as_str()));
-            if !connected(names, pairs) {
-                out.push(
-                    Diagnostic::new(
-                        Severity::Warning,
-                        format!("rule `{}`: the {side} is not connected", rule.name),
-                        rule_at(i),
-                    )
-                    .with_hint(
-                        "seed 000: both sides must be connected (cosmetic edges do not count)",
-                    ),
-                );
+            if !connected(&rhs_names, pairs) {
+                out.push(not_connected(&rule.name, &side, rule_at(i)));
             }
-        }
-        for v in &rule.lhs.vertices {
-            if !rhs_names.contains(&v.name.as_str()) {
-                out.push(
-                    Diagnostic::new(
-                        Severity::Warning,
-                        format!("rule `{}`: pattern vertex `{}` is not on the right, so it is deleted", rule.name, v.name),
-                        location(v.span, format!("rules[{i}].lhs")),
-                    )
-                    .with_hint(format!(
-                        "seed 000 maps every pattern vertex to a replacement vertex; write `({})` on the right to keep it",
-                        v.name
-                    )),
-                );
-            }
-        }
-    }
-
-    let (produced, can_fire) = reachability(model);
-    for (i, rule) in model.rules.iter().enumerate() {
-        if !can_fire[i] {
-            let missing: Vec<&str> = rule
-                .lhs
-                .vertices
-                .iter()
-                .filter(|v| {
-                    !v.tags
-                        .iter()
-                        .any(|t| t == WILDCARD || produced.contains(t.as_str()))
-                })
-                .flat_map(|v| v.tags.iter().map(String::as_str))
-                .fold(Vec::new(), |mut acc, t| {
-                    if !acc.contains(&t) {
-                        acc.push(t);
-                    }
-                    acc
-                });
-            out.push(
-                Diagnostic::new(
-                    Severity::Warning,
-                    format!(
-                        "rule `{}` can never match: no rule produces {}",
-                        rule.name,
-                        quote_list(&missing)
-                    ),
-                    rule_at(i),
-                )
-                .with_hint("produce the tag on some rule's right-hand side, or remove the rule"),
-            );
-        }
-    }
-    for (i, decl) in model.tags.iter().enumerate() {
-        if !produced.contains(decl.name.as_str()) {
-            out.push(
-                Diagnostic::new(
-                    Severity::Warning,
-                    format!("tag `{}` is declared but never produced", decl.name),
-                    location(decl.span, format!("tags[{i}]")),
-                )
-                .with_hint(
-                    "no reachable rule puts it on a right-hand side; remove it or add a rule",
-                ),
-            );
-        }
-    }
-    out.sort_by_key(|d| std::cmp::Reverse(d.severity));
-    out
-}
-
-/// Tags that can appear in some derivation, and which rules can ever fire.
-fn reachability(model: &Grammar) -> (BTreeSet<&str>, Vec<bool>) {
-    let mut produced: BTreeSet<&str> = BTreeSet::from([model.start.as_str()]);
-    let mut can_fire = vec![false; model.rules.len()];
-    loop {
-        let mut changed = false;
-        for (i, rule) in model.rules.iter().enumerate() {
-            if can_fire[i] {
-                continue;
-            }
-            let fires = rule.lhs.vertices.iter().all(|v| {
-                v.tags
-                    .iter()
-                    .any(|t| t == WILDCARD || produced.contains(t.as_str()))
-            });
-            if fires {
-                can_fire[i] = true;
-                changed = true;
-                for v in &rule.rhs.vertices {
-                    if let Some(t) = &v.tag {
-                        produced.insert(t.as_str());
-                    }
+            for v in &rule.lhs.vertices {
+                if !rhs_names.contains(&v.name.as_str()) {
+                    let which = if several {
+                        format!(" in right-hand side {}", k + 1)
+                    } else {
+                        String::new()
+                    };
+                    out.push(
+                        Diagnostic::new(
+                            Severity::Warning,
+                            format!(
+                                "rule `{}`: pattern vertex `{}` is not on the right{which}, so it is deleted",
+                                rule.name, v.name
+                            ),
+                            location(v.span, format!("rules[{i}].lhs")),
+                        )
+                        .with_hint(format!(
+                            "seed 000 maps every pattern vertex to a replacement vertex; write `({})` on the right to keep it",
+                            v.name
+                        )),
+                    );
                 }
             }
         }
-        if !changed {
-            return (produced, can_fire);
-        }
     }
+}
+
+fn not_connected(rule: &str, side: &str, at: Location) -> Diagnostic {
+    Diagnostic::new(
+        Severity::Warning,
+        format!("rule `{rule}`: the {side} is not connected"),
+        at,
+    )
+    .with_hint("seed 000: both sides must be connected (cosmetic edges do not count)")
 }
 
 fn connected<'a>(names: &[&'a str], edges: impl Iterator<Item = (&'a str, &'a str)>) -> bool {
@@ -283,20 +211,4 @@ fn connected<'a>(names: &[&'a str], edges: impl Iterator<Item = (&'a str, &'a st
     }
     let root = find(&mut parent, 0);
     (1..names.len()).all(|i| find(&mut parent, i) == root)
-}
-
-fn quote_list(items: &[&str]) -> String {
-    let quoted: Vec<String> = items.iter().map(|t| format!("`{t}`")).collect();
-    match quoted.len() {
-        0 => "its tags".to_owned(),
-        1 => quoted[0].clone(),
-        _ => format!("any of {}", quoted.join(", ")),
-    }
-}
-
-fn location(span: Option<Span>, path: String) -> Location {
-    match span {
-        Some(s) => Location::Span(s),
-        None => Location::Field(path),
-    }
 }

@@ -1,0 +1,189 @@
+//! Rules that are duplicates of each other up to renaming their vertices.
+//!
+//! Each rule becomes one labelled graph: its pattern vertices (labelled
+//! with their tag sets, forbidden tags, attributes, valence, and what each
+//! right-hand alternative does to them), the own vertices of each
+//! `where not` condition, the new vertices of each alternative, and every
+//! edge of every side (labelled with the side, direction, cosmetic flag and
+//! label). Two rules are duplicates when these graphs are isomorphic, which
+//! a small backtracking search decides (rules are small; candidates are
+//! pruned by label and by adjacency to the vertices already mapped).
+//! Rule attributes (weight, max_uses, …) are ignored: two rules that differ
+//! only there still rewrite identically.
+
+use std::collections::BTreeSet;
+
+use super::location;
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::grammar::model::{Grammar, Rule, RuleEdge};
+
+/// Larger rules are not compared (the search is exponential in the worst case).
+const MAX_VERTICES: usize = 24;
+
+pub(super) fn check(model: &Grammar, out: &mut Vec<Diagnostic>) {
+    let graphs: Vec<Option<Labelled>> = model.rules.iter().map(Labelled::of).collect();
+    let mut reported = vec![false; model.rules.len()];
+    for j in 0..model.rules.len() {
+        for i in 0..j {
+            if reported[j] {
+                break;
+            }
+            let (Some(a), Some(b)) = (&graphs[i], &graphs[j]) else {
+                continue;
+            };
+            if a.isomorphic(b) {
+                reported[j] = true;
+                out.push(
+                    Diagnostic::new(
+                        Severity::Warning,
+                        format!(
+                            "rule `{}` duplicates rule `{}` up to renaming its vertices",
+                            model.rules[j].name, model.rules[i].name
+                        ),
+                        location(model.rules[j].span, format!("rules[{j}]")),
+                    )
+                    .with_hint("merge them (raise the weight of one) or make them differ"),
+                );
+            }
+        }
+    }
+}
+
+/// A vertex-labelled, edge-labelled directed graph (undirected edges are
+/// stored both ways).
+#[derive(Debug)]
+struct Labelled {
+    labels: Vec<String>,
+    edges: BTreeSet<(usize, usize, String)>,
+}
+
+impl Labelled {
+    fn of(rule: &Rule) -> Option<Labelled> {
+        let mut labels = Vec::new();
+        let mut names: Vec<(String, usize)> = Vec::new(); // (scoped name, id)
+        let id_of = |names: &[(String, usize)], scoped: &str| {
+            names.iter().find(|(n, _)| n == scoped).map(|&(_, id)| id)
+        };
+        for v in &rule.lhs.vertices {
+            let mut tags = v.tags.clone();
+            tags.sort();
+            let mut forbidden = v.forbidden.clone();
+            forbidden.sort();
+            let mut label = format!(
+                "L {tags:?} !{forbidden:?} {:?} v{:?}",
+                v.attributes, v.valence
+            );
+            for (k, alt) in rule.rhs.iter().enumerate() {
+                match alt.vertices.iter().find(|r| r.name == v.name) {
+                    Some(r) => {
+                        label.push_str(&format!(" | {k}: keep {:?} {:?}", r.tag, r.attributes))
+                    }
+                    None => label.push_str(&format!(" | {k}: delete")),
+                }
+            }
+            names.push((format!("L.{}", v.name), labels.len()));
+            labels.push(label);
+        }
+        for (n, nac) in rule.where_not.iter().enumerate() {
+            for v in &nac.vertices {
+                if id_of(&names, &format!("L.{}", v.name)).is_some() {
+                    continue;
+                }
+                let mut tags = v.tags.clone();
+                tags.sort();
+                names.push((format!("N{n}.{}", v.name), labels.len()));
+                labels.push(format!("N{n} {tags:?} {:?} v{:?}", v.attributes, v.valence));
+            }
+        }
+        for (k, alt) in rule.rhs.iter().enumerate() {
+            for v in &alt.vertices {
+                if id_of(&names, &format!("L.{}", v.name)).is_some() {
+                    continue;
+                }
+                names.push((format!("F{k}.{}", v.name), labels.len()));
+                labels.push(format!("F{k} {:?} {:?}", v.tag, v.attributes));
+            }
+        }
+        if labels.len() > MAX_VERTICES {
+            return None;
+        }
+        let mut edges = BTreeSet::new();
+        let mut add = |side: &str, scope: &str, e: &RuleEdge| {
+            let end = |n: &str| {
+                id_of(&names, &format!("L.{n}")).or_else(|| id_of(&names, &format!("{scope}.{n}")))
+            };
+            if let (Some(a), Some(b)) = (end(&e.source), end(&e.target)) {
+                let label = format!("{side} {} {} {:?}", e.directed, e.cosmetic, e.label);
+                edges.insert((a, b, label.clone()));
+                if !e.directed {
+                    edges.insert((b, a, label));
+                }
+            }
+        };
+        for e in &rule.lhs.edges {
+            add("L", "L", e);
+        }
+        for (n, nac) in rule.where_not.iter().enumerate() {
+            for e in &nac.edges {
+                add(&format!("N{n}"), &format!("N{n}"), e);
+            }
+        }
+        for (k, alt) in rule.rhs.iter().enumerate() {
+            for e in &alt.edges {
+                add(&format!("A{k}"), &format!("F{k}"), e);
+            }
+        }
+        Some(Labelled { labels, edges })
+    }
+
+    fn isomorphic(&self, other: &Labelled) -> bool {
+        if self.labels.len() != other.labels.len() || self.edges.len() != other.edges.len() {
+            return false;
+        }
+        let mut a: Vec<&String> = self.labels.iter().collect();
+        let mut b: Vec<&String> = other.labels.iter().collect();
+        a.sort();
+        b.sort();
+        if a != b {
+            return false;
+        }
+        let mut map = vec![usize::MAX; self.labels.len()];
+        let mut used = vec![false; other.labels.len()];
+        self.extend(other, 0, &mut map, &mut used)
+    }
+
+    fn extend(&self, other: &Labelled, v: usize, map: &mut [usize], used: &mut [bool]) -> bool {
+        if v == self.labels.len() {
+            // Same edge count and every edge mapped onto an edge: a bijection.
+            return self
+                .edges
+                .iter()
+                .all(|(a, b, l)| other.edges.contains(&(map[*a], map[*b], l.clone())));
+        }
+        for w in 0..other.labels.len() {
+            if used[w] || other.labels[w] != self.labels[v] {
+                continue;
+            }
+            // Edges between v and already-mapped vertices must exist there too.
+            let consistent = self.edges.iter().all(|(a, b, l)| {
+                let (a2, b2) = (
+                    if *a == v { w } else { map[*a] },
+                    if *b == v { w } else { map[*b] },
+                );
+                let involved = (*a == v || *b == v) && a2 != usize::MAX && b2 != usize::MAX;
+                !involved || other.edges.contains(&(a2, b2, l.clone()))
+            });
+            if !consistent {
+                continue;
+            }
+            map[v] = w;
+            used[w] = true;
+            if self.extend(other, v + 1, map, used) {
+                return true;
+            }
+            map[v] = usize::MAX;
+            used[w] = false;
+        }
+        false
+    }
+}

@@ -1,0 +1,43 @@
+//! Grammar lint: what `levelgraph check` reports.
+//!
+//! - [`limits`]: seed 000's rule limits and the start-symbol rules;
+//! - [`reach`]: tags never produced, rules that can never match, recipe
+//!   stages that can never run, rules no recipe stage runs;
+//! - [`duplicates`]: rules that are the same up to renaming their vertices;
+//! - [`terminals`]: non-terminal tags that remain in finished levels, found
+//!   by sampling derivations.
+//!
+//! Errors mean the grammar would break the engine's invariants; warnings
+//! point at dead or suspicious parts. Each finding names the rule (and its
+//! line, for text grammars).
+
+mod duplicates;
+mod limits;
+mod reach;
+mod terminals;
+
+use super::CompiledGrammar;
+use crate::diagnostic::{Diagnostic, Location, Span};
+
+/// Seeds sampled by the terminal-tag check (`1..=TERMINAL_SAMPLES`).
+pub const TERMINAL_SAMPLES: u64 = 200;
+
+/// All findings for `grammar`, errors first, otherwise in the order above.
+pub fn lint(grammar: &CompiledGrammar) -> Vec<Diagnostic> {
+    let model = grammar.model();
+    let mut out = Vec::new();
+    limits::check(model, &mut out);
+    reach::check(model, &mut out);
+    duplicates::check(model, &mut out);
+    terminals::check(grammar, TERMINAL_SAMPLES, &mut out);
+    out.sort_by_key(|d| std::cmp::Reverse(d.severity));
+    out
+}
+
+/// A span when the grammar came from text, else a JSON field path.
+fn location(span: Option<Span>, path: String) -> Location {
+    match span {
+        Some(s) => Location::Span(s),
+        None => Location::Field(path),
+    }
+}

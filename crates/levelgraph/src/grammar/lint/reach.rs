@@ -1,0 +1,207 @@
+//! What a grammar can reach: tags never produced, rules that can never
+//! match, recipe stages that can never run, rules no stage runs.
+//!
+//! "Produced" is a fixpoint: the start symbol is produced; a rule whose
+//! every pattern vertex accepts a produced tag can fire and produces the
+//! tags of all its right-hand sides. With a recipe the fixpoint runs stage
+//! by stage, each stage over its own rules, starting from what the stages
+//! before it could produce. This over-approximates what derivations reach
+//! (it ignores edges, counts and conditions), so every "never" is certain.
+
+use std::collections::BTreeSet;
+
+use super::location;
+use crate::diagnostic::{Diagnostic, Location, Severity};
+use crate::grammar::model::{Grammar, Rule, WILDCARD};
+
+pub(super) fn check(model: &Grammar, out: &mut Vec<Diagnostic>) {
+    let rule_at = |i: usize| location(model.rules[i].span, format!("rules[{i}]"));
+    let mut produced: BTreeSet<&str> = BTreeSet::from([model.start.as_str()]);
+    let mut can_fire = vec![false; model.rules.len()];
+    match &model.recipe {
+        None => {
+            let all: Vec<usize> = (0..model.rules.len()).collect();
+            fixpoint(model, &all, &mut produced, &mut can_fire);
+        }
+        Some(recipe) => {
+            let mut in_some_stage = vec![false; model.rules.len()];
+            let mut reported_by_stage = vec![false; model.rules.len()];
+            for (si, stage) in recipe.stages.iter().enumerate() {
+                let members: Vec<usize> = stage
+                    .rules
+                    .iter()
+                    .filter_map(|sr| model.rules.iter().position(|r| r.name == sr.rule))
+                    .collect();
+                members.iter().for_each(|&r| in_some_stage[r] = true);
+                let runs = members.iter().any(|&r| fires(&model.rules[r], &produced));
+                if !runs {
+                    let label = stage
+                        .name
+                        .clone()
+                        .unwrap_or_else(|| format!("stage {}", si + 1));
+                    let names: Vec<&str> = stage.rules.iter().map(|sr| sr.rule.as_str()).collect();
+                    let severity = if stage.min > 0 {
+                        Severity::Error
+                    } else {
+                        Severity::Warning
+                    };
+                    let consequence = if stage.min > 0 {
+                        "; it needs at least one step, so every derivation fails there"
+                    } else {
+                        ""
+                    };
+                    out.push(
+                        Diagnostic::new(
+                            severity,
+                            format!(
+                                "recipe {label} can never run: none of {} can match after the stages before it{consequence}",
+                                names.join(" | ")
+                            ),
+                            location(stage.span, format!("recipe.stages[{si}]")),
+                        )
+                        .with_hint("an earlier stage must produce the tags these rules' patterns need"),
+                    );
+                    // The stage finding covers its rules; not again as "can never match".
+                    members.iter().for_each(|&r| reported_by_stage[r] = true);
+                }
+                fixpoint(model, &members, &mut produced, &mut can_fire);
+            }
+            for (i, rule) in model.rules.iter().enumerate() {
+                if reported_by_stage[i] {
+                    can_fire[i] = true;
+                }
+                if !in_some_stage[i] {
+                    out.push(
+                        Diagnostic::new(
+                            Severity::Warning,
+                            format!(
+                                "rule `{}` is in no recipe stage, so it never runs",
+                                rule.name
+                            ),
+                            rule_at(i),
+                        )
+                        .with_hint("add it to a stage, or remove it"),
+                    );
+                    // Reported once; not again as "can never match".
+                    can_fire[i] = true;
+                }
+            }
+        }
+    }
+    for (i, rule) in model.rules.iter().enumerate() {
+        if can_fire[i] {
+            continue;
+        }
+        let mut missing: Vec<&str> = Vec::new();
+        for v in &rule.lhs.vertices {
+            if !accepts_produced(&v.tags, &produced) {
+                for t in &v.tags {
+                    if !missing.contains(&t.as_str()) {
+                        missing.push(t);
+                    }
+                }
+            }
+        }
+        out.push(
+            Diagnostic::new(
+                Severity::Warning,
+                format!(
+                    "rule `{}` can never match: no rule produces {}",
+                    rule.name,
+                    quote_list(&missing)
+                ),
+                rule_at(i),
+            )
+            .with_hint("produce the tag on some rule's right-hand side, or remove the rule"),
+        );
+    }
+    for (i, decl) in model.tags.iter().enumerate() {
+        if !produced.contains(decl.name.as_str()) {
+            out.push(
+                Diagnostic::new(
+                    Severity::Warning,
+                    format!("tag `{}` is declared but never produced", decl.name),
+                    location(decl.span, format!("tags[{i}]")),
+                )
+                .with_hint(
+                    "no reachable rule puts it on a right-hand side; remove it or add a rule",
+                ),
+            );
+        }
+    }
+    if model.recipe.as_ref().is_some_and(|r| {
+        !r.stages.iter().flat_map(|s| &s.rules).any(|sr| {
+            model
+                .rules
+                .iter()
+                .find(|rule| rule.name == sr.rule)
+                .is_some_and(|rule| is_start_rule(rule, &model.start))
+        })
+    }) {
+        out.push(
+            Diagnostic::new(
+                Severity::Error,
+                "the recipe runs no start rule, so no derivation can begin".to_owned(),
+                Location::Field("recipe".into()),
+            )
+            .with_hint("make the first stage the start rule, e.g. `start 1`"),
+        );
+    }
+}
+
+fn is_start_rule(rule: &Rule, start: &str) -> bool {
+    rule.lhs.vertices.len() == 1
+        && rule.lhs.edges.is_empty()
+        && rule.lhs.vertices[0].tags == [start]
+}
+
+fn accepts_produced(tags: &[String], produced: &BTreeSet<&str>) -> bool {
+    tags.iter()
+        .any(|t| t == WILDCARD || produced.contains(t.as_str()))
+}
+
+fn fires(rule: &Rule, produced: &BTreeSet<&str>) -> bool {
+    rule.lhs
+        .vertices
+        .iter()
+        .all(|v| accepts_produced(&v.tags, produced))
+}
+
+/// Grows `produced` with what `members` can produce, marking those that fire.
+fn fixpoint<'m>(
+    model: &'m Grammar,
+    members: &[usize],
+    produced: &mut BTreeSet<&'m str>,
+    can_fire: &mut [bool],
+) {
+    let mut fired = vec![false; members.len()];
+    loop {
+        let mut changed = false;
+        for (k, &r) in members.iter().enumerate() {
+            let rule = &model.rules[r];
+            if fired[k] || !fires(rule, produced) {
+                continue;
+            }
+            fired[k] = true;
+            can_fire[r] = true;
+            changed = true;
+            for v in rule.rhs.iter().flat_map(|alt| &alt.vertices) {
+                if let Some(t) = &v.tag {
+                    produced.insert(t.as_str());
+                }
+            }
+        }
+        if !changed {
+            return;
+        }
+    }
+}
+
+fn quote_list(items: &[&str]) -> String {
+    let quoted: Vec<String> = items.iter().map(|t| format!("`{t}`")).collect();
+    match quoted.len() {
+        0 => "its tags".to_owned(),
+        1 => quoted[0].clone(),
+        _ => format!("any of {}", quoted.join(", ")),
+    }
+}
