@@ -12,12 +12,15 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
-use clap::{Parser, Subcommand};
+use clap::{Parser, Subcommand, ValueEnum};
+use levelgraph::derive::derive_from;
 use levelgraph::diagnostic::Severity;
 use levelgraph::drawing::{force_layout, ForceConfig};
-use levelgraph::formats::{to_dot, to_svg, MissionDoc};
+use levelgraph::formats::{
+    host_for, to_dot, to_graphml, to_seed003_text, to_svg, MissionDoc, MissionError,
+};
 use levelgraph::grammar::{self, lint::lint, CompiledGrammar, GrammarError};
-use levelgraph::DeriveError;
+use levelgraph::{DeriveError, Graph};
 
 /// Procedural level generation with graph grammars.
 #[derive(Parser, Debug)]
@@ -30,7 +33,8 @@ struct Cli {
 #[derive(Subcommand, Debug)]
 enum Command {
     /// Derive a mission graph from a grammar and write mission.json,
-    /// mission.dot and mission.svg.
+    /// mission.dot, mission.svg, mission.graphml and mission.txt (the text
+    /// export of seed 003).
     Generate {
         /// Grammar file (`.lg` text or `.json`); the built-in default
         /// grammar when absent.
@@ -41,6 +45,20 @@ enum Command {
         /// Output folder, created if missing.
         #[arg(long, default_value = "out")]
         out: PathBuf,
+        /// Derive from this mission JSON graph (e.g. an earlier
+        /// mission.json) instead of from the start symbol. Its tags must be
+        /// declared by the grammar; the start rule then usually matches
+        /// nothing.
+        #[arg(long, value_name = "FILE.json")]
+        host: Option<PathBuf>,
+        /// Which files to write, comma-separated.
+        #[arg(
+            long,
+            value_enum,
+            value_delimiter = ',',
+            default_value = "json,dot,svg,graphml,txt"
+        )]
+        formats: Vec<Format>,
     },
     /// Parse and lint a grammar: report errors and warnings with their line.
     Check {
@@ -54,6 +72,21 @@ enum Command {
     },
 }
 
+/// An output file of `generate`.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Format {
+    /// mission.json, the mission graph document.
+    Json,
+    /// mission.dot, Graphviz.
+    Dot,
+    /// mission.svg, the picture.
+    Svg,
+    /// mission.graphml, GraphML.
+    Graphml,
+    /// mission.txt, the text export of seed 003.
+    Txt,
+}
+
 /// How a command ended, mapped to an exit code.
 enum Failure {
     /// Exit 1: a derivation failed within its limits.
@@ -65,7 +98,13 @@ enum Failure {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Generate { grammar, seed, out } => generate(grammar.as_deref(), seed, &out),
+        Command::Generate {
+            grammar,
+            seed,
+            out,
+            host,
+            formats,
+        } => generate(grammar.as_deref(), seed, &out, host.as_deref(), formats),
         Command::Check { grammar } => check(&grammar),
         Command::GrammarJson { grammar } => grammar_json(grammar.as_deref()),
     };
@@ -133,12 +172,43 @@ fn reject_lint_errors(loaded: &Loaded) -> Result<(), Failure> {
     Err(Failure::BadInput)
 }
 
-fn generate(path: Option<&Path>, seed: u64, out: &Path) -> Result<(), Failure> {
+/// Reads a mission JSON document as a host graph for `grammar`.
+fn load_host(path: &Path, grammar: &CompiledGrammar) -> Result<Graph, Failure> {
+    let display = path.display();
+    let text = std::fs::read_to_string(path).map_err(|e| {
+        eprintln!("error: cannot read host graph {display}: {e}");
+        Failure::BadInput
+    })?;
+    let result = MissionDoc::from_json(&text).and_then(|doc| host_for(&doc, grammar));
+    result.map_err(|err| {
+        eprintln!("error: host graph {display}: {err}");
+        if let MissionError::UndeclaredTag { tag, .. } = &err {
+            eprintln!(
+                "  hint: grammar `{}` declares no tag `{tag}`; declare it in its `tags` block, or retag the node",
+                grammar.name()
+            );
+        }
+        Failure::BadInput
+    })
+}
+
+fn generate(
+    path: Option<&Path>,
+    seed: u64,
+    out: &Path,
+    host: Option<&Path>,
+    mut formats: Vec<Format>,
+) -> Result<(), Failure> {
     let loaded = load_grammar(path)?;
     reject_lint_errors(&loaded)?;
     let grammar = &loaded.grammar;
+    let host = host.map(|h| load_host(h, grammar)).transpose()?;
     let started = Instant::now();
-    let derivation = match levelgraph::derive(grammar, seed) {
+    let result = match host {
+        Some(host) => derive_from(grammar, host, seed),
+        None => levelgraph::derive(grammar, seed),
+    };
+    let derivation = match result {
         Ok(d) => d,
         Err(err) => {
             // The error names the limit or stage, the graph's size and the rules applied.
@@ -159,18 +229,27 @@ fn generate(path: Option<&Path>, seed: u64, out: &Path) -> Result<(), Failure> {
     let elapsed = started.elapsed();
     let alphabet = grammar.alphabet();
     let title = format!("{} — seed {seed}", grammar.name());
-    let positions = force_layout(&derivation.graph, &ForceConfig::for_picture(seed));
-    let files = [
-        (
-            "mission.json",
-            MissionDoc::from_derivation(&derivation).to_json(),
-        ),
-        ("mission.dot", to_dot(&derivation.graph, &alphabet, &title)),
-        (
-            "mission.svg",
-            to_svg(&derivation.graph, &positions, &alphabet, &title),
-        ),
-    ];
+    let graph = &derivation.graph;
+    formats.sort();
+    formats.dedup();
+    let positions = if formats.contains(&Format::Svg) || formats.contains(&Format::Txt) {
+        force_layout(graph, &ForceConfig::for_picture(seed))
+    } else {
+        Vec::new()
+    };
+    let files: Vec<(&str, String)> = formats
+        .iter()
+        .map(|format| match format {
+            Format::Json => (
+                "mission.json",
+                MissionDoc::from_derivation(&derivation).to_json(),
+            ),
+            Format::Dot => ("mission.dot", to_dot(graph, &alphabet, &title)),
+            Format::Svg => ("mission.svg", to_svg(graph, &positions, &alphabet, &title)),
+            Format::Graphml => ("mission.graphml", to_graphml(graph, &alphabet, &title)),
+            Format::Txt => ("mission.txt", to_seed003_text(graph, &positions)),
+        })
+        .collect();
     output::write_all(out, &files).map_err(|e| {
         eprintln!("error: cannot write to {}: {e}", out.display());
         Failure::BadInput

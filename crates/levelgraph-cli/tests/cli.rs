@@ -48,6 +48,15 @@ fn listing(dir: &Path) -> Vec<String> {
     names
 }
 
+/// Every file `generate` writes by default.
+const ALL_FILES: [&str; 5] = [
+    "mission.dot",
+    "mission.graphml",
+    "mission.json",
+    "mission.svg",
+    "mission.txt",
+];
+
 fn write(dir: &Path, name: &str, text: &str) -> String {
     let path = dir.join(name);
     fs::write(&path, text).unwrap();
@@ -55,15 +64,12 @@ fn write(dir: &Path, name: &str, text: &str) -> String {
 }
 
 #[test]
-fn generate_default_writes_three_files_and_a_summary() {
+fn generate_default_writes_five_files_and_a_summary() {
     let dir = scratch("default");
     let out = dir.join("out");
     let o = run(&["generate", "--seed", "7", "--out", out.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    assert_eq!(
-        listing(&out),
-        ["mission.dot", "mission.json", "mission.svg"]
-    );
+    assert_eq!(listing(&out), ALL_FILES);
     let line = stdout(&o);
     assert!(line.starts_with("keys-and-cycles: "), "{line}");
     for part in [
@@ -86,7 +92,7 @@ fn same_seed_same_bytes_other_seed_other_level() {
         let o = run(&["generate", "--seed", seed, "--out", out.to_str().unwrap()]);
         assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     }
-    for f in ["mission.json", "mission.dot", "mission.svg"] {
+    for f in ALL_FILES {
         let a = fs::read(outs[0].join(f)).unwrap();
         assert_eq!(
             a,
@@ -108,7 +114,7 @@ fn golden_outputs_of_the_default_grammar() {
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let golden = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/default-seed7");
     let update = std::env::var_os("UPDATE_GOLDEN").is_some();
-    for f in ["mission.json", "mission.dot", "mission.svg"] {
+    for f in ALL_FILES {
         let got = fs::read_to_string(dir.join(f)).unwrap();
         let path = golden.join(f);
         if update {
@@ -148,7 +154,7 @@ fn examples_generate_and_check_clean() {
         let out = dir.join(path.file_stem().unwrap());
         let o = run(&["generate", p, "--seed", "1", "--out", out.to_str().unwrap()]);
         assert_eq!(o.status.code(), Some(0), "{p}: {}", stderr(&o));
-        assert_eq!(listing(&out).len(), 3);
+        assert_eq!(listing(&out), ALL_FILES);
     }
     assert!(
         n >= 2,
@@ -307,6 +313,188 @@ fn grammar_json_round_trips_through_generate() {
     assert_eq!(o.status.code(), Some(2));
     assert!(
         stderr(&o).contains("invalid grammar JSON"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn formats_option_chooses_the_files() {
+    let dir = scratch("formats");
+    let out = dir.join("out");
+    let o = run(&[
+        "generate",
+        "--seed",
+        "7",
+        "--formats",
+        "txt,graphml,txt",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(listing(&out), ["mission.graphml", "mission.txt"]);
+    // The same bytes as when every file is written.
+    let all = dir.join("all");
+    let o = run(&["generate", "--seed", "7", "--out", all.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    for f in ["mission.graphml", "mission.txt"] {
+        assert_eq!(
+            fs::read(out.join(f)).unwrap(),
+            fs::read(all.join(f)).unwrap(),
+            "{f}"
+        );
+    }
+    let o = run(&[
+        "generate",
+        "--formats",
+        "png",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("possible values"), "{}", stderr(&o));
+}
+
+/// A grammar whose rules match a finished level of the default grammar:
+/// each treasure room gets an annex, twice at most.
+const ANNEX: &str = "grammar \"annex\" { min_vertices 1 max_vertices 60 }\n\
+    tags { s entrance frontier room goal key lock treasure }\n\
+    rule start { (a:s) => (a:room) }\n\
+    rule annex max_uses 2 { (a:treasure) => (a) -- (x:room) }\n";
+
+#[test]
+fn host_round_trip_keeps_the_ids_of_the_host() {
+    let dir = scratch("host");
+    let first = dir.join("first");
+    let o = run(&["generate", "--seed", "7", "--out", first.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let grammar = write(&dir, "annex.lg", ANNEX);
+    let host = first.join("mission.json");
+    let second = dir.join("second");
+    let o = run(&[
+        "generate",
+        &grammar,
+        "--host",
+        host.to_str().unwrap(),
+        "--seed",
+        "1",
+        "--out",
+        second.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(listing(&second), ALL_FILES);
+    assert!(stdout(&o).contains("2 applications"), "{}", stdout(&o));
+
+    let before =
+        levelgraph::formats::MissionDoc::from_json(&fs::read_to_string(&host).unwrap()).unwrap();
+    let after = levelgraph::formats::MissionDoc::from_json(
+        &fs::read_to_string(second.join("mission.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(after.grammar, "annex");
+    assert_eq!(after.nodes.len(), before.nodes.len() + 2);
+    // Every node of the host is still there with its id and tag, and the
+    // two annexes got fresh ids above them.
+    for n in &before.nodes {
+        assert!(
+            after.nodes.contains(n),
+            "host node {} lost or changed",
+            n.id
+        );
+    }
+    let top = before.nodes.iter().map(|n| n.id).max().unwrap();
+    for a in &after.trace {
+        assert_eq!(a.rule, "annex");
+        assert!(a.created.iter().all(|&id| id > top), "{a:?}");
+    }
+    // And the host's edges come first, unchanged.
+    assert_eq!(after.edges[..before.edges.len()], before.edges[..]);
+}
+
+#[test]
+fn host_with_an_undeclared_tag_exits_2_naming_the_node() {
+    let dir = scratch("host-tag");
+    let first = dir.join("first");
+    let o = run(&["generate", "--seed", "7", "--out", first.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    // A grammar without `treasure`.
+    let grammar = write(
+        &dir,
+        "small.lg",
+        "tags { s entrance frontier room goal key lock }\nrule start { (a:s) => (a:room) }\n",
+    );
+    let out = dir.join("out");
+    let o = run(&[
+        "generate",
+        &grammar,
+        "--host",
+        first.join("mission.json").to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(!out.exists());
+    let err = stderr(&o);
+    let doc = levelgraph::formats::MissionDoc::from_json(
+        &fs::read_to_string(first.join("mission.json")).unwrap(),
+    )
+    .unwrap();
+    let (index, node) = doc
+        .nodes
+        .iter()
+        .enumerate()
+        .find(|(_, n)| n.tag == "treasure")
+        .unwrap();
+    let want = format!(
+        "nodes[{index}] (id {}): tag `treasure` is not declared by the grammar",
+        node.id
+    );
+    assert!(err.contains(&want), "{err}");
+    assert!(err.contains("mission.json"), "{err}");
+    assert_eq!(stdout(&o), "");
+}
+
+#[test]
+fn host_with_broken_json_exits_2_and_writes_nothing() {
+    let dir = scratch("host-json");
+    let host = write(
+        &dir,
+        "host.json",
+        "{\"format\": \"levelgraph.mission/1\", \"nodes\": [",
+    );
+    let existing = dir.join("existing");
+    fs::create_dir_all(&existing).unwrap();
+    fs::write(existing.join("mission.json"), "old").unwrap();
+    let o = run(&[
+        "generate",
+        "--host",
+        &host,
+        "--out",
+        existing.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("invalid mission JSON"),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(listing(&existing), ["mission.json"]);
+    assert_eq!(
+        fs::read_to_string(existing.join("mission.json")).unwrap(),
+        "old"
+    );
+    let fresh = dir.join("fresh");
+    let o = run(&[
+        "generate",
+        "--host",
+        "/nonexistent/host.json",
+        "--out",
+        fresh.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(!fresh.exists());
+    assert!(
+        stderr(&o).contains("cannot read host graph /nonexistent/host.json"),
         "{}",
         stderr(&o)
     );

@@ -5,16 +5,26 @@
 //! were deleted); edges refer to node ids. Reading a document back gives a
 //! graph with the same ids, tags, attributes, positions and edges, so
 //! `graph → JSON → graph → JSON` is byte-identical.
+//!
+//! [`host_for`] reads a document as a *host graph* for a compiled grammar,
+//! with the grammar's tag and label tables, so that
+//! [`crate::derive::derive_from`] can go on rewriting it.
 
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
 use crate::derive::{Application, Derivation};
+use crate::grammar::CompiledGrammar;
 use crate::graph::{Edge, Graph, Point, VertexId};
 
 /// The value of the `format` field.
 pub const MISSION_FORMAT: &str = "levelgraph.mission/1";
+
+/// Node ids must be below this (2²⁰) to be read back: a graph keeps a slot
+/// per id up to its largest, holes included, so one huge id in a foreign
+/// document would otherwise take gigabytes. Far above any mission graph.
+pub const MAX_NODE_ID: u32 = 1 << 20;
 
 /// A mission graph document.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -126,6 +136,25 @@ pub enum MissionError {
         /// Index in `edges` of the first.
         first: usize,
     },
+    /// A node id is [`MAX_NODE_ID`] or more.
+    #[error("nodes[{index}]: id {id} is too large (ids must be below {MAX_NODE_ID})")]
+    IdTooLarge {
+        /// Index in `nodes`.
+        index: usize,
+        /// The id.
+        id: u32,
+    },
+    /// A node's tag is not declared by the grammar the document is read
+    /// for ([`host_for`]); no rule could ever rewrite or match it.
+    #[error("nodes[{index}] (id {id}): tag `{tag}` is not declared by the grammar")]
+    UndeclaredTag {
+        /// Index in `nodes`.
+        index: usize,
+        /// The node's id.
+        id: u32,
+        /// The tag.
+        tag: String,
+    },
 }
 
 fn ids(vs: &[VertexId]) -> Vec<u32> {
@@ -202,9 +231,24 @@ impl MissionDoc {
     /// increasing node-id order, labels in edge order.
     ///
     /// # Errors
-    /// Duplicate node ids; edges naming missing nodes; repeated edges.
+    /// Node ids of [`MAX_NODE_ID`] or more; duplicate node ids; edges naming
+    /// missing nodes; repeated edges.
     pub fn to_graph(&self) -> Result<Graph, MissionError> {
-        let mut g = Graph::new();
+        self.fill(Graph::new())
+    }
+
+    /// Adds the document's nodes and edges to `g` (an empty graph, possibly
+    /// with symbol tables already filled), interning tags and labels that
+    /// the tables lack.
+    fn fill(&self, mut g: Graph) -> Result<Graph, MissionError> {
+        if let Some((index, n)) = self
+            .nodes
+            .iter()
+            .enumerate()
+            .find(|(_, n)| n.id >= MAX_NODE_ID)
+        {
+            return Err(MissionError::IdTooLarge { index, id: n.id });
+        }
         let mut order: Vec<usize> = (0..self.nodes.len()).collect();
         order.sort_by_key(|&i| self.nodes[i].id);
         for w in order.windows(2) {
@@ -250,6 +294,41 @@ impl MissionDoc {
         }
         Ok(g)
     }
+}
+
+/// The document's graph as a host graph for `grammar`: its tag and label
+/// tables start as the grammar's, so [`crate::derive::derive_from`] can
+/// rewrite it. Node ids (holes included), tags, attributes, positions,
+/// edges, labels and length factors are kept, as by [`MissionDoc::to_graph`];
+/// vertices created by a derivation get ids above the largest node id.
+///
+/// Every node's tag must be declared by the grammar. Edge labels need not
+/// be: a label the grammar never mentions is added to the label table, and
+/// an edge carrying it matches no pattern edge (a labelled pattern edge
+/// needs its own label, an unlabelled one an unlabelled edge), though it
+/// still counts for valence and for forbidden neighbours (`!tag`).
+///
+/// # Errors
+/// [`MissionError::UndeclaredTag`] for the first node, in document order,
+/// whose tag the grammar does not declare; otherwise as
+/// [`MissionDoc::to_graph`].
+pub fn host_for(doc: &MissionDoc, grammar: &CompiledGrammar) -> Result<Graph, MissionError> {
+    if let Some((index, n)) = doc
+        .nodes
+        .iter()
+        .enumerate()
+        .find(|(_, n)| grammar.tags().get(&n.tag).is_none())
+    {
+        return Err(MissionError::UndeclaredTag {
+            index,
+            id: n.id,
+            tag: n.tag.clone(),
+        });
+    }
+    doc.fill(Graph::with_symbols(
+        grammar.tags().clone(),
+        grammar.labels().clone(),
+    ))
 }
 
 fn trace_doc(a: &Application) -> TraceDoc {

@@ -1,9 +1,15 @@
-//! File formats: the mission graph JSON document, Graphviz DOT and SVG.
+//! File formats: the mission graph JSON document (both ways, and as a host
+//! graph for a grammar), Graphviz DOT, GraphML, SVG and the text export of
+//! seed 003.
 
 pub mod dot;
+pub mod graphml;
 pub mod mission;
+pub mod seed003;
 pub mod svg;
 
 pub use dot::to_dot;
-pub use mission::{MissionDoc, MissionError, MISSION_FORMAT};
+pub use graphml::to_graphml;
+pub use mission::{host_for, MissionDoc, MissionError, MAX_NODE_ID, MISSION_FORMAT};
+pub use seed003::to_seed003_text;
 pub use svg::to_svg;

@@ -1,0 +1,158 @@
+//! The text export of seed 003 (its Figure 25, the graph text that the
+//! Cyclic project reads), documented in `docs/formats.md`.
+//!
+//! One line: the word `GRAPH`, then one record per vertex, then one record
+//! per edge, all separated by single spaces, ending with a newline:
+//!
+//! ```text
+//! GRAPH u(x=0, y=0, tileX=0, tileY=0) Path(x=0, y=1, tileX=0, tileY=1) edge(0, 1, d=false)
+//! ```
+//!
+//! - A vertex record is `Tag(x=X, y=Y, tileX=TX, tileY=TY)`. Vertices are
+//!   written in increasing id order, and an edge refers to a vertex by its
+//!   **index in that list** (0, 1, 2, …), which differs from the stable
+//!   vertex id when the graph has holes.
+//! - An edge record is `edge(A, B, d=false)` for an undirected edge and
+//!   `edge(A, B, d=true)` for a directed edge from A to B.
+//!
+//! How our graphs map onto the format (seed 003's graphs live on a grid,
+//! ours usually do not):
+//!
+//! - `x`, `y`: the vertex's `position` if it has one; else its grid cell
+//!   (attributes [`GRID_X`] and [`GRID_Y`], both integers); else its place
+//!   in `layout` (usually [`crate::drawing::force_layout`]); else 0, 0.
+//!   Drawing units (one ideal edge length), rounded to two decimals, written
+//!   without a fraction when whole, as in the figure.
+//! - `tileX`, `tileY`: the grid cell when the vertex has one, else `x` and
+//!   `y` rounded to the nearest integer (two vertices may share a tile).
+//! - Then everything is shifted by whole tiles so that the smallest `tileX`
+//!   and the smallest `tileY` are 0, as in the figure, whose grid starts at
+//!   0 (a reader may index an array by tile); a graph whose cells already
+//!   start at 0 does not move. `y` grows downwards, as in `mission.svg`.
+//! - `Tag`: the tag name, with every character other than ASCII letters,
+//!   digits, `_` and `-` replaced by `_` (`_` for an empty name), since the
+//!   format has no quoting.
+//! - Lost: vertex ids, attributes (other than the grid cell), cosmetic
+//!   edges (the format has no such flag, and a reader would take them for
+//!   corridors), edge labels and length factors.
+
+use crate::graph::{Graph, Point, Vertex};
+
+/// The vertex attribute holding a vertex's grid column (an integer).
+pub const GRID_X: &str = "grid_x";
+/// The vertex attribute holding a vertex's grid row (an integer).
+pub const GRID_Y: &str = "grid_y";
+
+/// The seed-003 text of `g`. `layout` gives positions by vertex id for
+/// vertices with neither a position nor a grid cell (it may be empty).
+pub fn to_seed003_text(g: &Graph, layout: &[Option<Point>]) -> String {
+    // (tag, x, y, tileX, tileY) per vertex, before the shift.
+    let mut records: Vec<(String, f64, f64, i64, i64)> = Vec::with_capacity(g.vertex_count());
+    let mut index = vec![usize::MAX; g.vertex_bound()];
+    for (i, (id, v)) in g.vertices().enumerate() {
+        index[id.index()] = i;
+        let cell = grid_cell(v);
+        let (x, y) = v
+            .position
+            .filter(|p| p[0].is_finite() && p[1].is_finite())
+            .map(|p| (coordinate(p[0]), coordinate(p[1])))
+            .or_else(|| cell.map(|(cx, cy)| (cx as f64, cy as f64)))
+            .or_else(|| {
+                layout
+                    .get(id.index())
+                    .copied()
+                    .flatten()
+                    .filter(|p| p[0].is_finite() && p[1].is_finite())
+                    .map(|p| (coordinate(p[0]), coordinate(p[1])))
+            })
+            .unwrap_or((0.0, 0.0));
+        let (tile_x, tile_y) = cell.unwrap_or((x.round() as i64, y.round() as i64));
+        records.push((tag_name(g.tags().name(v.tag)), x, y, tile_x, tile_y));
+    }
+    let shift_x = records.iter().map(|r| r.3).min().unwrap_or(0);
+    let shift_y = records.iter().map(|r| r.4).min().unwrap_or(0);
+    let mut out = String::from("GRAPH");
+    for (tag, x, y, tile_x, tile_y) in records {
+        // Whole-tile shifts; rounding again keeps the decimals short.
+        out.push_str(&format!(
+            " {tag}(x={}, y={}, tileX={}, tileY={})",
+            number(coordinate(x - shift_x as f64)),
+            number(coordinate(y - shift_y as f64)),
+            tile_x.saturating_sub(shift_x),
+            tile_y.saturating_sub(shift_y),
+        ));
+    }
+    for (_, e) in g.edges().filter(|(_, e)| !e.cosmetic) {
+        out.push_str(&format!(
+            " edge({}, {}, d={})",
+            index[e.source.index()],
+            index[e.target.index()],
+            e.directed
+        ));
+    }
+    out.push('\n');
+    out
+}
+
+/// The grid cell of `v`: its `grid_x` and `grid_y` attributes, when both
+/// are integers.
+fn grid_cell(v: &Vertex) -> Option<(i64, i64)> {
+    let read = |key: &str| v.attributes.get(key)?.trim().parse::<i64>().ok();
+    Some((read(GRID_X)?, read(GRID_Y)?))
+}
+
+/// `v` rounded to two decimals (0 when that overflows).
+fn coordinate(v: f64) -> f64 {
+    let r = (v * 100.0).round() / 100.0;
+    if r.is_finite() {
+        r
+    } else {
+        0.0
+    }
+}
+
+/// Shortest decimal form: `3`, `-1.25`; never `-0`.
+fn number(v: f64) -> String {
+    if v == 0.0 {
+        "0".to_owned()
+    } else {
+        format!("{v}")
+    }
+}
+
+/// `name` with characters the format cannot carry replaced by `_`.
+fn tag_name(name: &str) -> String {
+    if name.is_empty() {
+        return "_".to_owned();
+    }
+    name.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '_' || c == '-' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_are_short_and_never_negative_zero() {
+        assert_eq!(number(coordinate(1.0)), "1");
+        assert_eq!(number(coordinate(-0.001)), "0");
+        assert_eq!(number(coordinate(2.345_678)), "2.35");
+        assert_eq!(number(coordinate(-1.25)), "-1.25");
+        assert_eq!(coordinate(f64::MAX), 0.0);
+    }
+
+    #[test]
+    fn tag_names_lose_what_the_format_cannot_carry() {
+        assert_eq!(tag_name("boss-room"), "boss-room");
+        assert_eq!(tag_name("a(b), c"), "a_b___c");
+        assert_eq!(tag_name(""), "_");
+    }
+}
