@@ -208,7 +208,7 @@ pub fn derive(grammar: &CompiledGrammar, seed: u64) -> Result<Derivation, Derive
 /// be the grammar's or extend them (`Graph::with_symbols`).
 ///
 /// # Errors
-/// As [`derive`].
+/// As [`derive()`].
 pub fn derive_from(
     grammar: &CompiledGrammar,
     host: Graph,
@@ -428,6 +428,7 @@ impl Run<'_> {
             self.matches.swap_remove(i);
             let fits = |alt: &CompiledAlternative| {
                 alt.vertex_delta <= room
+                    && (alt.added_inside.is_empty() || rewrite::inside_allows(&self.host, alt, &m))
                     && (self.limits.max_valence.is_none()
                         || rewrite::valence_allows(&self.host, alt, &m, self.max_valence))
             };

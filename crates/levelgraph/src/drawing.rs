@@ -42,12 +42,18 @@ impl ForceConfig {
 
 /// Positions for every live vertex, indexed by vertex id (`None` for ids of
 /// removed vertices). Vertices that already have a position start there.
+/// Only top-level vertices are laid out; a stored (nested) vertex gets the
+/// position of the top-level vertex it is stored in, and its edges act on
+/// that vertex.
 pub fn force_layout(g: &Graph, config: &ForceConfig) -> Vec<Option<Point>> {
-    let ids: Vec<VertexId> = g.vertex_ids().collect();
+    let ids: Vec<VertexId> = g.vertex_ids().filter(|&v| g.parent(v).is_none()).collect();
     let n = ids.len();
     let mut slot = vec![usize::MAX; g.vertex_bound()];
     for (i, v) in ids.iter().enumerate() {
         slot[v.index()] = i;
+    }
+    for v in g.vertex_ids() {
+        slot[v.index()] = slot[top_level(g, v).index()];
     }
     let mut rng = Rng::seeded(config.seed);
     let mut pos = initial_positions(g, &ids, &slot, &mut rng, config.edge_length);
@@ -56,7 +62,7 @@ pub fn force_layout(g: &Graph, config: &ForceConfig) -> Vec<Option<Point>> {
     // drag the key onto the corridor between the lock and the key's room.
     let edges: Vec<(usize, usize, f64, f64)> = g
         .edges()
-        .filter(|(_, e)| e.source != e.target)
+        .filter(|(_, e)| slot[e.source.index()] != slot[e.target.index()])
         .map(|(_, e)| {
             let strength = if e.cosmetic { 0.25 } else { 1.0 };
             let factor = e.length_factor.max(0.05);
@@ -108,10 +114,19 @@ pub fn force_layout(g: &Graph, config: &ForceConfig) -> Vec<Option<Point>> {
         temperature = (temperature - cooling).max(k * 0.01);
     }
     let mut out = vec![None; g.vertex_bound()];
-    for (i, v) in ids.iter().enumerate() {
-        out[v.index()] = Some(pos[i]);
+    for v in g.vertex_ids() {
+        out[v.index()] = Some(pos[slot[v.index()]]);
     }
     out
+}
+
+/// The top-level vertex `v` is stored in (at any depth), or `v` itself.
+pub fn top_level(g: &Graph, v: VertexId) -> VertexId {
+    let mut at = v;
+    while let Some(p) = g.parent(at) {
+        at = p;
+    }
+    at
 }
 
 /// Short-range repulsion between each vertex and each edge not incident

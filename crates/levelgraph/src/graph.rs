@@ -119,6 +119,10 @@ pub struct Vertex {
     pub attributes: BTreeMap<String, String>,
     /// Optional position in the plane (set by drawing or geometric derivation).
     pub position: Option<Point>,
+    /// The vertex this one is stored in (seed 003's stored nodes: an item
+    /// in a room), if any. Set through [`Graph::set_parent`], which keeps
+    /// the children index right and refuses cycles.
+    pub parent: Option<VertexId>,
 }
 
 /// An edge of the host graph.
@@ -177,6 +181,8 @@ pub struct Graph {
     edges: Vec<Option<Edge>>,
     incidence: Vec<Vec<EdgeId>>,
     by_tag: Vec<Vec<VertexId>>,
+    /// Per vertex: the vertices stored directly in it, in increasing id order.
+    children: Vec<Vec<VertexId>>,
     vertex_count: usize,
     edge_count: usize,
 }
@@ -240,8 +246,10 @@ impl Graph {
             tag,
             attributes: BTreeMap::new(),
             position: None,
+            parent: None,
         }));
         self.incidence.push(Vec::new());
+        self.children.push(Vec::new());
         self.index_insert(tag, id);
         self.vertex_count += 1;
         id
@@ -256,6 +264,7 @@ impl Graph {
         while self.vertices.len() < id.index() {
             self.vertices.push(None);
             self.incidence.push(Vec::new());
+            self.children.push(Vec::new());
         }
         self.add_vertex(tag)
     }
@@ -303,16 +312,71 @@ impl Graph {
         self.index_insert(tag, v);
     }
 
-    /// Removes `v` and every edge incident to it; returns the vertex.
+    /// Removes `v`, every edge incident to it and every vertex stored in
+    /// it (recursively, with their edges); returns the vertex.
     pub fn remove_vertex(&mut self, v: VertexId) -> Option<Vertex> {
-        let vertex = self.vertices.get_mut(v.index())?.take()?;
+        if !self.contains_vertex(v) {
+            return None;
+        }
+        for child in std::mem::take(&mut self.children[v.index()]) {
+            self.remove_vertex(child);
+        }
+        let vertex = self.vertices[v.index()].take()?;
         let incident = std::mem::take(&mut self.incidence[v.index()]);
         for e in incident {
             self.remove_edge(e);
         }
+        if let Some(p) = vertex.parent {
+            self.children[p.index()].retain(|&c| c != v);
+        }
         self.index_remove(vertex.tag, v);
         self.vertex_count -= 1;
         Some(vertex)
+    }
+
+    /// The vertex `v` is stored in, if any.
+    pub fn parent(&self, v: VertexId) -> Option<VertexId> {
+        self.vertex(v).and_then(|x| x.parent)
+    }
+
+    /// The vertices stored directly in `v`, in increasing id order.
+    pub fn children(&self, v: VertexId) -> &[VertexId] {
+        self.children.get(v.index()).map_or(&[], Vec::as_slice)
+    }
+
+    /// Whether storing `child` in `parent` would put a vertex inside itself
+    /// (`parent` is `child` or stored, at any depth, in `child`).
+    pub fn would_cycle(&self, child: VertexId, parent: VertexId) -> bool {
+        let mut at = Some(parent);
+        while let Some(p) = at {
+            if p == child {
+                return true;
+            }
+            at = self.parent(p);
+        }
+        false
+    }
+
+    /// Stores `child` in `parent` (`None`: takes it out to the top level).
+    /// Returns `false` and changes nothing when a vertex is not live or the
+    /// change would put a vertex inside itself.
+    pub fn set_parent(&mut self, child: VertexId, parent: Option<VertexId>) -> bool {
+        if !self.contains_vertex(child) || parent.is_some_and(|p| !self.contains_vertex(p)) {
+            return false;
+        }
+        if parent.is_some_and(|p| self.would_cycle(child, p)) {
+            return false;
+        }
+        if let Some(old) = self.parent(child) {
+            self.children[old.index()].retain(|&c| c != child);
+        }
+        if let Some(p) = parent {
+            let list = &mut self.children[p.index()];
+            let at = list.partition_point(|&c| c < child);
+            list.insert(at, child);
+        }
+        self.vertices[child.index()].as_mut().expect("live").parent = parent;
+        true
     }
 
     /// Adds an edge and returns its id; if an identical edge exists (same
@@ -431,16 +495,17 @@ impl Graph {
         self.by_tag.get(tag.index()).map_or(&[], Vec::as_slice)
     }
 
-    /// Whether the graph is connected, ignoring cosmetic edges and edge
-    /// directions. The empty graph counts as connected.
+    /// Whether the top-level vertices are connected, ignoring cosmetic
+    /// edges and edge directions (stored vertices live inside their parent
+    /// and do not count). The empty graph counts as connected.
     pub fn is_connected(&self) -> bool {
-        let Some(first) = self.vertex_ids().next() else {
+        let top = |v: &VertexId| self.parent(*v).is_none();
+        let Some(first) = self.vertex_ids().find(top) else {
             return true;
         };
         let mut seen = vec![false; self.vertex_bound()];
         let mut stack = vec![first];
         seen[first.index()] = true;
-        let mut reached = 1;
         while let Some(v) = stack.pop() {
             for &e in self.incident_edges(v) {
                 let edge = self.edge(e).expect("incident edge is live");
@@ -450,12 +515,11 @@ impl Graph {
                 let w = edge.other(v);
                 if !seen[w.index()] {
                     seen[w.index()] = true;
-                    reached += 1;
                     stack.push(w);
                 }
             }
         }
-        reached == self.vertex_count
+        self.vertex_ids().filter(top).all(|v| seen[v.index()])
     }
 
     fn index_insert(&mut self, tag: Symbol, v: VertexId) {
@@ -544,5 +608,43 @@ mod tests {
         });
         assert!(!g.is_connected());
         assert_eq!(g.valence(a), 0);
+    }
+}
+
+#[cfg(test)]
+mod nesting_tests {
+    use super::*;
+
+    #[test]
+    fn stored_vertices_follow_their_parent_and_never_cycle() {
+        let mut g = Graph::new();
+        let room = g.add_vertex_named("room");
+        let chest = g.add_vertex_named("chest");
+        let gem = g.add_vertex_named("gem");
+        let other = g.add_vertex_named("room");
+        g.connect(room, other, false);
+        assert!(g.set_parent(chest, Some(room)));
+        assert!(g.set_parent(gem, Some(chest)));
+        assert!(!g.set_parent(room, Some(gem)), "a room inside its own gem");
+        assert!(!g.set_parent(room, Some(room)));
+        assert_eq!(g.children(room), &[chest]);
+        assert!(g.is_connected(), "stored vertices need no corridor");
+        g.remove_vertex(room);
+        assert_eq!(g.vertex_count(), 1, "chest and gem go with their room");
+        assert!(!g.contains_vertex(gem));
+    }
+
+    #[test]
+    fn moving_a_vertex_updates_both_parents() {
+        let mut g = Graph::new();
+        let a = g.add_vertex_named("room");
+        let b = g.add_vertex_named("room");
+        let item = g.add_vertex_named("key");
+        g.set_parent(item, Some(a));
+        g.set_parent(item, Some(b));
+        assert!(g.children(a).is_empty());
+        assert_eq!(g.children(b), &[item]);
+        g.set_parent(item, None);
+        assert!(g.children(b).is_empty() && g.parent(item).is_none());
     }
 }

@@ -20,7 +20,7 @@
 //! ```
 //!
 //! Modules, in pipeline order: [`grammar`] (language, JSON form, compile,
-//! lint) → [`matching`] (pattern search) → [`derive`] (the rewriting loop)
+//! lint) → [`matching`] (pattern search) → [`derive`](mod@derive) (the rewriting loop)
 //! → [`drawing`] and [`formats`] (JSON, DOT, SVG, GraphML, seed-003 text).
 //! [`graph`] is the host graph model shared by all of them; [`diagnostic`]
 //! the error values.

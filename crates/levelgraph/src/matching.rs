@@ -2,21 +2,27 @@
 //! (a rule's left-hand side) into a host graph.
 //!
 //! A match maps every pattern vertex to a distinct host vertex whose tag is
-//! in the pattern vertex's tag set, and every pattern edge to a distinct host
+//! in the pattern vertex's tag set (and whose valence is the required one,
+//! when the pattern gives one), and every pattern edge to a distinct host
 //! edge between the images of its ends with the same direction, label and
 //! cosmetic flag (an undirected pattern edge matches an undirected host edge
 //! either way round). *Non-induced*: host edges between matched vertices that
-//! the pattern does not mention are allowed. Forbidden tags (seed 000's
-//! "false" values) then reject a match when a host edge incident to a matched
-//! vertex, not covered by the match, leads to a vertex with a forbidden tag.
+//! the pattern does not mention are allowed, unless the pattern is
+//! `induced`. A complete match is then checked for containment (`(i) in (r)`:
+//! the image of `i` is stored in the image of `r`), forbidden tags (seed
+//! 000's "false" values: a host edge incident to a matched vertex, not
+//! covered by the match, must not lead to a vertex with a forbidden tag) and
+//! negative application conditions ([`Nac`]: no extension of the match by
+//! the condition's own vertices and edges may exist).
 //!
 //! Search (the approach of VF2-style matchers, specialised to small
-//! patterns): the pattern is compiled once into a [`SearchPlan`] that starts
-//! at the most selective vertex (fewest host candidates by tag, then highest
-//! degree) and extends along pattern edges, so each later vertex is found
-//! among the host neighbours of an already-matched vertex rather than among
-//! all host vertices. Host candidates for a root come from the graph's tag
-//! index. Matches are produced in a deterministic order.
+//! patterns): a pattern builds one search plan per possible root when it is
+//! created; each search starts at the most selective vertex (fewest host
+//! candidates by tag, then highest degree) and extends along pattern edges,
+//! so each later vertex is found among the host neighbours of an
+//! already-matched vertex rather than among all host vertices. Host
+//! candidates for a root come from the graph's tag index. Matches are
+//! produced in a deterministic order.
 
 use std::ops::ControlFlow;
 
@@ -97,6 +103,8 @@ pub struct Pattern {
     /// Negative application conditions: a match that any of them extends
     /// is rejected.
     nacs: Vec<Nac>,
+    /// `(child, parent)`: the child's image must be stored in the parent's.
+    inside: Vec<(usize, usize)>,
 }
 
 /// A negative application condition: a pattern whose first `bound`
@@ -114,11 +122,17 @@ pub struct Nac {
 
 impl Nac {
     /// A condition over `vertices` (the first `bound` stand for the guarded
-    /// pattern's vertices, in its order; give them `TagTest::Any`) and
-    /// `edges`. **Panics** if `bound > vertices.len()`.
-    pub fn new(vertices: Vec<PatternVertex>, edges: Vec<PatternEdge>, bound: usize) -> Self {
+    /// pattern's vertices, in its order; give them `TagTest::Any`), `edges`
+    /// and containments `inside` (`(child, parent)` vertex indices).
+    /// **Panics** if `bound > vertices.len()` or an index is out of range.
+    pub fn new(
+        vertices: Vec<PatternVertex>,
+        edges: Vec<PatternEdge>,
+        bound: usize,
+        inside: Vec<(usize, usize)>,
+    ) -> Self {
         assert!(bound <= vertices.len());
-        let pattern = Pattern::new(vertices, edges);
+        let pattern = Pattern::new(vertices, edges).with_inside(inside);
         let prefix: Vec<usize> = (0..bound).collect();
         let plan = pattern.plan_with_prefix(&prefix);
         Nac {
@@ -188,11 +202,22 @@ impl Pattern {
             plans: Vec::new(),
             induced: false,
             nacs: Vec::new(),
+            inside: Vec::new(),
         };
         pattern.plans = (0..pattern.vertices.len())
             .map(|root| pattern.plan_with_prefix(&[root]))
             .collect();
         pattern
+    }
+
+    /// The same pattern, requiring each `(child, parent)` pair of vertex
+    /// indices to match a host vertex stored in the other's image.
+    /// **Panics** if an index is out of range.
+    pub fn with_inside(mut self, inside: Vec<(usize, usize)>) -> Self {
+        let n = self.vertices.len();
+        assert!(inside.iter().all(|&(c, p)| c < n && p < n));
+        self.inside = inside;
+        self
     }
 
     /// The same pattern with induced matching switched on or off and the
@@ -408,10 +433,13 @@ impl Pattern {
                 .all(|(k, val)| h.attributes.get(k) == Some(val))
     }
 
-    /// The checks that need a complete match: forbidden tags, induced
-    /// matching, negative application conditions.
+    /// The checks that need a complete match: containment, forbidden tags,
+    /// induced matching, negative application conditions.
     fn complete_ok(&self, host: &Graph, m: &Match) -> bool {
-        self.forbidden_ok(host, m)
+        self.inside
+            .iter()
+            .all(|&(c, p)| host.parent(m.vertices[c]) == Some(m.vertices[p]))
+            && self.forbidden_ok(host, m)
             && (!self.induced || self.induced_ok(host, m))
             && !self.nacs.iter().any(|nac| nac.extends(host, m))
     }

@@ -8,6 +8,12 @@
 //! edges with an identical right-hand edge are kept as they are (label,
 //! length factor), the others removed; right-hand edges with no identical
 //! pattern edge are added, unless the host already has an identical edge.
+//!
+//! Containment (`(i) in (r)`) works like edges: a pattern containment not
+//! on the right takes the child out to the top level, a right-hand
+//! containment not in the pattern stores the child in the parent (moving it
+//! if it was stored elsewhere). Deleting a vertex deletes everything stored
+//! in it, except kept vertices whose containment the pattern names.
 
 use crate::grammar::{CompiledAlternative, End, NewEdge};
 use crate::graph::{Edge, Graph, VertexId};
@@ -80,6 +86,11 @@ pub(crate) fn apply(host: &mut Graph, plan: &CompiledAlternative, m: &Match) -> 
     for &j in &plan.removed_edges {
         host.remove_edge(m.edges[j]);
     }
+    // Taken out before deletions, so a kept vertex stored in a deleted
+    // one survives at the top level.
+    for &i in &plan.removed_inside {
+        host.set_parent(m.vertices[i], None);
+    }
     for &i in &plan.deleted {
         host.remove_vertex(m.vertices[i]);
     }
@@ -113,5 +124,21 @@ pub(crate) fn apply(host: &mut Graph, plan: &CompiledAlternative, m: &Match) -> 
     for e in &plan.added_edges {
         host.add_edge(host_edge(resolve(e.source), resolve(e.target), e));
     }
+    for &(child, parent) in &plan.added_inside {
+        let stored = host.set_parent(resolve(child), Some(resolve(parent)));
+        debug_assert!(stored, "inside_allows checked this application");
+    }
     created
+}
+
+/// Whether the containments `plan` adds at `m` keep every vertex out of
+/// itself: storing a kept vertex in a kept one that is (at any depth)
+/// stored in it would make a cycle, so such a match is not applicable.
+pub(crate) fn inside_allows(host: &Graph, plan: &CompiledAlternative, m: &Match) -> bool {
+    plan.added_inside
+        .iter()
+        .all(|&(child, parent)| match (child, parent) {
+            (End::Kept(c), End::Kept(p)) => !host.would_cycle(m.vertices[c], m.vertices[p]),
+            _ => true,
+        })
 }

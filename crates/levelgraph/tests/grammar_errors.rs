@@ -354,14 +354,17 @@ fn json_form_round_trips_and_derives_identically() {
                 r.span = None;
                 r.lhs.vertices.iter_mut().for_each(|v| v.span = None);
                 r.lhs.edges.iter_mut().for_each(|e| e.span = None);
+                r.lhs.inside.iter_mut().for_each(|c| c.span = None);
                 for nac in &mut r.where_not {
                     nac.vertices.iter_mut().for_each(|v| v.span = None);
                     nac.edges.iter_mut().for_each(|e| e.span = None);
+                    nac.inside.iter_mut().for_each(|c| c.span = None);
                 }
                 for alt in &mut r.rhs {
                     alt.span = None;
                     alt.vertices.iter_mut().for_each(|v| v.span = None);
                     alt.edges.iter_mut().for_each(|e| e.span = None);
+                    alt.inside.iter_mut().for_each(|c| c.span = None);
                 }
             }
             g.groups.iter_mut().for_each(|grp| grp.span = None);

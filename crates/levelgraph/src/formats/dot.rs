@@ -3,7 +3,8 @@
 //! One `digraph`: directed edges get arrows, undirected edges `dir=none`,
 //! cosmetic edges are dashed, labels are edge labels; vertices are filled
 //! circles in their alphabet colour, labelled with their tag. Node names are
-//! `v<id>` with the stable vertex id.
+//! `v<id>` with the stable vertex id. A stored (nested) vertex has a
+//! dotted `in` edge to the vertex it is stored in.
 
 use std::fmt::Write;
 
@@ -36,6 +37,16 @@ pub fn to_dot(g: &Graph, alphabet: &Alphabet, title: &str) -> String {
             q(color),
             q(Alphabet::text_color(color))
         );
+    }
+    // A stored vertex points at what it is stored in with a dotted "in" edge.
+    for (id, v) in g.vertices() {
+        if let Some(parent) = v.parent {
+            let _ = writeln!(
+                out,
+                "  v{} -> v{} [style=dotted, arrowhead=odiamond, label=\"in\"];",
+                id.0, parent.0
+            );
+        }
     }
     for (_, e) in g.edges() {
         let mut attrs = Vec::new();

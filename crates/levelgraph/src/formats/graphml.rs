@@ -5,7 +5,8 @@
 //! Written with `quick-xml`: one `<graph>` with a `<node id="v<id>">` per
 //! vertex (stable vertex id) and an `<edge id="e<id>">` per edge (stable
 //! edge id), in id order. Data keys: the graph's title; per vertex its tag,
-//! the tag's colour, its position (`x`, `y`) when it has one and one key per
+//! the tag's colour, its position (`x`, `y`) when it has one, the node it is
+//! stored in (`parent`, a node id) when it is nested, and one key per
 //! vertex attribute name (sorted by name); per edge `directed`, `cosmetic`,
 //! `label` (when there is one) and `length_factor`.
 //!
@@ -56,6 +57,7 @@ pub fn to_graphml(g: &Graph, alphabet: &Alphabet, title: &str) -> String {
         *id = format!("a{i}");
     }
     let any_position = g.vertices().any(|(_, v)| v.position.is_some());
+    let any_parent = g.vertices().any(|(_, v)| v.parent.is_some());
     let any_directed = g.edges().any(|(_, e)| e.directed);
 
     let mut w = Writer::new_with_indent(Vec::new(), b' ', 2);
@@ -72,6 +74,9 @@ pub fn to_graphml(g: &Graph, alphabet: &Alphabet, title: &str) -> String {
                 if any_position {
                     key(w, "x", "node", "x", "double")?;
                     key(w, "y", "node", "y", "double")?;
+                }
+                if any_parent {
+                    key(w, "parent", "node", "parent", "string")?;
                 }
                 for (name, id) in &attribute_keys {
                     let attr_name = format!("{ATTRIBUTE_PREFIX}{name}");
@@ -101,6 +106,9 @@ pub fn to_graphml(g: &Graph, alphabet: &Alphabet, title: &str) -> String {
                                     if let Some([x, y]) = v.position {
                                         data(w, "x", &xs_double(x))?;
                                         data(w, "y", &xs_double(y))?;
+                                    }
+                                    if let Some(parent) = v.parent {
+                                        data(w, "parent", &format!("v{}", parent.0))?;
                                     }
                                     for (name, value) in &v.attributes {
                                         data(w, &attribute_keys[name.as_str()], value)?;

@@ -42,6 +42,9 @@ pub struct MissionDoc {
     pub stop_detail: String,
     /// Number of rule applications.
     pub applications: usize,
+    /// Steps skipped by rule `probability`; omitted when 0.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub skipped: usize,
     /// Vertices in increasing id order.
     pub nodes: Vec<NodeDoc>,
     /// Edges in increasing edge-id order.
@@ -65,6 +68,9 @@ pub struct NodeDoc {
     /// Position `[x, y]` in drawing units, when the graph has one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub position: Option<Point>,
+    /// Id of the node this one is stored in (an item in a room), if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub parent: Option<u32>,
 }
 
 /// An edge.
@@ -96,10 +102,17 @@ fn one() -> f64 {
 pub struct TraceDoc {
     /// Rule name.
     pub rule: String,
+    /// Index of the right-hand alternative applied; omitted when 0.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub alternative: usize,
     /// Host node ids matched, in pattern-vertex order.
     pub matched: Vec<u32>,
     /// Node ids created.
     pub created: Vec<u32>,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 /// Why a document could not become a graph.
@@ -136,6 +149,22 @@ pub enum MissionError {
         /// Index in `edges` of the first.
         first: usize,
     },
+    /// A node's `parent` names a node that does not exist.
+    #[error("nodes[{index}]: parent {parent} does not exist")]
+    MissingParent {
+        /// Index in `nodes`.
+        index: usize,
+        /// The missing parent id.
+        parent: u32,
+    },
+    /// A node's `parent` chain leads back to the node itself.
+    #[error("nodes[{index}]: node {id} would be stored inside itself")]
+    ParentCycle {
+        /// Index in `nodes`.
+        index: usize,
+        /// The node's id.
+        id: u32,
+    },
     /// A node id is [`MAX_NODE_ID`] or more.
     #[error("nodes[{index}]: id {id} is too large (ids must be below {MAX_NODE_ID})")]
     IdTooLarge {
@@ -168,6 +197,7 @@ impl MissionDoc {
         doc.stop_reason = d.stop.code().to_owned();
         doc.stop_detail = d.stop.to_string();
         doc.applications = d.trace.len();
+        doc.skipped = d.skipped as usize;
         doc.trace = d.trace.iter().map(trace_doc).collect();
         doc
     }
@@ -181,6 +211,7 @@ impl MissionDoc {
                 tag: g.tags().name(v.tag).to_owned(),
                 attributes: v.attributes.clone(),
                 position: v.position,
+                parent: v.parent.map(|p| p.0),
             })
             .collect();
         let edges = g
@@ -201,6 +232,7 @@ impl MissionDoc {
             stop_reason: String::new(),
             stop_detail: String::new(),
             applications: 0,
+            skipped: 0,
             nodes,
             edges,
             trace: Vec::new(),
@@ -292,6 +324,15 @@ impl MissionDoc {
             }
             g.add_edge(edge);
         }
+        for (index, n) in self.nodes.iter().enumerate() {
+            let Some(parent) = n.parent else { continue };
+            if !g.contains_vertex(VertexId(parent)) {
+                return Err(MissionError::MissingParent { index, parent });
+            }
+            if !g.set_parent(VertexId(n.id), Some(VertexId(parent))) {
+                return Err(MissionError::ParentCycle { index, id: n.id });
+            }
+        }
         Ok(g)
     }
 }
@@ -334,6 +375,7 @@ pub fn host_for(doc: &MissionDoc, grammar: &CompiledGrammar) -> Result<Graph, Mi
 fn trace_doc(a: &Application) -> TraceDoc {
     TraceDoc {
         rule: a.rule.clone(),
+        alternative: a.alternative,
         matched: ids(&a.matched),
         created: ids(&a.created),
     }

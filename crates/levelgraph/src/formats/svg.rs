@@ -7,7 +7,7 @@ use svg::node::element::{Circle, Definitions, Group, Line, Marker, Path, Rectang
 use svg::Document;
 
 use crate::alphabet::Alphabet;
-use crate::graph::{Graph, Point};
+use crate::graph::{Graph, Point, VertexId};
 
 /// Pixels per drawing unit (one ideal edge length).
 const SCALE: f64 = 90.0;
@@ -18,11 +18,67 @@ const LEGEND_WIDTH: f64 = 260.0;
 const TITLE_HEIGHT: f64 = 36.0;
 const FONT: &str = "Helvetica, Arial, sans-serif";
 
+/// Radius of a stored (nested) vertex's circle, pixels.
+const NESTED_RADIUS: f64 = 8.0;
+
+/// Directions around a rim, starting at the bottom: exact constants, so no
+/// trigonometry reaches the output.
+const RIM: [[f64; 2]; 8] = [
+    [0.0, 1.0],
+    [
+        -std::f64::consts::FRAC_1_SQRT_2,
+        std::f64::consts::FRAC_1_SQRT_2,
+    ],
+    [-1.0, 0.0],
+    [
+        -std::f64::consts::FRAC_1_SQRT_2,
+        -std::f64::consts::FRAC_1_SQRT_2,
+    ],
+    [0.0, -1.0],
+    [
+        std::f64::consts::FRAC_1_SQRT_2,
+        -std::f64::consts::FRAC_1_SQRT_2,
+    ],
+    [1.0, 0.0],
+    [
+        std::f64::consts::FRAC_1_SQRT_2,
+        std::f64::consts::FRAC_1_SQRT_2,
+    ],
+];
+
+/// Pixel offset of every vertex from its top-level vertex's centre: zero at
+/// the top level; stored vertices, in depth-first order, sit on the rim,
+/// one direction of [`RIM`] each, a ring further out after every eight.
+fn nested_offsets(g: &Graph) -> Vec<[f64; 2]> {
+    let mut out = vec![[0.0; 2]; g.vertex_bound()];
+    for top in g.vertex_ids().filter(|&v| g.parent(v).is_none()) {
+        let mut stack: Vec<VertexId> = g.children(top).iter().rev().copied().collect();
+        let mut k = 0usize;
+        while let Some(v) = stack.pop() {
+            let ring = RADIUS + (k / RIM.len()) as f64 * 2.0 * NESTED_RADIUS;
+            let dir = RIM[k % RIM.len()];
+            out[v.index()] = [dir[0] * ring, dir[1] * ring];
+            k += 1;
+            stack.extend(g.children(v).iter().rev().copied());
+        }
+    }
+    out
+}
+
 /// The SVG text of `g` with vertex positions `positions` (indexed by vertex
 /// id, drawing units; see [`crate::drawing::force_layout`]). Vertices
-/// without a position are drawn at the origin.
+/// without a position are drawn at the origin. Stored (nested) vertices
+/// are small circles on the rim of the top-level vertex they are stored in.
 pub fn to_svg(g: &Graph, positions: &[Option<Point>], alphabet: &Alphabet, title: &str) -> String {
-    let at = |v: crate::graph::VertexId| {
+    let offsets = nested_offsets(g);
+    let radius = |v: VertexId| {
+        if g.parent(v).is_some() {
+            NESTED_RADIUS
+        } else {
+            RADIUS
+        }
+    };
+    let at = |v: VertexId| {
         positions
             .get(v.index())
             .copied()
@@ -45,6 +101,12 @@ pub fn to_svg(g: &Graph, positions: &[Option<Point>], alphabet: &Alphabet, title
             MARGIN + RADIUS + (p[0] - min[0]) * SCALE,
             TITLE_HEIGHT + MARGIN + RADIUS + (p[1] - min[1]) * SCALE,
         ]
+    };
+    // Pixel centre of a vertex's circle.
+    let centre = |v: VertexId| {
+        let p = px(at(v));
+        let o = offsets[v.index()];
+        [p[0] + o[0], p[1] + o[1]]
     };
     let drawing_w = (max[0] - min[0]) * SCALE + 2.0 * (MARGIN + RADIUS);
     let drawing_h = (max[1] - min[1]) * SCALE + 2.0 * (MARGIN + RADIUS) + TITLE_HEIGHT;
@@ -103,17 +165,18 @@ pub fn to_svg(g: &Graph, positions: &[Option<Point>], alphabet: &Alphabet, title
 
     let mut edges = Group::new().set("stroke", "#37474f").set("stroke-width", 2);
     for (_, e) in g.edges() {
-        let (a, b) = (px(at(e.source)), px(at(e.target)));
+        let (a, b) = (centre(e.source), centre(e.target));
         let (dx, dy) = (b[0] - a[0], b[1] - a[1]);
         let len = (dx * dx + dy * dy).sqrt().max(1e-9);
         // Stop lines at the circles' rims so arrowheads stay visible.
         let (ux, uy) = (dx / len, dy / len);
-        let trim = RADIUS.min(len / 2.0);
+        let trim_a = radius(e.source).min(len / 2.0);
+        let trim_b = radius(e.target).min(len / 2.0);
         let mut line = Line::new()
-            .set("x1", round(a[0] + ux * trim))
-            .set("y1", round(a[1] + uy * trim))
-            .set("x2", round(b[0] - ux * trim))
-            .set("y2", round(b[1] - uy * trim));
+            .set("x1", round(a[0] + ux * trim_a))
+            .set("y1", round(a[1] + uy * trim_a))
+            .set("x2", round(b[0] - ux * trim_b))
+            .set("y2", round(b[1] - uy * trim_b));
         if e.directed {
             line = line.set("marker-end", "url(#arrow)");
         }
@@ -136,10 +199,43 @@ pub fn to_svg(g: &Graph, positions: &[Option<Point>], alphabet: &Alphabet, title
     doc = doc.add(edges);
 
     let mut nodes = Group::new();
-    for (id, v) in g.vertices() {
-        let p = px(at(id));
+    // Top-level vertices first, so stored ones are drawn on top of them.
+    let order = g
+        .vertices()
+        .filter(|(_, v)| v.parent.is_none())
+        .chain(g.vertices().filter(|(_, v)| v.parent.is_some()));
+    for (id, v) in order {
+        let p = centre(id);
         let tag = g.tags().name(v.tag);
         let fill = alphabet.color(tag);
+        if let Some(parent) = v.parent {
+            // Too small for the tag: its first letter, and the tag in the tooltip.
+            let initial: String = tag.chars().take(1).collect();
+            nodes = nodes.add(
+                Group::new()
+                    .add(
+                        Circle::new()
+                            .set("cx", round(p[0]))
+                            .set("cy", round(p[1]))
+                            .set("r", NESTED_RADIUS)
+                            .set("fill", fill)
+                            .set("stroke", "#263238")
+                            .set("stroke-width", 1),
+                    )
+                    .add(
+                        Text::new(initial)
+                            .set("x", round(p[0]))
+                            .set("y", round(p[1] + 3.0))
+                            .set("font-size", 8)
+                            .set("text-anchor", "middle")
+                            .set("fill", Alphabet::text_color(fill)),
+                    )
+                    .add(svg::node::element::Title::new(format!(
+                        "{id} {tag} (in {parent})"
+                    ))),
+            );
+            continue;
+        }
         let font = if tag.chars().count() > 6 { 8 } else { 10 };
         let mut node = Group::new()
             .add(

@@ -105,6 +105,11 @@ pub(crate) struct CompiledAlternative {
     pub(crate) rhs_valence: Vec<usize>,
     /// Kept pattern vertices that gain at least one non-cosmetic edge.
     pub(crate) valence_watch: Vec<usize>,
+    /// Pattern containments (child index) that the alternative drops: the
+    /// child is taken out to the top level.
+    pub(crate) removed_inside: Vec<usize>,
+    /// Containments the alternative adds: (child, parent).
+    pub(crate) added_inside: Vec<(End, End)>,
     /// Vertices created minus vertices deleted.
     pub(crate) vertex_delta: i64,
 }
@@ -482,6 +487,74 @@ fn resolve_edges(
         .collect()
 }
 
+/// Resolves `(child) in (parent)` pairs against a side's names. Errors:
+/// a name not on the side, a vertex in itself, a vertex in two parents,
+/// a cycle.
+fn resolve_inside(
+    cx: &mut Cx<'_>,
+    inside: &[model::Containment],
+    index: &BTreeMap<&str, usize>,
+    path: &str,
+) -> Vec<(usize, usize)> {
+    let mut out: Vec<(usize, usize)> = Vec::new();
+    for (k, c) in inside.iter().enumerate() {
+        let at = cx_loc(c.span, format!("{path}.inside[{k}]"));
+        let (Some(&child), Some(&parent)) =
+            (index.get(c.child.as_str()), index.get(c.parent.as_str()))
+        else {
+            let missing = if index.contains_key(c.child.as_str()) {
+                &c.parent
+            } else {
+                &c.child
+            };
+            cx.error(
+                format!("`in` names vertex `{missing}`, which is not on this side"),
+                at,
+                None,
+            );
+            continue;
+        };
+        if child == parent {
+            cx.error(
+                format!("vertex `{}` cannot be stored in itself", c.child),
+                at,
+                None,
+            );
+            continue;
+        }
+        if out.iter().any(|&(ch, p)| ch == child && p != parent) {
+            cx.error(
+                format!("vertex `{}` is stored in two vertices on one side", c.child),
+                at,
+                Some("a vertex is stored in at most one other".into()),
+            );
+            continue;
+        }
+        if !out.contains(&(child, parent)) {
+            out.push((child, parent));
+        }
+    }
+    // No cycle: following parents from any vertex must end.
+    for &(start, _) in &out {
+        let mut at = start;
+        for _ in 0..=out.len() {
+            match out.iter().find(|&&(ch, _)| ch == at) {
+                Some(&(_, p)) if p == start => {
+                    cx.error(
+                        "containment on this side puts a vertex inside itself".into(),
+                        Location::Field(path.to_owned()),
+                        None,
+                    );
+                    return out;
+                }
+                Some(&(_, p)) => at = p,
+                None => break,
+            }
+        }
+    }
+    out
+}
+
 /// Pattern vertices of a pattern or `where not` side. With `bare_ok`, a
 /// vertex without tags is accepted (a `where not` reference to a pattern
 /// vertex; the caller handles it) and compiled as `*`.
@@ -613,6 +686,7 @@ fn compile_rule(
     );
     let pattern_vertices = compile_pattern_vertices(cx, tags, &rule.lhs.vertices, &lhs_path, false);
     let lhs_edges = resolve_edges(cx, &rule.lhs.edges, &lhs_index, labels, &lhs_path);
+    let lhs_inside = resolve_inside(cx, &rule.lhs.inside, &lhs_index, &lhs_path);
 
     let nacs: Vec<Nac> = rule
         .where_not
@@ -649,7 +723,7 @@ fn compile_rule(
                 labels,
                 rule,
                 alt,
-                &lhs_index,
+                (&lhs_index, &lhs_inside),
                 &format!("rules[{ri}].rhs[{ai}]"),
             )
         })
@@ -658,6 +732,7 @@ fn compile_rule(
         return None;
     }
     let pattern = Pattern::new(pattern_vertices, pattern_edges(&rule.lhs.edges, &lhs_edges))
+        .with_inside(lhs_inside)
         .with_conditions(rule.induced, nacs);
     Some(CompiledRule {
         name: rule.name.clone(),
@@ -741,6 +816,7 @@ fn compile_nac(
     }
     let own_vertices = compile_pattern_vertices(cx, tags, &own, path, false);
     let resolved = resolve_edges(cx, &nac.edges, &index, labels, path);
+    let inside = resolve_inside(cx, &nac.inside, &index, path);
     if cx.errors.len() > errors_before {
         return None;
     }
@@ -757,6 +833,7 @@ fn compile_nac(
         vertices,
         pattern_edges(&nac.edges, &resolved),
         bound,
+        inside,
     ))
 }
 
@@ -767,7 +844,7 @@ fn compile_alternative(
     labels: &mut Symbols,
     rule: &model::Rule,
     alt: &model::Alternative,
-    lhs_index: &BTreeMap<&str, usize>,
+    (lhs_index, lhs_inside): (&BTreeMap<&str, usize>, &[(usize, usize)]),
     path: &str,
 ) -> Option<CompiledAlternative> {
     let errors_before = cx.errors.len();
@@ -852,9 +929,31 @@ fn compile_alternative(
         .map(|(i, _)| i)
         .collect();
     let rhs_edges = resolve_edges(cx, &alt.edges, &rhs_index, labels, path);
+    let rhs_inside = resolve_inside(cx, &alt.inside, &rhs_index, path);
     if cx.errors.len() > errors_before {
         return None;
     }
+    // Containment pairs by pattern index: kept ones stay, pattern-only ones
+    // are dropped (when the child survives), right-only ones are added.
+    let rhs_pairs: Vec<(End, End)> = rhs_inside
+        .iter()
+        .map(|&(c, p)| (rhs_end[c], rhs_end[p]))
+        .collect();
+    let removed_inside: Vec<usize> = lhs_inside
+        .iter()
+        .filter(|&&(c, p)| {
+            !rhs_pairs.contains(&(End::Kept(c), End::Kept(p))) && !deleted.contains(&c)
+        })
+        .map(|&(c, _)| c)
+        .collect();
+    let added_inside: Vec<(End, End)> = rhs_pairs
+        .iter()
+        .copied()
+        .filter(|&(c, p)| match (c, p) {
+            (End::Kept(c), End::Kept(p)) => !lhs_inside.contains(&(c, p)),
+            _ => true,
+        })
+        .collect();
 
     // Pair each pattern edge with an identical right-hand edge (by vertex
     // names); unpaired pattern edges are removed, unpaired right edges added.
@@ -923,5 +1022,7 @@ fn compile_alternative(
         added_edges,
         rhs_valence,
         valence_watch,
+        removed_inside,
+        added_inside,
     })
 }

@@ -222,6 +222,9 @@ pub struct Alternative {
     /// Edges, in order of mention.
     #[serde(default)]
     pub edges: Vec<RuleEdge>,
+    /// Containment (`(i) in (r)`) to hold after the application.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub inside: Vec<Containment>,
     /// Where the alternative starts (its `=>`).
     #[serde(skip)]
     pub span: Option<Span>,
@@ -240,6 +243,9 @@ pub struct Side<V> {
     /// Edges, in order of mention.
     #[serde(default)]
     pub edges: Vec<RuleEdge>,
+    /// Containment (`(i) in (r)`): which vertex is stored in which.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub inside: Vec<Containment>,
 }
 
 impl<V> Default for Side<V> {
@@ -247,8 +253,24 @@ impl<V> Default for Side<V> {
         Side {
             vertices: Vec::new(),
             edges: Vec::new(),
+            inside: Vec::new(),
         }
     }
+}
+
+/// `(child) in (parent)`: the child vertex is stored in the parent
+/// (seed 003's stored nodes). In a pattern it must hold in the host; on a
+/// right-hand side it is made to hold.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Containment {
+    /// Name of the stored vertex.
+    pub child: String,
+    /// Name of the vertex it is stored in.
+    pub parent: String,
+    /// Where the `in` was written.
+    #[serde(skip)]
+    pub span: Option<Span>,
 }
 
 /// A vertex of a pattern.

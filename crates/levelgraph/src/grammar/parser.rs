@@ -10,8 +10,8 @@ use std::collections::BTreeMap;
 
 use super::lexer::{tokenize, Token, TokenKind};
 use super::model::{
-    Alternative, Grammar, GroupDecl, Limits, PatternVertex, Recipe, ReplacementVertex, Rule,
-    RuleEdge, Side, Stage, StageRule, TagDecl, WILDCARD,
+    Alternative, Containment, Grammar, GroupDecl, Limits, PatternVertex, Recipe, ReplacementVertex,
+    Rule, RuleEdge, Side, Stage, StageRule, TagDecl, WILDCARD,
 };
 use crate::diagnostic::{line_col, Diagnostic, Span};
 
@@ -397,6 +397,7 @@ impl Parser<'_> {
                 weight,
                 vertices: side.vertices,
                 edges: side.edges,
+                inside: side.inside,
                 span: Some(arrow),
             });
         }
@@ -510,25 +511,37 @@ impl Parser<'_> {
                 return Err(self.unexpected("a vertex `(name:tag)`"));
             }
             let mut prev = self.vertex(&mut side, &mut index, &mut specs)?;
-            while let TokenKind::Edge {
-                directed,
-                cosmetic,
-                label,
-            } = self.peek().kind.clone()
-            {
-                let edge_span = self.bump().span;
+            loop {
+                let tok = self.peek().clone();
+                let (edge, op_span) = match tok.kind {
+                    TokenKind::Edge {
+                        directed,
+                        cosmetic,
+                        label,
+                    } => (Some((directed, cosmetic, label)), tok.span),
+                    TokenKind::Ident(w) if w == "in" => (None, tok.span),
+                    _ => break,
+                };
+                self.bump();
                 if !self.at(&TokenKind::LParen) {
                     return Err(self.unexpected("a vertex after the edge"));
                 }
                 let next = self.vertex(&mut side, &mut index, &mut specs)?;
-                side.edges.push(RuleEdge {
-                    source: prev.clone(),
-                    target: next.clone(),
-                    directed,
-                    cosmetic,
-                    label,
-                    span: Some(edge_span),
-                });
+                match edge {
+                    Some((directed, cosmetic, label)) => side.edges.push(RuleEdge {
+                        source: prev.clone(),
+                        target: next.clone(),
+                        directed,
+                        cosmetic,
+                        label,
+                        span: Some(op_span),
+                    }),
+                    None => side.inside.push(Containment {
+                        child: prev.clone(),
+                        parent: next.clone(),
+                        span: Some(op_span),
+                    }),
+                }
                 prev = next;
             }
             self.eat(&TokenKind::Comma);

@@ -123,6 +123,28 @@ impl Labelled {
         for e in &rule.lhs.edges {
             add("L", "L", e);
         }
+        // Containment is a directed edge of its own kind.
+        let contain = |scope: &str, c: &crate::grammar::model::Containment| RuleEdge {
+            source: c.child.clone(),
+            target: c.parent.clone(),
+            directed: true,
+            cosmetic: false,
+            label: Some(format!("in.{scope}")),
+            span: None,
+        };
+        for c in &rule.lhs.inside {
+            add("L", "L", &contain("L", c));
+        }
+        for (n, nac) in rule.where_not.iter().enumerate() {
+            for c in &nac.inside {
+                add(&format!("N{n}"), &format!("N{n}"), &contain("N", c));
+            }
+        }
+        for (k, alt) in rule.rhs.iter().enumerate() {
+            for c in &alt.inside {
+                add(&format!("A{k}"), &format!("F{k}"), &contain("A", c));
+            }
+        }
         for (n, nac) in rule.where_not.iter().enumerate() {
             for e in &nac.edges {
                 add(&format!("N{n}"), &format!("N{n}"), e);

@@ -11,7 +11,7 @@
 //!
 //! Warnings (seed 000's limits, which geometric derivation relies on, and
 //! dead parts of the grammar):
-//! - a side that is not connected (cosmetic edges do not connect);
+//! - a side that is not connected (cosmetic edges do not connect; `in` does);
 //! - a pattern vertex missing on the right (the map from pattern to
 //!   replacement vertices is not total, so the vertex is deleted);
 //! - a non-start rule with fewer than two pattern vertices (not context-sensitive);
@@ -129,12 +129,19 @@ pub(super) fn check(model: &Grammar, out: &mut Vec<Diagnostic>) {
             );
         }
         let lhs_names: Vec<&str> = rule.lhs.vertices.iter().map(|v| v.name.as_str()).collect();
+        // A stored vertex is connected to what it is stored in.
         let lhs_pairs = rule
             .lhs
             .edges
             .iter()
             .filter(|e| !e.cosmetic)
-            .map(|e| (e.source.as_str(), e.target.as_str()));
+            .map(|e| (e.source.as_str(), e.target.as_str()))
+            .chain(
+                rule.lhs
+                    .inside
+                    .iter()
+                    .map(|c| (c.child.as_str(), c.parent.as_str())),
+            );
         if !connected(&lhs_names, lhs_pairs) {
             out.push(not_connected(&rule.name, "pattern", rule_at(i)));
         }
@@ -150,7 +157,12 @@ pub(super) fn check(model: &Grammar, out: &mut Vec<Diagnostic>) {
                 .edges
                 .iter()
                 .filter(|e| !e.cosmetic)
-                .map(|e| (e.source.as_str(), e.target.as_str()));
+                .map(|e| (e.source.as_str(), e.target.as_str()))
+                .chain(
+                    alt.inside
+                        .iter()
+                        .map(|c| (c.child.as_str(), c.parent.as_str())),
+                );
             if !connected(&rhs_names, pairs) {
                 out.push(not_connected(&rule.name, &side, rule_at(i)));
             }

@@ -1,10 +1,10 @@
 //! Grammar lint: what `levelgraph check` reports.
 //!
-//! - [`limits`]: seed 000's rule limits and the start-symbol rules;
-//! - [`reach`]: tags never produced, rules that can never match, recipe
+//! - `limits`: seed 000's rule limits and the start-symbol rules;
+//! - `reach`: tags never produced, rules that can never match, recipe
 //!   stages that can never run, rules no recipe stage runs;
-//! - [`duplicates`]: rules that are the same up to renaming their vertices;
-//! - [`terminals`]: non-terminal tags that remain in finished levels, found
+//! - `duplicates`: rules that are the same up to renaming their vertices;
+//! - `terminals`: non-terminal tags that remain in finished levels, found
 //!   by sampling derivations.
 //!
 //! Errors mean the grammar would break the engine's invariants; warnings
