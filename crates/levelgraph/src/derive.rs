@@ -193,14 +193,20 @@ pub enum DeriveError {
     },
 }
 
-/// Derives a mission graph from `grammar`'s start symbol with `seed`.
+/// Derives a mission graph with `seed`, from one vertex with the start
+/// symbol, or in grid mode from the grammar's grid (seed 003).
 ///
 /// # Errors
 /// [`DeriveError::TooFewVertices`] when it ends below `min_vertices`;
 /// [`DeriveError::StageFailed`] when a recipe stage cannot make its minimum.
 pub fn derive(grammar: &CompiledGrammar, seed: u64) -> Result<Derivation, DeriveError> {
     let mut host = Graph::with_symbols(grammar.tags().clone(), grammar.labels().clone());
-    host.add_vertex(grammar.start());
+    match grammar.grid() {
+        Some((rows, columns, tag)) => host.add_grid(rows, columns, tag),
+        None => {
+            host.add_vertex(grammar.start());
+        }
+    }
     derive_from(grammar, host, seed)
 }
 
@@ -252,7 +258,7 @@ pub fn derive_from(
             }
         }
         Some(stages) => 'recipe: {
-            for stage in stages {
+            for (si, stage) in stages.iter().enumerate() {
                 let target = match stage.max {
                     Some(max) if max > stage.min => {
                         Some(stage.min + run.rng.below((max - stage.min + 1) as usize) as u32)
@@ -278,6 +284,11 @@ pub fn derive_from(
                     break 'recipe stopped.unwrap_or(StopReason::RecipeComplete);
                 }
                 if let Some(stop @ StopReason::IterationLimit(_)) = stopped {
+                    // Stages still to come get no steps: the first of them
+                    // with a minimum fails the derivation.
+                    if let Some(later) = stages[si + 1..].iter().find(|s| s.min > 0) {
+                        failed_stage = Some((later, 0));
+                    }
                     break 'recipe stop;
                 }
             }
@@ -428,6 +439,7 @@ impl Run<'_> {
             self.matches.swap_remove(i);
             let fits = |alt: &CompiledAlternative| {
                 alt.vertex_delta <= room
+                    && (alt.fresh_offsets.is_empty() || rewrite::grid_allows(&self.host, alt, &m))
                     && (alt.added_inside.is_empty() || rewrite::inside_allows(&self.host, alt, &m))
                     && (self.limits.max_valence.is_none()
                         || rewrite::valence_allows(&self.host, alt, &m, self.max_valence))

@@ -42,7 +42,8 @@ impl ForceConfig {
 
 /// Positions for every live vertex, indexed by vertex id (`None` for ids of
 /// removed vertices). Vertices that already have a position start there.
-/// Only top-level vertices are laid out; a stored (nested) vertex gets the
+/// Vertices with a grid cell keep their start position (their cell in grid
+/// mode). Only top-level vertices are laid out; a stored (nested) vertex gets the
 /// position of the top-level vertex it is stored in, and its edges act on
 /// that vertex.
 pub fn force_layout(g: &Graph, config: &ForceConfig) -> Vec<Option<Point>> {
@@ -55,6 +56,11 @@ pub fn force_layout(g: &Graph, config: &ForceConfig) -> Vec<Option<Point>> {
     for v in g.vertex_ids() {
         slot[v.index()] = slot[top_level(g, v).index()];
     }
+    // Grid vertices (seed 003) stay in their cells; the rest move around them.
+    let pinned: Vec<bool> = ids
+        .iter()
+        .map(|&v| g.vertex(v).is_some_and(|x| x.cell.is_some()))
+        .collect();
     let mut rng = Rng::seeded(config.seed);
     let mut pos = initial_positions(g, &ids, &slot, &mut rng, config.edge_length);
     // (a, b, desired length factor, attraction strength). Cosmetic edges
@@ -105,7 +111,7 @@ pub fn force_layout(g: &Graph, config: &ForceConfig) -> Vec<Option<Point>> {
         edge_repulsion(&pos, &edges, k, &mut disp);
         for i in 0..n {
             let len = (disp[i][0] * disp[i][0] + disp[i][1] * disp[i][1]).sqrt();
-            if len > 0.0 {
+            if len > 0.0 && !pinned[i] {
                 let step = len.min(temperature) / len;
                 pos[i][0] += disp[i][0] * step;
                 pos[i][1] += disp[i][1] * step;

@@ -110,6 +110,9 @@ impl Symbols {
 /// A position in the plane, in drawing units.
 pub type Point = [f64; 2];
 
+/// A grid cell `[x, y]` (column, row) in grid mode.
+pub type Cell = [i32; 2];
+
 /// A vertex of the host graph.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Vertex {
@@ -119,6 +122,10 @@ pub struct Vertex {
     pub attributes: BTreeMap<String, String>,
     /// Optional position in the plane (set by drawing or geometric derivation).
     pub position: Option<Point>,
+    /// The grid cell `[x, y]` of the vertex in grid mode (seed 003's
+    /// grid-linked graph), if any. Set through [`Graph::set_cell`], which
+    /// keeps cells unique.
+    pub cell: Option<Cell>,
     /// The vertex this one is stored in (seed 003's stored nodes: an item
     /// in a room), if any. Set through [`Graph::set_parent`], which keeps
     /// the children index right and refuses cycles.
@@ -183,6 +190,9 @@ pub struct Graph {
     by_tag: Vec<Vec<VertexId>>,
     /// Per vertex: the vertices stored directly in it, in increasing id order.
     children: Vec<Vec<VertexId>>,
+    /// The vertex in each occupied grid cell (looked up, never iterated
+    /// into output).
+    by_cell: BTreeMap<Cell, VertexId>,
     vertex_count: usize,
     edge_count: usize,
 }
@@ -246,6 +256,7 @@ impl Graph {
             tag,
             attributes: BTreeMap::new(),
             position: None,
+            cell: None,
             parent: None,
         }));
         self.incidence.push(Vec::new());
@@ -329,9 +340,54 @@ impl Graph {
         if let Some(p) = vertex.parent {
             self.children[p.index()].retain(|&c| c != v);
         }
+        if let Some(c) = vertex.cell {
+            self.by_cell.remove(&c);
+        }
         self.index_remove(vertex.tag, v);
         self.vertex_count -= 1;
         Some(vertex)
+    }
+
+    /// The vertex in grid cell `cell`, if any.
+    pub fn vertex_at(&self, cell: Cell) -> Option<VertexId> {
+        self.by_cell.get(&cell).copied()
+    }
+
+    /// Puts `v` in grid cell `cell` (`None`: off the grid). Returns `false`
+    /// and changes nothing when `v` is not live or another vertex has the
+    /// cell.
+    pub fn set_cell(&mut self, v: VertexId, cell: Option<Cell>) -> bool {
+        if !self.contains_vertex(v) {
+            return false;
+        }
+        if let Some(c) = cell {
+            if self.by_cell.get(&c).is_some_and(|&other| other != v) {
+                return false;
+            }
+        }
+        let vertex = self.vertices[v.index()].as_mut().expect("live");
+        if let Some(old) = vertex.cell.take() {
+            self.by_cell.remove(&old);
+        }
+        vertex.cell = cell;
+        if let Some(c) = cell {
+            self.by_cell.insert(c, v);
+        }
+        true
+    }
+
+    /// A `rows` × `columns` grid of vertices tagged `tag`, created row by
+    /// row (ids in reading order), each in cell `[column, row]` with the
+    /// position `[column, row]`; no edges. Seed 003's starting graph.
+    pub fn add_grid(&mut self, rows: u32, columns: u32, tag: Symbol) {
+        for y in 0..rows as i32 {
+            for x in 0..columns as i32 {
+                let v = self.add_vertex(tag);
+                self.set_cell(v, Some([x, y]));
+                self.vertices[v.index()].as_mut().expect("live").position =
+                    Some([f64::from(x), f64::from(y)]);
+            }
+        }
     }
 
     /// The vertex `v` is stored in, if any.
@@ -646,5 +702,26 @@ mod nesting_tests {
         assert_eq!(g.children(b), &[item]);
         g.set_parent(item, None);
         assert!(g.children(b).is_empty() && g.parent(item).is_none());
+    }
+}
+
+#[cfg(test)]
+mod grid_tests {
+    use super::*;
+
+    #[test]
+    fn cells_are_unique_and_follow_removal() {
+        let mut g = Graph::new();
+        let t = g.tags_mut().intern("u");
+        g.add_grid(2, 3, t);
+        assert_eq!(g.vertex_count(), 6);
+        assert_eq!(g.vertex_at([2, 1]), Some(VertexId(5)));
+        let extra = g.add_vertex(t);
+        assert!(!g.set_cell(extra, Some([0, 0])), "cell taken");
+        g.remove_vertex(VertexId(0));
+        assert_eq!(g.vertex_at([0, 0]), None);
+        assert!(g.set_cell(extra, Some([0, 0])));
+        assert!(g.set_cell(extra, Some([9, 9])));
+        assert_eq!(g.vertex_at([0, 0]), None, "moving frees the old cell");
     }
 }

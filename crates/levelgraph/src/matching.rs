@@ -26,7 +26,7 @@
 
 use std::ops::ControlFlow;
 
-use crate::graph::{EdgeId, Graph, Symbol, VertexId};
+use crate::graph::{Cell, EdgeId, Graph, Symbol, VertexId};
 
 /// Which host tags a pattern vertex accepts.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -84,6 +84,37 @@ pub struct Match {
     pub vertices: Vec<VertexId>,
     /// Host edge of each pattern edge.
     pub edges: Vec<EdgeId>,
+    /// Grid rules: where and how the rule was laid on the grid.
+    pub frame: Option<Frame>,
+}
+
+/// How a grid rule lies on the grid: its origin cell and orientation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Frame {
+    /// The host cell of the rule's offset `@0,0`.
+    pub origin: Cell,
+    /// 0–3: turned by 0°, 90°, 180°, 270°; 4–7: the same after mirroring
+    /// (`dx` negated first).
+    pub transform: u8,
+}
+
+impl Frame {
+    /// The host cell of rule offset `offset` (seed 003's ChangeOrientation).
+    pub fn place(&self, offset: [i32; 2]) -> Cell {
+        let [dx, dy] = offset;
+        let (x, y) = if self.transform >= 4 {
+            (-dx, dy)
+        } else {
+            (dx, dy)
+        };
+        let (x, y) = match self.transform % 4 {
+            0 => (x, y),
+            1 => (-y, x),
+            2 => (-x, -y),
+            _ => (y, -x),
+        };
+        [self.origin[0] + x, self.origin[1] + y]
+    }
 }
 
 /// A compiled pattern, ready to search.
@@ -105,6 +136,8 @@ pub struct Pattern {
     nacs: Vec<Nac>,
     /// `(child, parent)`: the child's image must be stored in the parent's.
     inside: Vec<(usize, usize)>,
+    /// Grid rules: each vertex's offset, and the orientations to try.
+    grid: Option<(Vec<[i32; 2]>, Vec<u8>)>,
 }
 
 /// A negative application condition: a pattern whose first `bound`
@@ -153,6 +186,7 @@ impl Nac {
             image: Match {
                 vertices: vec![VertexId(u32::MAX); self.pattern.vertices.len()],
                 edges: vec![EdgeId(u32::MAX); self.pattern.edges.len()],
+                frame: None,
             },
             used: Vec::with_capacity(self.pattern.vertices.len()),
             used_edges: m.edges.clone(),
@@ -203,11 +237,23 @@ impl Pattern {
             induced: false,
             nacs: Vec::new(),
             inside: Vec::new(),
+            grid: None,
         };
         pattern.plans = (0..pattern.vertices.len())
             .map(|root| pattern.plan_with_prefix(&[root]))
             .collect();
         pattern
+    }
+
+    /// The same pattern as a grid rule (seed 003): vertex `i` must be the
+    /// host vertex in cell `frame.place(offsets[i])`, for every frame whose
+    /// origin puts vertex 0 on a host vertex and whose transform is in
+    /// `transforms`. Edges and all other conditions still apply.
+    /// **Panics** unless there is one offset per vertex.
+    pub fn with_grid(mut self, offsets: Vec<[i32; 2]>, transforms: Vec<u8>) -> Self {
+        assert_eq!(offsets.len(), self.vertices.len());
+        self.grid = Some((offsets, transforms));
+        self
     }
 
     /// The same pattern, requiring each `(child, parent)` pair of vertex
@@ -376,6 +422,9 @@ impl Pattern {
         if self.vertices.is_empty() {
             return ControlFlow::Continue(());
         }
+        if let Some((offsets, transforms)) = &self.grid {
+            return self.grid_search(host, offsets, transforms, visit);
+        }
         let plan = &self.plans[self.choose_root(host)];
         let mut state = SearchState {
             pattern: self,
@@ -385,11 +434,79 @@ impl Pattern {
             image: Match {
                 vertices: vec![VertexId(u32::MAX); self.vertices.len()],
                 edges: vec![EdgeId(u32::MAX); self.edges.len()],
+                frame: None,
             },
             used: Vec::with_capacity(self.vertices.len()),
             used_edges: Vec::with_capacity(self.edges.len()),
         };
         state.extend(0, visit)
+    }
+
+    /// Grid matching: for each orientation and each host vertex that can
+    /// be pattern vertex 0, the other vertices are the ones in the cells
+    /// the offsets point to; then edges and the complete-match checks.
+    fn grid_search(
+        &self,
+        host: &Graph,
+        offsets: &[[i32; 2]],
+        transforms: &[u8],
+        visit: &mut dyn FnMut(&Match) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
+        let candidates: Vec<VertexId> = match &self.vertices[0].tags {
+            TagTest::Any => host.vertex_ids().collect(),
+            TagTest::OneOf(tags) => tags
+                .iter()
+                .flat_map(|&t| host.vertices_tagged(t).iter().copied())
+                .collect(),
+        };
+        let mut image = Match {
+            vertices: vec![VertexId(u32::MAX); self.vertices.len()],
+            edges: vec![EdgeId(u32::MAX); self.edges.len()],
+            frame: None,
+        };
+        for &transform in transforms {
+            'origin: for &h0 in &candidates {
+                let Some(cell0) = host.vertex(h0).and_then(|v| v.cell) else {
+                    continue;
+                };
+                let turned = Frame {
+                    origin: [0, 0],
+                    transform,
+                }
+                .place(offsets[0]);
+                let frame = Frame {
+                    origin: [cell0[0] - turned[0], cell0[1] - turned[1]],
+                    transform,
+                };
+                for (i, &offset) in offsets.iter().enumerate() {
+                    match host.vertex_at(frame.place(offset)) {
+                        Some(v) if self.vertex_fits(host, i, v) => image.vertices[i] = v,
+                        _ => continue 'origin,
+                    }
+                }
+                let mut used: Vec<EdgeId> = Vec::with_capacity(self.edges.len());
+                for (j, pe) in self.edges.iter().enumerate() {
+                    let (a, b) = (image.vertices[pe.source], image.vertices[pe.target]);
+                    let found = host
+                        .incident_edges(a)
+                        .iter()
+                        .copied()
+                        .find(|&e| !used.contains(&e) && self.edge_fits(host, j, e, a, b));
+                    match found {
+                        Some(e) => {
+                            image.edges[j] = e;
+                            used.push(e);
+                        }
+                        None => continue 'origin,
+                    }
+                }
+                image.frame = Some(frame);
+                if self.complete_ok(host, &image) {
+                    visit(&image)?;
+                }
+            }
+        }
+        ControlFlow::Continue(())
     }
 
     /// Whether the pattern has at least one match (stops at the first).
@@ -483,6 +600,7 @@ impl Pattern {
 pub(crate) struct MatchBuffer {
     vertices: Vec<VertexId>,
     edges: Vec<EdgeId>,
+    frames: Vec<Option<Frame>>,
     vertex_stride: usize,
     edge_stride: usize,
     len: usize,
@@ -494,13 +612,15 @@ impl MatchBuffer {
     pub(crate) fn fill(&mut self, pattern: &Pattern, host: &Graph) {
         self.vertices.clear();
         self.edges.clear();
+        self.frames.clear();
         self.vertex_stride = pattern.vertices.len();
         self.edge_stride = pattern.edges.len();
         let mut len = 0;
-        let (vertices, edges) = (&mut self.vertices, &mut self.edges);
+        let (vertices, edges, frames) = (&mut self.vertices, &mut self.edges, &mut self.frames);
         let _ = pattern.for_each_match(host, &mut |m| {
             vertices.extend_from_slice(&m.vertices);
             edges.extend_from_slice(&m.edges);
+            frames.push(m.frame);
             len += 1;
             ControlFlow::Continue(())
         });
@@ -518,6 +638,7 @@ impl MatchBuffer {
         Match {
             vertices: self.vertices[i * nv..(i + 1) * nv].to_vec(),
             edges: self.edges[i * ne..(i + 1) * ne].to_vec(),
+            frame: self.frames[i],
         }
     }
 
@@ -530,6 +651,7 @@ impl MatchBuffer {
                 .copy_within(last * nv..(last + 1) * nv, i * nv);
             self.edges.copy_within(last * ne..(last + 1) * ne, i * ne);
         }
+        self.frames.swap_remove(i);
         self.vertices.truncate(last * nv);
         self.edges.truncate(last * ne);
         self.len = last;

@@ -117,6 +117,15 @@ pub(crate) fn apply(host: &mut Graph, plan: &CompiledAlternative, m: &Match) -> 
             v
         })
         .collect();
+    if let Some(frame) = m.frame {
+        for (&v, &offset) in created.iter().zip(&plan.fresh_offsets) {
+            let cell = frame.place(offset);
+            let placed = host.set_cell(v, Some(cell));
+            debug_assert!(placed, "grid_allows checked this application");
+            host.vertex_mut(v).expect("new vertex").position =
+                Some([f64::from(cell[0]), f64::from(cell[1])]);
+        }
+    }
     let resolve = |end: End| match end {
         End::Kept(i) => m.vertices[i],
         End::Fresh(j) => created[j],
@@ -129,6 +138,17 @@ pub(crate) fn apply(host: &mut Graph, plan: &CompiledAlternative, m: &Match) -> 
         debug_assert!(stored, "inside_allows checked this application");
     }
     created
+}
+
+/// Whether every cell a grid rule's new vertices go to is free (seed 003's
+/// atomic application: a rule that cannot place all of its right-hand side
+/// changes nothing). Cells of vertices this application deletes count as
+/// taken: deletion and placement are not reordered.
+pub(crate) fn grid_allows(host: &Graph, plan: &CompiledAlternative, m: &Match) -> bool {
+    let Some(frame) = m.frame else { return true };
+    plan.fresh_offsets
+        .iter()
+        .all(|&o| host.vertex_at(frame.place(o)).is_none())
 }
 
 /// Whether the containments `plan` adds at `m` keep every vertex out of

@@ -232,8 +232,8 @@ fn syntax_errors_with_positions() {
             "a grammar file holds",
         ),
         (
-            "rule r { (a:room) @ }",
-            "unexpected character `@`",
+            "rule r { (a:room) $ }",
+            "unexpected character `$`",
             1,
             19,
             "",

@@ -101,22 +101,35 @@ fn check_invariants(name: &str, g: &CompiledGrammar, seed: u64, d: &Derivation) 
         }
     }
 
-    // The start symbol is consumed by the first application, a start rule.
-    let first = d
-        .trace
-        .first()
-        .unwrap_or_else(|| panic!("{at}: empty trace"));
-    assert!(
-        start_rules(g).contains(&first.rule),
-        "{at}: first application is `{}`, not a start rule {:?}",
-        first.rule,
-        start_rules(g)
-    );
-    for v in graph.vertex_ids() {
+    // The start symbol is consumed by the first application, a start rule
+    // (grid mode starts from the grid instead, with every vertex in a cell).
+    if g.grid().is_none() {
+        let first = d
+            .trace
+            .first()
+            .unwrap_or_else(|| panic!("{at}: empty trace"));
         assert!(
-            graph.tag(v) != g.start(),
-            "{at}: {v} still carries the start symbol `{}`",
-            g.model().start
+            start_rules(g).contains(&first.rule),
+            "{at}: first application is `{}`, not a start rule {:?}",
+            first.rule,
+            start_rules(g)
+        );
+        for v in graph.vertex_ids() {
+            assert!(
+                graph.tag(v) != g.start(),
+                "{at}: {v} still carries the start symbol `{}`",
+                g.model().start
+            );
+        }
+    } else {
+        let (rows, columns, _) = g.grid().unwrap();
+        let cells = graph
+            .vertex_ids()
+            .filter(|&v| graph.vertex(v).unwrap().cell.is_some())
+            .count();
+        assert!(
+            cells >= (rows * columns) as usize - d.trace.len(),
+            "{at}: grid cells lost"
         );
     }
 

@@ -270,3 +270,12 @@ fn non_terminal_tags_left_in_finished_levels_name_a_seed() {
     let clean = src.replace(" => (a:room) -- (b:todo) }", " }");
     assert_eq!(findings(&clean), []);
 }
+
+#[test]
+fn induced_rules_are_not_duplicates_of_plain_ones() {
+    let src = "tags { s room }\n\
+               rule start { (a:s) => (a:room) -- (b:room) }\n\
+               rule grow { (a:room) -- (b:room) => (a) -- (x:room) -- (b) }\n\
+               rule tight induced { (a:room) -- (b:room) => (a) -- (x:room) -- (b) }\n";
+    assert_eq!(findings(src), []);
+}

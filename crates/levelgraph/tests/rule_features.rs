@@ -404,3 +404,23 @@ fn every_new_construct_survives_the_json_form() {
         assert_eq!(format!("{a:?}"), format!("{b:?}"), "seed {seed}");
     }
 }
+
+#[test]
+fn an_iteration_limit_inside_a_recipe_fails_a_later_stage_with_a_minimum() {
+    let g = load(
+        "grammar \"g\" { max_iterations 5 }\ntags { s room }\n\
+         rule start { (a:s) => (a:room) -- (b:room) }\n\
+         rule grow { (a:room) -- (b:room) => (a) -- (c:room) -- (b) }\n\
+         recipe { start 1  grow 2..10  last: grow 1 }",
+    );
+    for seed in 0..30 {
+        match derive(&g, seed) {
+            // Made its 1 + 2..4 steps and then `last`'s one, within 5 steps.
+            Ok(d) => assert_eq!(d.stop, StopReason::RecipeComplete, "seed {seed}"),
+            Err(DeriveError::StageFailed { stage, steps, .. }) => {
+                assert_eq!((stage.as_str(), steps), ("last", 0), "seed {seed}");
+            }
+            Err(e) => panic!("seed {seed}: {e}"),
+        }
+    }
+}

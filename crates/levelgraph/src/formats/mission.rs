@@ -68,6 +68,9 @@ pub struct NodeDoc {
     /// Position `[x, y]` in drawing units, when the graph has one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub position: Option<Point>,
+    /// Grid cell `[x, y]` in grid mode, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cell: Option<[i32; 2]>,
     /// Id of the node this one is stored in (an item in a room), if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub parent: Option<u32>,
@@ -149,6 +152,14 @@ pub enum MissionError {
         /// Index in `edges` of the first.
         first: usize,
     },
+    /// Two nodes claim the same grid cell.
+    #[error("nodes[{index}]: cell [{}, {}] is taken by another node", cell[0], cell[1])]
+    DuplicateCell {
+        /// Index in `nodes`.
+        index: usize,
+        /// The cell.
+        cell: [i32; 2],
+    },
     /// A node's `parent` names a node that does not exist.
     #[error("nodes[{index}]: parent {parent} does not exist")]
     MissingParent {
@@ -211,6 +222,7 @@ impl MissionDoc {
                 tag: g.tags().name(v.tag).to_owned(),
                 attributes: v.attributes.clone(),
                 position: v.position,
+                cell: v.cell,
                 parent: v.parent.map(|p| p.0),
             })
             .collect();
@@ -298,6 +310,11 @@ impl MissionDoc {
             let vertex = g.vertex_mut(v).expect("just inserted");
             vertex.attributes = n.attributes.clone();
             vertex.position = n.position;
+            if let Some(cell) = n.cell {
+                if !g.set_cell(v, Some(cell)) {
+                    return Err(MissionError::DuplicateCell { index: i, cell });
+                }
+            }
         }
         for (index, e) in self.edges.iter().enumerate() {
             for id in [e.source, e.target] {

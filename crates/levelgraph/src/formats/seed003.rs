@@ -94,9 +94,12 @@ pub fn to_seed003_text(g: &Graph, layout: &[Option<Point>]) -> String {
     out
 }
 
-/// The grid cell of `v`: its `grid_x` and `grid_y` attributes, when both
-/// are integers.
+/// The grid cell of `v`: its cell in grid mode, else its `grid_x` and
+/// `grid_y` attributes when both are integers.
 fn grid_cell(v: &Vertex) -> Option<(i64, i64)> {
+    if let Some([x, y]) = v.cell {
+        return Some((i64::from(x), i64::from(y)));
+    }
     let read = |key: &str| v.attributes.get(key)?.trim().parse::<i64>().ok();
     Some((read(GRID_X)?, read(GRID_Y)?))
 }

@@ -32,6 +32,8 @@ pub struct CompiledGrammar {
     rules: Vec<CompiledRule>,
     /// Combined `max_uses` of each group, by group index.
     group_limits: Vec<u32>,
+    /// Grid mode: rows, columns and tag of the starting grid.
+    grid: Option<(u32, u32, Symbol)>,
     recipe: Option<Vec<CompiledStage>>,
 }
 
@@ -96,6 +98,9 @@ pub(crate) struct CompiledAlternative {
     pub(crate) deleted: Vec<usize>,
     /// Vertices to create: tag and attributes.
     pub(crate) fresh: Vec<(Symbol, Vec<(String, String)>)>,
+    /// Grid rules: the offset of each vertex to create, placed through the
+    /// match's frame; empty for other rules.
+    pub(crate) fresh_offsets: Vec<[i32; 2]>,
     /// Pattern edges with no counterpart on the right: removed.
     pub(crate) removed_edges: Vec<usize>,
     /// Right-hand edges with no counterpart in the pattern: added.
@@ -176,6 +181,11 @@ impl CompiledGrammar {
         &self.group_limits
     }
 
+    /// Grid mode: rows, columns and tag of the starting grid.
+    pub fn grid(&self) -> Option<(u32, u32, Symbol)> {
+        self.grid
+    }
+
     pub(crate) fn recipe(&self) -> Option<&[CompiledStage]> {
         self.recipe.as_deref()
     }
@@ -231,6 +241,8 @@ pub(crate) fn compile_with_source(
     }
     let start = match tags.get(&grammar.start) {
         Some(s) => s,
+        // Grid mode starts from the grid; an undeclared start symbol is unused.
+        None if grammar.grid.is_some() => Symbol(0),
         None => {
             cx.error(
                 format!("start symbol `{}` is not declared in `tags`", grammar.start),
@@ -287,10 +299,32 @@ pub(crate) fn compile_with_source(
         .recipe
         .as_ref()
         .map(|recipe| compile_recipe(&mut cx, recipe, &grammar.rules));
+    let grid = grammar.grid.as_ref().and_then(|spec| {
+        if spec.rows == 0 || spec.columns == 0 {
+            cx.error(
+                format!("the grid {} x {} is empty", spec.rows, spec.columns),
+                Location::Field("grid".into()),
+                None,
+            );
+        }
+        if u64::from(spec.rows) * u64::from(spec.columns) > u64::from(grammar.limits.max_vertices) {
+            cx.error(
+                format!(
+                    "the grid {} x {} has more vertices than max_vertices {}",
+                    spec.rows, spec.columns, grammar.limits.max_vertices
+                ),
+                Location::Field("grid".into()),
+                Some("raise max_vertices or make the grid smaller".into()),
+            );
+        }
+        let tag = resolve_tag(&mut cx, &tags, &spec.tag, &Location::Field("grid".into()))?;
+        Some((spec.rows, spec.columns, tag))
+    });
     if !cx.errors.is_empty() {
         return Err(cx.errors);
     }
     Ok(CompiledGrammar {
+        grid,
         group_limits,
         recipe,
         model: grammar.clone(),
@@ -485,6 +519,142 @@ fn resolve_edges(
             Some((a, b, e.label.as_deref().map(|l| labels.intern(l))))
         })
         .collect()
+}
+
+/// A rule is a grid rule when its pattern vertices have offsets `@dx,dy`:
+/// then all must, and no two may share one. Returns the offsets in pattern
+/// order. `orient any` and `mirror` need offsets.
+fn grid_offsets(cx: &mut Cx<'_>, rule: &model::Rule, rule_at: &Location) -> Option<Vec<[i32; 2]>> {
+    let with: Vec<[i32; 2]> = rule.lhs.vertices.iter().filter_map(|v| v.offset).collect();
+    if with.is_empty() {
+        if rule.orient_any || rule.mirror {
+            cx.error(
+                format!(
+                    "rule `{}`: `orient any` and `mirror` need grid offsets",
+                    rule.name
+                ),
+                rule_at.clone(),
+                Some(
+                    "give every pattern vertex an offset, e.g. `(a:room @0,0) -- (b:room @1,0)`"
+                        .into(),
+                ),
+            );
+        }
+        return None;
+    }
+    if with.len() < rule.lhs.vertices.len() {
+        let missing = rule
+            .lhs
+            .vertices
+            .iter()
+            .find(|v| v.offset.is_none())
+            .expect("one lacks");
+        cx.error(
+            format!(
+                "grid rule `{}`: pattern vertex `{}` has no offset",
+                rule.name, missing.name
+            ),
+            cx_loc(missing.span, "lhs".into()),
+            Some("in a grid rule every pattern vertex has an offset `@dx,dy`".into()),
+        );
+        return None;
+    }
+    for (k, o) in with.iter().enumerate() {
+        if with[..k].contains(o) {
+            cx.error(
+                format!(
+                    "grid rule `{}`: two pattern vertices share offset @{},{}",
+                    rule.name, o[0], o[1]
+                ),
+                rule_at.clone(),
+                Some("each grid cell holds one vertex".into()),
+            );
+            return None;
+        }
+    }
+    Some(with)
+}
+
+/// The orientations a grid rule is tried in: 0 (as written), with
+/// `orient any` also 1..3 (turned 90°, 180°, 270°), with `mirror` the
+/// mirror image of each (4..7).
+fn transforms(rule: &model::Rule) -> Vec<u8> {
+    let turns: &[u8] = if rule.orient_any { &[0, 1, 2, 3] } else { &[0] };
+    let mut out: Vec<u8> = turns.to_vec();
+    if rule.mirror {
+        out.extend(turns.iter().map(|t| t + 4));
+    }
+    out
+}
+
+/// Offsets of the vertices an alternative creates (grid rules), checking
+/// that kept vertices stay in their cells and no two vertices share a cell.
+fn alternative_offsets(
+    cx: &mut Cx<'_>,
+    rule: &model::Rule,
+    alt: &model::Alternative,
+    lhs_index: &BTreeMap<&str, usize>,
+    path: &str,
+) -> Vec<[i32; 2]> {
+    let grid =
+        rule.lhs.vertices.iter().all(|v| v.offset.is_some()) && !rule.lhs.vertices.is_empty();
+    let mut used: Vec<[i32; 2]> = rule.lhs.vertices.iter().filter_map(|v| v.offset).collect();
+    let mut out = Vec::new();
+    for (k, v) in alt.vertices.iter().enumerate() {
+        let at = cx_loc(v.span, format!("{path}.vertices[{k}]"));
+        match lhs_index.get(v.name.as_str()) {
+            Some(&i) => {
+                if v.offset.is_some() && v.offset != rule.lhs.vertices[i].offset {
+                    cx.error(
+                        format!(
+                            "vertex `{}` keeps its cell; its offset cannot change",
+                            v.name
+                        ),
+                        at,
+                        Some(format!("write `({})` or repeat its pattern offset", v.name)),
+                    );
+                }
+            }
+            None if !grid => {
+                if v.offset.is_some() {
+                    cx.error(
+                        format!(
+                            "vertex `{}` has an offset, but rule `{}` is not a grid rule",
+                            v.name, rule.name
+                        ),
+                        at,
+                        Some(
+                            "give every pattern vertex an offset `@dx,dy` to make a grid rule"
+                                .into(),
+                        ),
+                    );
+                }
+            }
+            None => match v.offset {
+                None => cx.error(
+                    format!(
+                        "new vertex `{}` of grid rule `{}` needs an offset",
+                        v.name, rule.name
+                    ),
+                    at,
+                    Some(format!("write `({}:tag @dx,dy)`", v.name)),
+                ),
+                Some(o) if used.contains(&o) => cx.error(
+                    format!(
+                        "new vertex `{}` takes offset @{},{}, which another vertex has",
+                        v.name, o[0], o[1]
+                    ),
+                    at,
+                    Some("each grid cell holds one vertex".into()),
+                ),
+                Some(o) => {
+                    used.push(o);
+                    out.push(o);
+                }
+            },
+        }
+    }
+    out
 }
 
 /// Resolves `(child) in (parent)` pairs against a side's names. Errors:
@@ -731,9 +901,13 @@ fn compile_rule(
     if cx.errors.len() > errors_before {
         return None;
     }
-    let pattern = Pattern::new(pattern_vertices, pattern_edges(&rule.lhs.edges, &lhs_edges))
+    let grid = grid_offsets(cx, rule, &rule_at);
+    let mut pattern = Pattern::new(pattern_vertices, pattern_edges(&rule.lhs.edges, &lhs_edges))
         .with_inside(lhs_inside)
         .with_conditions(rule.induced, nacs);
+    if let Some(offsets) = grid {
+        pattern = pattern.with_grid(offsets, transforms(rule));
+    }
     Some(CompiledRule {
         name: rule.name.clone(),
         weight: rule.weight,
@@ -928,6 +1102,7 @@ fn compile_alternative(
         .filter(|(_, v)| !rhs_index.contains_key(v.name.as_str()))
         .map(|(i, _)| i)
         .collect();
+    let fresh_offsets = alternative_offsets(cx, rule, alt, lhs_index, path);
     let rhs_edges = resolve_edges(cx, &alt.edges, &rhs_index, labels, path);
     let rhs_inside = resolve_inside(cx, &alt.inside, &rhs_index, path);
     if cx.errors.len() > errors_before {
@@ -1018,6 +1193,7 @@ fn compile_alternative(
         vertex_delta: fresh.len() as i64 - deleted.len() as i64,
         deleted,
         fresh,
+        fresh_offsets,
         removed_edges,
         added_edges,
         rhs_valence,

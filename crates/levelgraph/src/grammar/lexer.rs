@@ -34,6 +34,8 @@ pub(crate) enum TokenKind {
     Arrow,
     /// `..` in stage counts (`1..5`).
     DotDot,
+    /// `@` before a grid offset (`@1,0`).
+    At,
     /// `--`, `->`, `~~`, `~>`, `-[l]-`, `-[l]->`, `~[l]~`, `~[l]~>`.
     Edge {
         directed: bool,
@@ -62,6 +64,7 @@ impl TokenKind {
             TokenKind::Comma => "`,`".into(),
             TokenKind::Arrow => "`=>`".into(),
             TokenKind::DotDot => "`..`".into(),
+            TokenKind::At => "`@`".into(),
             TokenKind::Edge { .. } => "an edge".into(),
             TokenKind::Eof => "end of file".into(),
         }
@@ -162,6 +165,7 @@ pub(crate) fn tokenize(src: &str) -> Result<Vec<Token>, Diagnostic> {
             b',' => (TokenKind::Comma, 1),
             b'=' if at(i + 1) == b'>' => (TokenKind::Arrow, 2),
             b'.' if at(i + 1) == b'.' => (TokenKind::DotDot, 2),
+            b'@' => (TokenKind::At, 1),
             _ => {
                 let ch = src[i..].chars().next().unwrap_or('?');
                 return Err(Diagnostic::error(

@@ -27,6 +27,10 @@ pub struct Grammar {
     /// Build parameters of seed 000.
     #[serde(default)]
     pub limits: Limits,
+    /// Grid mode (seed 003): the host starts as this grid instead of one
+    /// start-symbol vertex.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub grid: Option<GridSpec>,
     /// The alphabet, in declaration order.
     pub tags: Vec<TagDecl>,
     /// The rules, in declaration order.
@@ -39,6 +43,18 @@ pub struct Grammar {
     /// recipe, one weighted loop runs over all rules.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub recipe: Option<Recipe>,
+}
+
+/// The starting grid of grid mode: `rows` × `columns` vertices tagged `tag`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GridSpec {
+    /// Number of rows (the `y` extent).
+    pub rows: u32,
+    /// Number of columns (the `x` extent).
+    pub columns: u32,
+    /// Tag of every grid vertex.
+    pub tag: String,
 }
 
 /// A group of rules that share one `max_uses` budget.
@@ -196,6 +212,13 @@ pub struct Rule {
     /// images of pattern edges.
     #[serde(default, skip_serializing_if = "is_false")]
     pub induced: bool,
+    /// Grid rules: also try the rule turned by 90°, 180° and 270°
+    /// (`orient any`).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub orient_any: bool,
+    /// Grid rules: also try the rule's mirror images (`mirror`).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub mirror: bool,
     /// The pattern.
     pub lhs: Side<PatternVertex>,
     /// Negative application conditions (`where not …`): a match is rejected
@@ -293,6 +316,9 @@ pub struct PatternVertex {
     /// must have (`valence 2`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub valence: Option<u32>,
+    /// Grid offset `[dx, dy]` from the rule's origin (`@dx,dy`), in grid rules.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub offset: Option<[i32; 2]>,
     /// Where the vertex was first written.
     #[serde(skip)]
     pub span: Option<Span>,
@@ -311,6 +337,10 @@ pub struct ReplacementVertex {
     /// Attributes to set on the vertex.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub attributes: BTreeMap<String, String>,
+    /// Grid offset `[dx, dy]` from the rule's origin (`@dx,dy`): where a new
+    /// vertex of a grid rule is placed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub offset: Option<[i32; 2]>,
     /// Where the vertex was first written.
     #[serde(skip)]
     pub span: Option<Span>,

@@ -10,8 +10,8 @@ use std::collections::BTreeMap;
 
 use super::lexer::{tokenize, Token, TokenKind};
 use super::model::{
-    Alternative, Containment, Grammar, GroupDecl, Limits, PatternVertex, Recipe, ReplacementVertex,
-    Rule, RuleEdge, Side, Stage, StageRule, TagDecl, WILDCARD,
+    Alternative, Containment, Grammar, GridSpec, GroupDecl, Limits, PatternVertex, Recipe,
+    ReplacementVertex, Rule, RuleEdge, Side, Stage, StageRule, TagDecl, WILDCARD,
 };
 use crate::diagnostic::{line_col, Diagnostic, Span};
 
@@ -36,8 +36,9 @@ struct Parser<'a> {
     pos: usize,
 }
 
-const SETTINGS: &str = "start, max_iterations, min_vertices, max_vertices, max_valence";
-const RULE_ATTRIBUTES: &str = "weight, max_uses, probability, no_repeat, priority, group, induced";
+const SETTINGS: &str = "start, max_iterations, min_vertices, max_vertices, max_valence, grid";
+const RULE_ATTRIBUTES: &str =
+    "weight, max_uses, probability, no_repeat, priority, group, induced, orient any, mirror";
 
 /// Which side of a rule is being parsed; vertex rules differ by side.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -111,6 +112,7 @@ impl Parser<'_> {
             name: default_name.to_owned(),
             start: "s".to_owned(),
             limits: Limits::default(),
+            grid: None,
             tags: Vec::new(),
             rules: Vec::new(),
             groups: Vec::new(),
@@ -214,6 +216,15 @@ impl Parser<'_> {
                 "min_vertices" => limits.min_vertices = self.count(&key)?,
                 "max_vertices" => limits.max_vertices = self.count(&key)?,
                 "max_valence" => limits.max_valence = Some(self.count(&key)?),
+                "grid" => {
+                    // grid ROWS x COLUMNS of TAG
+                    let rows = self.count("grid rows")?;
+                    self.keyword("x", "`x` between the grid's rows and columns")?;
+                    let columns = self.count("grid columns")?;
+                    self.keyword("of", "`of` before the grid's tag")?;
+                    let (tag, _) = self.ident("the grid's tag")?;
+                    grammar.grid = Some(GridSpec { rows, columns, tag });
+                }
                 _ => {
                     return Err(Diagnostic::error(format!("unknown setting `{key}`"), span)
                         .with_hint(format!("settings are: {SETTINGS}")))
@@ -277,6 +288,8 @@ impl Parser<'_> {
             priority: 0,
             group: None,
             induced: false,
+            orient_any: false,
+            mirror: false,
             lhs: Side::default(),
             where_not: Vec::new(),
             rhs: Vec::new(),
@@ -333,6 +346,11 @@ impl Parser<'_> {
                 }
                 "no_repeat" => rule.no_repeat = true,
                 "induced" => rule.induced = true,
+                "mirror" => rule.mirror = true,
+                "orient" => {
+                    self.keyword("any", "`any` after `orient`")?;
+                    rule.orient_any = true;
+                }
                 "priority" => {
                     let tok = self.peek().clone();
                     match tok.kind {
@@ -568,6 +586,11 @@ impl Parser<'_> {
         if self.eat(&TokenKind::Colon) {
             spec = Some(self.tag_spec()?);
         }
+        let offset = if self.eat(&TokenKind::At) {
+            Some(self.offset()?)
+        } else {
+            None
+        };
         let attributes = if self.at(&TokenKind::LBrace) {
             self.attributes()?
         } else {
@@ -578,10 +601,25 @@ impl Parser<'_> {
         match index.get(&name) {
             None => {
                 index.insert(name.clone(), side.vertices.len());
-                side.vertices.push(V::new(name.clone(), attributes, span));
+                let mut v = V::new(name.clone(), attributes, span);
+                v.set_offset(offset);
+                side.vertices.push(v);
                 specs.push(spec.map(|s| s.at(span)));
             }
             Some(&i) => {
+                if let Some(o) = offset {
+                    match side.vertices[i].offset() {
+                        Some(first) if first != o => {
+                            return Err(Diagnostic::error(
+                                format!(
+                                    "vertex `{name}` is given two grid offsets on the same side"
+                                ),
+                                span,
+                            ))
+                        }
+                        _ => side.vertices[i].set_offset(Some(o)),
+                    }
+                }
                 if let Some(s) = spec {
                     match &specs[i] {
                         Some(first) if first.same_tags(&s) => {}
@@ -639,6 +677,40 @@ impl Parser<'_> {
         Ok(spec)
     }
 
+    /// `dx,dy` after `@`: two whole numbers.
+    fn offset(&mut self) -> Result<[i32; 2], Diagnostic> {
+        let mut out = [0; 2];
+        for (k, what) in ["dx", "dy"].iter().enumerate() {
+            if k == 1 {
+                self.expect(TokenKind::Comma)?;
+            }
+            let tok = self.peek().clone();
+            match tok.kind {
+                TokenKind::Number(n) if n.fract() == 0.0 && n.abs() <= 1e6 => {
+                    self.bump();
+                    out[k] = n as i32;
+                }
+                _ => {
+                    return Err(self
+                        .unexpected(&format!("a whole number for the offset's {what}"))
+                        .with_hint("grid offsets are written `@dx,dy`, e.g. `@1,0`"))
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// Expects the word `word`.
+    fn keyword(&mut self, word: &str, what: &str) -> Result<(), Diagnostic> {
+        match self.peek().kind.clone() {
+            TokenKind::Ident(w) if w == word => {
+                self.bump();
+                Ok(())
+            }
+            _ => Err(self.unexpected(what)),
+        }
+    }
+
     fn attributes(&mut self) -> Result<BTreeMap<String, String>, Diagnostic> {
         self.expect(TokenKind::LBrace)?;
         let mut out = BTreeMap::new();
@@ -693,6 +765,8 @@ impl VertexSpec {
 trait SideVertex: Sized {
     fn new(name: String, attributes: BTreeMap<String, String>, span: Span) -> Self;
     fn merge_attributes(&mut self, attributes: BTreeMap<String, String>);
+    fn offset(&self) -> Option<[i32; 2]>;
+    fn set_offset(&mut self, offset: Option<[i32; 2]>);
     fn apply(&mut self, spec: Option<VertexSpec>, kind: SideKind) -> Result<(), Diagnostic>;
 }
 
@@ -704,8 +778,17 @@ impl SideVertex for PatternVertex {
             forbidden: Vec::new(),
             attributes,
             valence: None,
+            offset: None,
             span: Some(span),
         }
+    }
+
+    fn offset(&self) -> Option<[i32; 2]> {
+        self.offset
+    }
+
+    fn set_offset(&mut self, offset: Option<[i32; 2]>) {
+        self.offset = offset;
     }
 
     fn merge_attributes(&mut self, attributes: BTreeMap<String, String>) {
@@ -738,8 +821,17 @@ impl SideVertex for ReplacementVertex {
             name,
             tag: None,
             attributes,
+            offset: None,
             span: Some(span),
         }
+    }
+
+    fn offset(&self) -> Option<[i32; 2]> {
+        self.offset
+    }
+
+    fn set_offset(&mut self, offset: Option<[i32; 2]>) {
+        self.offset = offset;
     }
 
     fn merge_attributes(&mut self, attributes: BTreeMap<String, String>) {

@@ -8,8 +8,9 @@
 //! label). Two rules are duplicates when these graphs are isomorphic, which
 //! a small backtracking search decides (rules are small; candidates are
 //! pruned by label and by adjacency to the vertices already mapped).
-//! Rule attributes (weight, max_uses, …) are ignored: two rules that differ
-//! only there still rewrite identically.
+//! Rule attributes that only say how often a rule runs (weight, max_uses,
+//! probability, priority, …) are ignored; `induced`, `orient any` and
+//! `mirror` change what a rule matches, so rules must agree on them.
 
 use std::collections::BTreeSet;
 
@@ -31,7 +32,9 @@ pub(super) fn check(model: &Grammar, out: &mut Vec<Diagnostic>) {
             let (Some(a), Some(b)) = (&graphs[i], &graphs[j]) else {
                 continue;
             };
-            if a.isomorphic(b) {
+            // These change what a rule matches, not just how often it runs.
+            let how = |r: &Rule| (r.induced, r.orient_any, r.mirror);
+            if how(&model.rules[i]) == how(&model.rules[j]) && a.isomorphic(b) {
                 reported[j] = true;
                 out.push(
                     Diagnostic::new(

@@ -103,7 +103,8 @@ pub(super) fn check(model: &Grammar, out: &mut Vec<Diagnostic>) {
             }
         }
     }
-    if !has_start_rule {
+    // In grid mode derivations start from the grid, not a start vertex.
+    if !has_start_rule && model.grid.is_none() {
         out.push(
             Diagnostic::new(
                 Severity::Error,
@@ -118,7 +119,10 @@ pub(super) fn check(model: &Grammar, out: &mut Vec<Diagnostic>) {
 
     for (i, rule) in model.rules.iter().enumerate() {
         let is_start_rule = rule.lhs.vertices.len() == 1 && rule.lhs.vertices[0].tags == [start];
-        if !is_start_rule && rule.lhs.vertices.len() < 2 {
+        // Grid rules (seed 003) are held together and placed by grid
+        // offsets, not by edges: seed 000's limits below do not apply.
+        let grid_rule = rule.lhs.vertices.iter().any(|v| v.offset.is_some());
+        if !is_start_rule && !grid_rule && rule.lhs.vertices.len() < 2 {
             out.push(
                 Diagnostic::new(
                     Severity::Warning,
@@ -142,7 +146,7 @@ pub(super) fn check(model: &Grammar, out: &mut Vec<Diagnostic>) {
                     .iter()
                     .map(|c| (c.child.as_str(), c.parent.as_str())),
             );
-        if !connected(&lhs_names, lhs_pairs) {
+        if !grid_rule && !connected(&lhs_names, lhs_pairs) {
             out.push(not_connected(&rule.name, "pattern", rule_at(i)));
         }
         let several = rule.rhs.len() > 1;
@@ -163,7 +167,7 @@ pub(super) fn check(model: &Grammar, out: &mut Vec<Diagnostic>) {
                         .iter()
                         .map(|c| (c.child.as_str(), c.parent.as_str())),
                 );
-            if !connected(&rhs_names, pairs) {
+            if !grid_rule && !connected(&rhs_names, pairs) {
                 out.push(not_connected(&rule.name, &side, rule_at(i)));
             }
             for v in &rule.lhs.vertices {

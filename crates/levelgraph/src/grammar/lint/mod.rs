@@ -34,6 +34,18 @@ pub fn lint(grammar: &CompiledGrammar) -> Vec<Diagnostic> {
     out
 }
 
+/// Only the errors: the cheap checks that can find them (limits, start
+/// rules, recipes), without sampling derivations. `generate` uses this to
+/// refuse unusable grammars quickly.
+pub fn errors(grammar: &CompiledGrammar) -> Vec<Diagnostic> {
+    let model = grammar.model();
+    let mut out = Vec::new();
+    limits::check(model, &mut out);
+    reach::check(model, &mut out);
+    out.retain(|d| d.severity == crate::diagnostic::Severity::Error);
+    out
+}
+
 /// A span when the grammar came from text, else a JSON field path.
 fn location(span: Option<Span>, path: String) -> Location {
     match span {

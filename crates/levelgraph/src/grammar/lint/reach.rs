@@ -17,6 +17,9 @@ use crate::grammar::model::{Grammar, Rule, WILDCARD};
 pub(super) fn check(model: &Grammar, out: &mut Vec<Diagnostic>) {
     let rule_at = |i: usize| location(model.rules[i].span, format!("rules[{i}]"));
     let mut produced: BTreeSet<&str> = BTreeSet::from([model.start.as_str()]);
+    if let Some(grid) = &model.grid {
+        produced.insert(grid.tag.as_str());
+    }
     let mut can_fire = vec![false; model.rules.len()];
     match &model.recipe {
         None => {
@@ -129,15 +132,17 @@ pub(super) fn check(model: &Grammar, out: &mut Vec<Diagnostic>) {
             );
         }
     }
-    if model.recipe.as_ref().is_some_and(|r| {
-        !r.stages.iter().flat_map(|s| &s.rules).any(|sr| {
-            model
-                .rules
-                .iter()
-                .find(|rule| rule.name == sr.rule)
-                .is_some_and(|rule| is_start_rule(rule, &model.start))
+    if model.grid.is_none()
+        && model.recipe.as_ref().is_some_and(|r| {
+            !r.stages.iter().flat_map(|s| &s.rules).any(|sr| {
+                model
+                    .rules
+                    .iter()
+                    .find(|rule| rule.name == sr.rule)
+                    .is_some_and(|rule| is_start_rule(rule, &model.start))
+            })
         })
-    }) {
+    {
         out.push(
             Diagnostic::new(
                 Severity::Error,

@@ -56,7 +56,7 @@ pub(super) fn check(grammar: &CompiledGrammar, samples: u64, out: &mut Vec<Diagn
                 location(decl.span, format!("tags[{i}]")),
             )
             .with_hint(format!(
-                "run `levelgraph generate --seed {first}` to see one; add a rule that rewrites `{}`, or mark it `terminal`",
+                                "run `levelgraph generate GRAMMAR --seed {first}` to see one; add a rule that rewrites `{}`, or mark it `terminal`",
                 decl.name
             )),
         );
