@@ -34,8 +34,9 @@ use std::fmt;
 
 use crate::grammar::{CompiledAlternative, CompiledGrammar, CompiledRule, Limits};
 use crate::graph::{Graph, VertexId};
-use crate::matching::{Match, MatchBuffer};
-use crate::rewrite;
+use crate::incremental::MatchStore;
+use crate::matching::Match;
+use crate::rewrite::{self, Changes};
 use crate::rng::Rng;
 
 /// Why a derivation stopped.
@@ -220,6 +221,17 @@ pub fn derive_from(
     host: Graph,
     seed: u64,
 ) -> Result<Derivation, DeriveError> {
+    run_derivation(grammar, host, seed, false).map(|(d, _)| d)
+}
+
+/// Runs a derivation; with `verify`, compares every built match store with
+/// a full search after each step and reports the first difference.
+fn run_derivation(
+    grammar: &CompiledGrammar,
+    host: Graph,
+    seed: u64,
+    verify: bool,
+) -> Result<(Derivation, Option<String>), DeriveError> {
     let limits = *grammar.limits();
     let rules = grammar.rules();
     let mut run = Run {
@@ -235,7 +247,10 @@ pub fn derive_from(
         trace: Vec::new(),
         steps: 0,
         skipped: 0,
-        matches: MatchBuffer::default(),
+        stores: rules.iter().map(|r| MatchStore::new(&r.pattern)).collect(),
+        changes: Changes::default(),
+        verify,
+        mismatch: None,
         eligible: Vec::with_capacity(rules.len()),
         held_back: Vec::new(),
         weights: Vec::with_capacity(rules.len()),
@@ -322,8 +337,33 @@ pub fn derive_from(
             derivation: Box::new(derivation),
         });
     }
-    Ok(derivation)
+    Ok((derivation, run.mismatch))
 }
+
+/// Runs the derivation of `grammar` with `seed`, checking after every step
+/// that each rule's incremental match store holds exactly the matches a
+/// full search finds (as sets). `Ok(())` when they always agree, else the
+/// first difference. For tests; slow.
+#[doc(hidden)]
+pub fn verify_incremental(grammar: &CompiledGrammar, seed: u64) -> Result<(), String> {
+    let mut host = Graph::with_symbols(grammar.tags().clone(), grammar.labels().clone());
+    match grammar.grid() {
+        Some((rows, columns, tag)) => host.add_grid(rows, columns, tag),
+        None => {
+            host.add_vertex(grammar.start());
+        }
+    }
+    let mismatch = match run_derivation(grammar, host, seed, true) {
+        Ok((_, m)) => m,
+        Err(_) => None,
+    };
+    mismatch.map_or(Ok(()), Err)
+}
+
+/// Host size (vertices) from which match stores are maintained
+/// incrementally instead of searched again after each change. Below it a
+/// fresh search of the chosen rule is cheaper (measured in BENCHMARKS.md).
+pub const INCREMENTAL_FROM: usize = 256;
 
 /// The state of one derivation.
 struct Run<'g> {
@@ -340,7 +380,11 @@ struct Run<'g> {
     /// Applications plus skips.
     steps: u32,
     skipped: u32,
-    matches: MatchBuffer,
+    /// Each rule's current matches, kept up to date incrementally.
+    stores: Vec<MatchStore>,
+    changes: Changes,
+    verify: bool,
+    mismatch: Option<String>,
     // Scratch buffers reused by every step.
     eligible: Vec<(usize, f64)>,
     held_back: Vec<usize>,
@@ -391,8 +435,9 @@ impl Run<'_> {
                 self.weights.extend(level.iter().map(|&(_, w)| w));
                 let pick = self.rng.weighted(&self.weights);
                 let r = level[pick].0;
-                self.matches.fill(&rules[r].pattern, &self.host);
-                let found_any = self.matches.len() > 0;
+                let indexed = self.incremental();
+                self.stores[r].ensure(&rules[r].pattern, &self.host, indexed);
+                let found_any = self.stores[r].len() > 0;
                 match self.draw_match(r) {
                     Some((m, alt)) => {
                         let rule = &rules[r];
@@ -415,60 +460,138 @@ impl Run<'_> {
             start = end;
         }
         // Counted only here: matching the held-back rules costs a search each.
-        let blocked_by_max_vertices = self
-            .held_back
-            .iter()
-            .filter(|&&r| rules[r].pattern.has_match(&self.host))
-            .count() as u32;
+        let mut blocked_by_max_vertices = 0;
+        for i in 0..self.held_back.len() {
+            let r = self.held_back[i];
+            let indexed = self.incremental();
+            self.stores[r].ensure(&rules[r].pattern, &self.host, indexed);
+            blocked_by_max_vertices += u32::from(self.stores[r].len() > 0);
+        }
         Some(StopReason::NoRuleApplies {
             blocked_by_max_vertices,
             blocked_by_max_valence,
         })
     }
 
-    /// Draws a match of rule `r` uniformly from the buffer, and an
-    /// alternative by weight among those the limits allow for it; a match
-    /// no alternative allows is dropped and another drawn. Sampling without
-    /// replacement until one is allowed is uniform over the allowed matches.
+    /// Draws a match of rule `r` uniformly from its store, and an
+    /// alternative by weight among those the limits allow for it. A match
+    /// no alternative allows is set aside and another drawn (rejection
+    /// sampling, uniform over the allowed matches); after a few rejections
+    /// the rest are checked in store order and one allowed match is drawn
+    /// among them, so the loop always ends.
     fn draw_match(&mut self, r: usize) -> Option<(Match, usize)> {
+        const REJECTIONS: usize = 8;
+        let n = self.stores[r].len();
+        let mut rejected: Vec<usize> = Vec::new();
+        while rejected.len() < REJECTIONS.min(n) {
+            let i = self.rng.below(n);
+            if rejected.contains(&i) {
+                continue;
+            }
+            let m = self.stores[r].get(i);
+            match self.allowed_alternatives(r, &m) {
+                Some(alts) => {
+                    let alt = self.pick_alternative(r, &alts);
+                    return Some((m, alt));
+                }
+                None => rejected.push(i),
+            }
+        }
+        let allowed: Vec<(usize, Vec<usize>)> = (0..n)
+            .filter(|i| !rejected.contains(i))
+            .filter_map(|i| {
+                self.allowed_alternatives(r, &self.stores[r].get(i))
+                    .map(|a| (i, a))
+            })
+            .collect();
+        if allowed.is_empty() {
+            return None;
+        }
+        let (i, alts) = &allowed[self.rng.below(allowed.len())];
+        let alt = self.pick_alternative(r, alts);
+        Some((self.stores[r].get(*i), alt))
+    }
+
+    /// The alternatives of rule `r` that the limits allow at `m`, or `None`.
+    fn allowed_alternatives(&self, r: usize, m: &Match) -> Option<Vec<usize>> {
         let rule = &self.rules[r];
         let room = i64::from(self.limits.max_vertices) - self.host.vertex_count() as i64;
-        while self.matches.len() > 0 {
-            let i = self.rng.below(self.matches.len());
-            let m = self.matches.get(i);
-            self.matches.swap_remove(i);
-            let fits = |alt: &CompiledAlternative| {
-                alt.vertex_delta <= room
-                    && (alt.fresh_offsets.is_empty() || rewrite::grid_allows(&self.host, alt, &m))
-                    && (alt.added_inside.is_empty() || rewrite::inside_allows(&self.host, alt, &m))
-                    && (self.limits.max_valence.is_none()
-                        || rewrite::valence_allows(&self.host, alt, &m, self.max_valence))
-            };
-            if rule.alternatives.len() == 1 {
-                if fits(&rule.alternatives[0]) {
-                    return Some((m, 0));
-                }
-                continue;
+        let fits = |alt: &CompiledAlternative| {
+            alt.vertex_delta <= room
+                && (alt.fresh_offsets.is_empty() || rewrite::grid_allows(&self.host, alt, m))
+                && (alt.added_inside.is_empty() || rewrite::inside_allows(&self.host, alt, m))
+                && (self.limits.max_valence.is_none()
+                    || rewrite::valence_allows(&self.host, alt, m, self.max_valence))
+        };
+        let allowed: Vec<usize> = (0..rule.alternatives.len())
+            .filter(|&a| fits(&rule.alternatives[a]))
+            .collect();
+        (!allowed.is_empty()).then_some(allowed)
+    }
+
+    /// One of `allowed` alternatives of rule `r`, by weight (no draw when
+    /// there is one).
+    fn pick_alternative(&mut self, r: usize, allowed: &[usize]) -> usize {
+        if allowed.len() == 1 {
+            return allowed[0];
+        }
+        let weights: Vec<f64> = allowed
+            .iter()
+            .map(|&a| self.rules[r].alternatives[a].weight)
+            .collect();
+        allowed[self.rng.weighted(&weights)]
+    }
+
+    /// Whether stores are maintained incrementally now: on large hosts, and
+    /// always when verifying.
+    fn incremental(&self) -> bool {
+        self.verify || self.host.vertex_count() >= INCREMENTAL_FROM
+    }
+
+    /// The first store that differs from a full search, described.
+    fn check_stores(&mut self) -> Option<String> {
+        let key = |m: &Match| {
+            (
+                m.vertices.clone(),
+                m.edges.clone(),
+                m.frame.map(|f| (f.origin, f.transform)),
+            )
+        };
+        for (r, rule) in self.rules.iter().enumerate() {
+            // Build every store, so unbuilt ones are checked from now on too.
+            self.stores[r].ensure(&rule.pattern, &self.host, true);
+            let mut have: Vec<_> = self.stores[r].matches().iter().map(key).collect();
+            let mut want: Vec<_> = rule.pattern.find_all(&self.host).iter().map(key).collect();
+            have.sort();
+            want.sort();
+            if have != want {
+                return Some(format!(
+                    "after step {} ({}): rule `{}` store has {} matches, a full search {}",
+                    self.steps,
+                    self.trace.last().map_or("", |a| a.rule.as_str()),
+                    rule.name,
+                    have.len(),
+                    want.len()
+                ));
             }
-            let allowed: Vec<usize> = (0..rule.alternatives.len())
-                .filter(|&a| fits(&rule.alternatives[a]))
-                .collect();
-            if allowed.is_empty() {
-                continue;
-            }
-            let weights: Vec<f64> = allowed
-                .iter()
-                .map(|&a| rule.alternatives[a].weight)
-                .collect();
-            let alt = allowed[self.rng.weighted(&weights)];
-            return Some((m, alt));
         }
         None
     }
 
     fn apply(&mut self, r: usize, alt: usize, m: Match) {
         let rule = &self.rules[r];
-        let created = rewrite::apply(&mut self.host, &rule.alternatives[alt], &m);
+        let created = rewrite::apply(
+            &mut self.host,
+            &rule.alternatives[alt],
+            &m,
+            &mut self.changes,
+        );
+        for (store, rule) in self.stores.iter_mut().zip(self.rules) {
+            store.update(&rule.pattern, &self.host, &self.changes);
+        }
+        if self.verify && self.mismatch.is_none() {
+            self.mismatch = self.check_stores();
+        }
         self.uses[r] += 1;
         if let Some(g) = rule.group {
             self.group_uses[g] += 1;

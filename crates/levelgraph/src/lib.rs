@@ -32,6 +32,7 @@ pub mod drawing;
 pub mod formats;
 pub mod grammar;
 pub mod graph;
+mod incremental;
 pub mod matching;
 mod rewrite;
 pub mod rng;

@@ -140,6 +140,26 @@ pub struct Pattern {
     grid: Option<(Vec<[i32; 2]>, Vec<u8>)>,
 }
 
+/// Which host changes can affect a pattern's matches beyond the matches
+/// that contain a changed vertex or use a removed edge (used by the
+/// derivation's incremental match stores).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Sensitivity {
+    /// Per pattern vertex: whether its matches depend on the vertex's
+    /// neighbourhood (exact valence, forbidden tags, or a `where not` edge
+    /// or containment to one of the condition's own vertices), so an edge
+    /// added or removed there can create or destroy a match.
+    pub single: Vec<bool>,
+    /// Whether matches depend on links between two matched vertices that
+    /// the pattern does not use (`induced`, or a `where not` edge between
+    /// two pattern vertices).
+    pub pair: bool,
+    /// How many links away from the matched vertices the conditions look
+    /// (1 for forbidden tags or a condition vertex next to the match;
+    /// `usize::MAX` when a condition is not linked to the match at all).
+    pub reach: usize,
+}
+
 /// A negative application condition: a pattern whose first `bound`
 /// vertices are the vertices of the pattern it guards (bound to a match),
 /// followed by its own vertices. It *extends* a match when its own
@@ -178,11 +198,12 @@ impl Nac {
     /// Whether the condition extends match `m` (of the guarded pattern) in `host`.
     pub fn extends(&self, host: &Graph, m: &Match) -> bool {
         debug_assert_eq!(m.vertices.len(), self.bound);
+        let fixed: Vec<Option<VertexId>> = m.vertices.iter().copied().map(Some).collect();
         let mut state = SearchState {
             pattern: &self.pattern,
             host,
             plan: &self.plan,
-            fixed: &m.vertices,
+            fixed: &fixed,
             image: Match {
                 vertices: vec![VertexId(u32::MAX); self.pattern.vertices.len()],
                 edges: vec![EdgeId(u32::MAX); self.pattern.edges.len()],
@@ -423,7 +444,7 @@ impl Pattern {
             return ControlFlow::Continue(());
         }
         if let Some((offsets, transforms)) = &self.grid {
-            return self.grid_search(host, offsets, transforms, visit);
+            return self.grid_search_from(host, offsets, transforms, None, visit);
         }
         let plan = &self.plans[self.choose_root(host)];
         let mut state = SearchState {
@@ -445,19 +466,28 @@ impl Pattern {
     /// Grid matching: for each orientation and each host vertex that can
     /// be pattern vertex 0, the other vertices are the ones in the cells
     /// the offsets point to; then edges and the complete-match checks.
-    fn grid_search(
+    /// With `anchor` `(i, v)`, only frames that put pattern vertex `i` on
+    /// host vertex `v` are tried.
+    fn grid_search_from(
         &self,
         host: &Graph,
         offsets: &[[i32; 2]],
         transforms: &[u8],
+        anchor: Option<(usize, VertexId)>,
         visit: &mut dyn FnMut(&Match) -> ControlFlow<()>,
     ) -> ControlFlow<()> {
-        let candidates: Vec<VertexId> = match &self.vertices[0].tags {
-            TagTest::Any => host.vertex_ids().collect(),
-            TagTest::OneOf(tags) => tags
-                .iter()
-                .flat_map(|&t| host.vertices_tagged(t).iter().copied())
-                .collect(),
+        let (root, candidates): (usize, Vec<VertexId>) = match anchor {
+            Some((i, v)) => (i, vec![v]),
+            None => (
+                0,
+                match &self.vertices[0].tags {
+                    TagTest::Any => host.vertex_ids().collect(),
+                    TagTest::OneOf(tags) => tags
+                        .iter()
+                        .flat_map(|&t| host.vertices_tagged(t).iter().copied())
+                        .collect(),
+                },
+            ),
         };
         let mut image = Match {
             vertices: vec![VertexId(u32::MAX); self.vertices.len()],
@@ -473,7 +503,7 @@ impl Pattern {
                     origin: [0, 0],
                     transform,
                 }
-                .place(offsets[0]);
+                .place(offsets[root]);
                 let frame = Frame {
                     origin: [cell0[0] - turned[0], cell0[1] - turned[1]],
                     transform,
@@ -507,6 +537,128 @@ impl Pattern {
             }
         }
         ControlFlow::Continue(())
+    }
+
+    /// Calls `visit` on every match in which each pattern vertex
+    /// `anchors[k].0` is the host vertex `anchors[k].1`, in a deterministic
+    /// order. Used to find the matches a local change can create without
+    /// searching the whole host.
+    pub fn for_each_anchored(
+        &self,
+        host: &Graph,
+        anchors: &[(usize, VertexId)],
+        visit: &mut dyn FnMut(&Match) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
+        if anchors.is_empty() {
+            return self.for_each_match(host, visit);
+        }
+        if let Some((offsets, transforms)) = &self.grid {
+            // One anchor fixes the grid frame per orientation; the rest must agree.
+            let (i, v) = anchors[0];
+            return self.grid_search_from(host, offsets, transforms, Some((i, v)), &mut |m| {
+                if anchors.iter().all(|&(k, w)| m.vertices[k] == w) {
+                    visit(m)
+                } else {
+                    ControlFlow::Continue(())
+                }
+            });
+        }
+        let mut fixed = vec![None; self.vertices.len()];
+        for &(i, v) in anchors {
+            match fixed[i] {
+                Some(w) if w != v => return ControlFlow::Continue(()),
+                _ => fixed[i] = Some(v),
+            }
+        }
+        let owned;
+        let plan = if anchors.len() == 1 {
+            &self.plans[anchors[0].0]
+        } else {
+            let mut prefix: Vec<usize> = Vec::new();
+            for &(i, _) in anchors {
+                if !prefix.contains(&i) {
+                    prefix.push(i);
+                }
+            }
+            owned = self.plan_with_prefix(&prefix);
+            &owned
+        };
+        let mut state = SearchState {
+            pattern: self,
+            host,
+            plan,
+            fixed: &fixed,
+            image: Match {
+                vertices: vec![VertexId(u32::MAX); self.vertices.len()],
+                edges: vec![EdgeId(u32::MAX); self.edges.len()],
+                frame: None,
+            },
+            used: Vec::with_capacity(self.vertices.len()),
+            used_edges: Vec::with_capacity(self.edges.len()),
+        };
+        state.extend(0, visit)
+    }
+
+    /// How far a change in the host can reach into this pattern's matches:
+    /// which pattern vertices' matches depend on their neighbourhood, and
+    /// how far the conditions look. See [`Sensitivity`].
+    pub fn sensitivity(&self) -> Sensitivity {
+        let n = self.vertices.len();
+        let mut single: Vec<bool> = self
+            .vertices
+            .iter()
+            .map(|v| v.valence.is_some() || !v.forbidden.is_empty())
+            .collect();
+        let mut pair = self.induced;
+        let mut reach = usize::from(self.vertices.iter().any(|v| !v.forbidden.is_empty()));
+        for nac in &self.nacs {
+            let total = nac.pattern.vertices.len();
+            // Links of the condition: its edges and containments.
+            let links: Vec<(usize, usize)> = nac
+                .pattern
+                .edges
+                .iter()
+                .map(|e| (e.source, e.target))
+                .chain(nac.pattern.inside.iter().copied())
+                .collect();
+            for &(a, b) in &links {
+                match (a < nac.bound, b < nac.bound) {
+                    (true, true) => pair = true,
+                    (true, false) => single[a] = true,
+                    (false, true) => single[b] = true,
+                    (false, false) => {}
+                }
+            }
+            // Distance of each own vertex from the bound ones; an own vertex
+            // not linked to them at all makes the condition global.
+            let mut dist = vec![usize::MAX; total];
+            (0..nac.bound.min(n)).for_each(|i| dist[i] = 0);
+            for _ in 0..total {
+                for &(a, b) in &links {
+                    let (da, db) = (dist[a], dist[b]);
+                    if da != usize::MAX && db > da + 1 {
+                        dist[b] = da + 1;
+                    }
+                    if db != usize::MAX && da > db + 1 {
+                        dist[a] = db + 1;
+                    }
+                }
+            }
+            for &d in &dist[nac.bound..] {
+                reach = reach.max(d);
+            }
+        }
+        Sensitivity {
+            single,
+            pair,
+            reach,
+        }
+    }
+
+    /// Whether pattern vertex `i` accepts host vertex `v` by tag alone.
+    pub(crate) fn accepts(&self, host: &Graph, i: usize, v: VertexId) -> bool {
+        host.vertex(v)
+            .is_some_and(|h| self.vertices[i].tags.accepts(h.tag))
     }
 
     /// Whether the pattern has at least one match (stops at the first).
@@ -594,77 +746,14 @@ impl Pattern {
     }
 }
 
-/// Matches stored flat in two reusable arrays, so a derivation can collect
-/// every match of a rule on every step without allocating per match.
-#[derive(Clone, Debug, Default)]
-pub(crate) struct MatchBuffer {
-    vertices: Vec<VertexId>,
-    edges: Vec<EdgeId>,
-    frames: Vec<Option<Frame>>,
-    vertex_stride: usize,
-    edge_stride: usize,
-    len: usize,
-}
-
-impl MatchBuffer {
-    /// Replaces the contents with every match of `pattern` in `host`, in
-    /// the order of [`Pattern::for_each_match`].
-    pub(crate) fn fill(&mut self, pattern: &Pattern, host: &Graph) {
-        self.vertices.clear();
-        self.edges.clear();
-        self.frames.clear();
-        self.vertex_stride = pattern.vertices.len();
-        self.edge_stride = pattern.edges.len();
-        let mut len = 0;
-        let (vertices, edges, frames) = (&mut self.vertices, &mut self.edges, &mut self.frames);
-        let _ = pattern.for_each_match(host, &mut |m| {
-            vertices.extend_from_slice(&m.vertices);
-            edges.extend_from_slice(&m.edges);
-            frames.push(m.frame);
-            len += 1;
-            ControlFlow::Continue(())
-        });
-        self.len = len;
-    }
-
-    /// Number of matches held.
-    pub(crate) fn len(&self) -> usize {
-        self.len
-    }
-
-    /// Match `i` as an owned [`Match`].
-    pub(crate) fn get(&self, i: usize) -> Match {
-        let (nv, ne) = (self.vertex_stride, self.edge_stride);
-        Match {
-            vertices: self.vertices[i * nv..(i + 1) * nv].to_vec(),
-            edges: self.edges[i * ne..(i + 1) * ne].to_vec(),
-            frame: self.frames[i],
-        }
-    }
-
-    /// Removes match `i`, moving the last match into its place.
-    pub(crate) fn swap_remove(&mut self, i: usize) {
-        let last = self.len - 1;
-        let (nv, ne) = (self.vertex_stride, self.edge_stride);
-        if i != last {
-            self.vertices
-                .copy_within(last * nv..(last + 1) * nv, i * nv);
-            self.edges.copy_within(last * ne..(last + 1) * ne, i * ne);
-        }
-        self.frames.swap_remove(i);
-        self.vertices.truncate(last * nv);
-        self.edges.truncate(last * ne);
-        self.len = last;
-    }
-}
-
 struct SearchState<'a> {
     pattern: &'a Pattern,
     host: &'a Graph,
     plan: &'a SearchPlan,
-    /// Host vertices bound in advance to pattern vertices `0..fixed.len()`
-    /// (a NAC's view of the match it guards); empty for a plain search.
-    fixed: &'a [VertexId],
+    /// Host vertices bound in advance, by pattern vertex (a NAC's view of
+    /// the match it guards, or the anchors of an anchored search); empty
+    /// for a plain search. Bound vertices come first in the plan.
+    fixed: &'a [Option<VertexId>],
     image: Match,
     /// Host vertices in the partial match, for injectivity (patterns are
     /// small, so a linear scan beats a set).
@@ -687,8 +776,9 @@ impl SearchState<'_> {
         let step = &self.plan.steps[depth];
         let v = step.vertex;
         match step.via {
-            None if v < self.fixed.len() => {
-                self.try_candidate(depth, v, self.fixed[v], None, visit)?;
+            None if self.fixed.get(v).is_some_and(Option::is_some) => {
+                let h = self.fixed[v].expect("checked");
+                self.try_candidate(depth, v, h, None, visit)?;
             }
             None => {
                 let host = self.host;
@@ -789,53 +879,6 @@ impl SearchState<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// A path a-b-c-d of `room`s and the pattern room--room (6 matches).
-    fn path_and_pattern() -> (Graph, Pattern) {
-        let mut g = Graph::new();
-        let vs: Vec<VertexId> = (0..4).map(|_| g.add_vertex_named("room")).collect();
-        for w in vs.windows(2) {
-            g.connect(w[0], w[1], false);
-        }
-        let room = g.tags().get("room").unwrap();
-        let pv = || PatternVertex {
-            tags: TagTest::OneOf(vec![room]),
-            forbidden: vec![],
-            attributes: vec![],
-            valence: None,
-        };
-        let edge = PatternEdge {
-            source: 0,
-            target: 1,
-            directed: false,
-            cosmetic: false,
-            label: None,
-        };
-        (g, Pattern::new(vec![pv(), pv()], vec![edge]))
-    }
-
-    #[test]
-    fn match_buffer_holds_find_all_and_swap_removes_like_vec() {
-        let (g, p) = path_and_pattern();
-        let mut expected = p.find_all(&g);
-        assert_eq!(expected.len(), 6);
-        let mut buf = MatchBuffer::default();
-        buf.fill(&p, &g);
-        for i in [2, 0, 3] {
-            assert_eq!(
-                (0..buf.len()).map(|k| buf.get(k)).collect::<Vec<_>>(),
-                expected
-            );
-            buf.swap_remove(i);
-            expected.swap_remove(i);
-        }
-        assert_eq!(
-            (0..buf.len()).map(|k| buf.get(k)).collect::<Vec<_>>(),
-            expected
-        );
-        buf.fill(&p, &g);
-        assert_eq!(buf.len(), 6, "fill replaces, not appends");
-    }
 
     #[test]
     fn root_is_the_vertex_with_fewest_candidates() {

@@ -16,7 +16,7 @@
 //! in it, except kept vertices whose containment the pattern names.
 
 use crate::grammar::{CompiledAlternative, End, NewEdge};
-use crate::graph::{Edge, Graph, VertexId};
+use crate::graph::{Edge, EdgeId, Graph, VertexId};
 use crate::matching::Match;
 
 /// Whether applying `rule` at `m` keeps every vertex within `max_valence`
@@ -82,27 +82,76 @@ fn host_edge(source: VertexId, target: VertexId, e: &NewEdge) -> Edge {
 }
 
 /// Applies `rule` at `m`; returns the created vertices in right-hand order.
-pub(crate) fn apply(host: &mut Graph, plan: &CompiledAlternative, m: &Match) -> Vec<VertexId> {
+/// What one application changed, for the incremental match stores
+/// ([`crate::incremental`]).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Changes {
+    /// Live vertices whose tag, attributes or parent changed, and new vertices.
+    pub(crate) touched: Vec<VertexId>,
+    /// Vertices removed (with everything stored in them).
+    pub(crate) deleted: Vec<VertexId>,
+    /// Edges removed, with their endpoints.
+    pub(crate) removed_edges: Vec<(EdgeId, VertexId, VertexId)>,
+    /// Edges added.
+    pub(crate) added_edges: Vec<EdgeId>,
+    /// `(child, parent)` containments made or broken.
+    pub(crate) relinked: Vec<(VertexId, VertexId)>,
+}
+
+impl Changes {
+    pub(crate) fn clear(&mut self) {
+        self.touched.clear();
+        self.deleted.clear();
+        self.removed_edges.clear();
+        self.added_edges.clear();
+        self.relinked.clear();
+    }
+}
+
+/// Applies `plan` at `m`; returns the created vertices in right-hand order
+/// and records what changed in `changes` (which it clears first).
+pub(crate) fn apply(
+    host: &mut Graph,
+    plan: &CompiledAlternative,
+    m: &Match,
+    changes: &mut Changes,
+) -> Vec<VertexId> {
+    changes.clear();
     for &j in &plan.removed_edges {
-        host.remove_edge(m.edges[j]);
+        let e = m.edges[j];
+        if let Some(edge) = host.remove_edge(e) {
+            changes.removed_edges.push((e, edge.source, edge.target));
+        }
     }
     // Taken out before deletions, so a kept vertex stored in a deleted
     // one survives at the top level.
     for &i in &plan.removed_inside {
-        host.set_parent(m.vertices[i], None);
+        let child = m.vertices[i];
+        if let Some(old) = host.parent(child) {
+            host.set_parent(child, None);
+            changes.relinked.push((child, old));
+            changes.touched.push(child);
+        }
     }
     for &i in &plan.deleted {
+        record_deletion(host, m.vertices[i], changes);
         host.remove_vertex(m.vertices[i]);
     }
     for (i, &v) in m.vertices.iter().enumerate() {
+        let mut touched = false;
         if let Some(tag) = plan.retag[i] {
+            touched |= host.vertex(v).is_some_and(|x| x.tag != tag);
             host.set_tag(v, tag);
         }
         if !plan.set_attributes[i].is_empty() {
+            touched = true;
             let vertex = host.vertex_mut(v).expect("kept vertex is live");
             for (k, val) in &plan.set_attributes[i] {
                 vertex.attributes.insert(k.clone(), val.clone());
             }
+        }
+        if touched {
+            changes.touched.push(v);
         }
     }
     let created: Vec<VertexId> = plan
@@ -117,6 +166,7 @@ pub(crate) fn apply(host: &mut Graph, plan: &CompiledAlternative, m: &Match) -> 
             v
         })
         .collect();
+    changes.touched.extend(created.iter().copied());
     if let Some(frame) = m.frame {
         for (&v, &offset) in created.iter().zip(&plan.fresh_offsets) {
             let cell = frame.place(offset);
@@ -131,13 +181,51 @@ pub(crate) fn apply(host: &mut Graph, plan: &CompiledAlternative, m: &Match) -> 
         End::Fresh(j) => created[j],
     };
     for e in &plan.added_edges {
-        host.add_edge(host_edge(resolve(e.source), resolve(e.target), e));
+        let before = host.edge_count();
+        let id = host.add_edge(host_edge(resolve(e.source), resolve(e.target), e));
+        if host.edge_count() > before {
+            changes.added_edges.push(id);
+        }
     }
     for &(child, parent) in &plan.added_inside {
-        let stored = host.set_parent(resolve(child), Some(resolve(parent)));
+        let (child, parent) = (resolve(child), resolve(parent));
+        let old = host.parent(child);
+        if old == Some(parent) {
+            continue;
+        }
+        let stored = host.set_parent(child, Some(parent));
         debug_assert!(stored, "inside_allows checked this application");
+        if let Some(old) = old {
+            changes.relinked.push((child, old));
+        }
+        changes.relinked.push((child, parent));
+        changes.touched.push(child);
     }
     created
+}
+
+/// Records `v`, everything stored in it and all their edges as removed,
+/// before [`Graph::remove_vertex`] takes them.
+fn record_deletion(host: &Graph, v: VertexId, changes: &mut Changes) {
+    if !host.contains_vertex(v) {
+        return;
+    }
+    let mut stack = vec![v];
+    while let Some(x) = stack.pop() {
+        changes.deleted.push(x);
+        if let Some(p) = host.parent(x) {
+            if x == v {
+                changes.relinked.push((x, p));
+            }
+        }
+        for &e in host.incident_edges(x) {
+            let edge = host.edge(e).expect("incident edge is live");
+            if !changes.removed_edges.iter().any(|&(r, _, _)| r == e) {
+                changes.removed_edges.push((e, edge.source, edge.target));
+            }
+        }
+        stack.extend(host.children(x).iter().copied());
+    }
 }
 
 /// Whether every cell a grid rule's new vertices go to is free (seed 003's

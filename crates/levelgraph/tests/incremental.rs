@@ -1,0 +1,85 @@
+//! The derivation's incremental match stores hold exactly the matches a
+//! full search finds, after every step: over every example grammar, and
+//! over grammars built to exercise each kind of condition (forbidden tags,
+//! exact valence, induced, `where not` near and far, containment, grid
+//! rules, deletion).
+
+use levelgraph::derive::verify_incremental;
+use levelgraph::grammar;
+
+mod common;
+
+fn check(name: &str, src: &str, seeds: std::ops::Range<u64>) {
+    let g = grammar::load(src, name).unwrap_or_else(|e| panic!("{name}: {e}"));
+    for seed in seeds {
+        if let Err(diff) = verify_incremental(&g, seed) {
+            panic!("{name} seed {seed}: {diff}");
+        }
+    }
+}
+
+#[test]
+fn every_example() {
+    for (name, text) in common::example_sources() {
+        check(&name, &text, 1..26);
+    }
+}
+
+#[test]
+fn conditions_of_every_kind() {
+    let cases: &[(&str, &str)] = &[
+        (
+            "forbidden",
+            "tags { s a b c }\n\
+             rule start { (x:s) => (x:a) -- (y:b) }\n\
+             rule grow max_uses 12 { (x:a|b) -- (y:*) => (x) -- (z:a) -- (y) }\n\
+             rule grow_b max_uses 6 { (x:a|b) -- (y:*) => (x) -- (z:b) -- (y) }\n\
+             rule mark max_uses 6 { (x:a) -- (y:b !c) => (x) -- (y:c) }\n\
+             rule back max_uses 6 { (x:c) -- (y:*) => (x:b) -- (y) }",
+        ),
+        (
+            "valence",
+            "tags { s a b }\n\
+             rule start { (x:s) => (x:a) -- (y:a) }\n\
+             rule grow max_uses 15 { (x:a) -- (y:a) => (x) -- (y), (x) -- (z:a) }\n\
+             rule leaf max_uses 8 { (x:a valence 1) -- (y:a) => (x:b) -- (y) }",
+        ),
+        (
+            "induced",
+            "tags { s a b }\n\
+             rule start { (x:s) => (x:a) -- (y:a) -- (z:a) }\n\
+             rule chord max_uses 4 { (x:a) -- (y:a) -- (z:a) => (x) -- (y) -- (z), (x) -- (z) }\n\
+             rule grow max_uses 10 { (x:a) -- (y:a) => (x) -- (n:a) -- (y) }\n\
+             rule path induced max_uses 6 { (x:a) -- (y:a) -- (z:a) => (x) -- (y:b) -- (z) }",
+        ),
+        (
+            "where-not near and far",
+            "tags { s a k l }\n\
+             rule start { (x:s) => (x:a) -- (y:a) }\n\
+             rule grow max_uses 14 { (x:a) -- (y:a) => (x) -- (n:a) -- (y) }\n\
+             rule key max_uses 5 { (x:a) -- (y:a) where not (y) -- (k:k) => (x) -- (y) -- (k:k) }\n\
+             rule far max_uses 5 { (x:a) -- (y:a) where not (y) -- (m:a) -- (k:k) => (x) -- (y:l) }\n\
+             rule pair max_uses 5 { (x:a), (y:k) where not (x) -- (y) => (x) -- (y) }",
+        ),
+        (
+            "containment and deletion",
+            "tags { s room key gem }\n\
+             rule start { (a:s) => (a:room) -- (b:room) }\n\
+             rule grow max_uses 8 { (a:room) -- (b:room) => (a) -- (c:room) -- (b) }\n\
+             rule stash max_uses 6 { (r:room) -- (o:room) where not (k:key) in (r) => (r) -- (o), (k:key) in (r) }\n\
+             rule carry max_uses 6 { (k:key) in (r:room), (r) -- (o:room) => (r) -- (o), (k) in (o) }\n\
+             rule gem max_uses 4 { (k:key) in (r:room) where not (g:gem) in (k) => (k) in (r), (g:gem) in (k) }\n\
+             rule cave_in max_uses 2 { (a:room) -- (b:room), (b) -- (c:room) => (a) -- (c) }",
+        ),
+        (
+            "global condition",
+            "tags { s a b }\n\
+             rule start { (x:s) => (x:a) -- (y:a) }\n\
+             rule grow max_uses 10 { (x:a) -- (y:a) => (x) -- (n:a) -- (y) }\n\
+             rule once { (x:a) -- (y:a) where not (p:b) => (x:b) -- (y) }",
+        ),
+    ];
+    for (name, src) in cases {
+        check(name, src, 0..40);
+    }
+}
