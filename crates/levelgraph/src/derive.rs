@@ -43,14 +43,19 @@ use crate::rng::Rng;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum StopReason {
     /// No rule has an applicable match. The counts say how many rules that
-    /// still had uses left were held back by each limit: a rule counts under
-    /// `max_vertices` when it has a match but would exceed that limit, and
-    /// under `max_valence` when every one of its matches would exceed that.
+    /// still had uses left and had matches were held back, and by what: a
+    /// rule counts under `max_vertices` when every application would exceed
+    /// that limit, under `max_valence` when `max_valence` blocked at least
+    /// one of its matches and nothing else allowed one, and under placement
+    /// when only a taken grid cell or a containment cycle blocked them.
     NoRuleApplies {
         /// Rules held back by `max_vertices`.
         blocked_by_max_vertices: u32,
         /// Rules held back by `max_valence`.
         blocked_by_max_valence: u32,
+        /// Rules held back because a new grid vertex had no free cell or a
+        /// containment would put a vertex inside itself.
+        blocked_by_placement: u32,
     },
     /// `max_iterations` steps were made (the payload is the limit).
     IterationLimit(u32),
@@ -76,13 +81,23 @@ impl fmt::Display for StopReason {
             StopReason::NoRuleApplies {
                 blocked_by_max_vertices: v,
                 blocked_by_max_valence: d,
+                blocked_by_placement: p,
             } => {
                 f.write_str("no rule applies")?;
-                match (v, d) {
-                    (0, 0) => Ok(()),
-                    (v, 0) => write!(f, " ({v} held back by max_vertices)"),
-                    (0, d) => write!(f, " ({d} held back by max_valence)"),
-                    (v, d) => write!(f, " ({v} held back by max_vertices, {d} by max_valence)"),
+                let parts: Vec<String> =
+                    [(v, "max_vertices"), (d, "max_valence"), (p, "placement")]
+                        .iter()
+                        .filter(|(n, _)| *n > 0)
+                        .map(|(n, what)| format!("{n} by {what}"))
+                        .collect();
+                match parts.split_first() {
+                    None => Ok(()),
+                    Some((first, rest)) => {
+                        let first = first.replacen(" by ", " held back by ", 1);
+                        let mut all = vec![first];
+                        all.extend(rest.iter().cloned());
+                        write!(f, " ({})", all.join(", "))
+                    }
                 }
             }
             StopReason::IterationLimit(n) => write!(f, "iteration limit ({n} steps)"),
@@ -360,6 +375,10 @@ pub fn verify_incremental(grammar: &CompiledGrammar, seed: u64) -> Result<(), St
     mismatch.map_or(Ok(()), Err)
 }
 
+const BLOCKED_BY_VERTICES: u8 = 1;
+const BLOCKED_BY_VALENCE: u8 = 2;
+const BLOCKED_BY_PLACEMENT: u8 = 4;
+
 /// Host size (vertices) from which match stores are maintained
 /// incrementally instead of searched again after each change. Below it a
 /// fresh search of the chosen rule is cheaper (measured in BENCHMARKS.md).
@@ -421,6 +440,8 @@ impl Run<'_> {
         self.eligible
             .sort_by_key(|&(r, _)| std::cmp::Reverse(rules[r].priority));
         let mut blocked_by_max_valence = 0;
+        let mut blocked_by_placement = 0;
+        let mut blocked_at_apply_by_vertices = 0;
         let mut start = 0;
         while start < self.eligible.len() {
             let priority = rules[self.eligible[start].0].priority;
@@ -439,7 +460,7 @@ impl Run<'_> {
                 self.stores[r].ensure(&rules[r].pattern, &self.host, indexed);
                 let found_any = self.stores[r].len() > 0;
                 match self.draw_match(r) {
-                    Some((m, alt)) => {
+                    Ok((m, alt)) => {
                         let rule = &rules[r];
                         if rule.probability < 1.0 && self.rng.unit() >= rule.probability {
                             self.steps += 1;
@@ -449,9 +470,15 @@ impl Run<'_> {
                         self.apply(r, alt, m);
                         return None;
                     }
-                    None => {
+                    Err(reasons) => {
                         if found_any {
-                            blocked_by_max_valence += 1;
+                            if reasons & BLOCKED_BY_VALENCE != 0 {
+                                blocked_by_max_valence += 1;
+                            } else if reasons & BLOCKED_BY_VERTICES != 0 {
+                                blocked_at_apply_by_vertices += 1;
+                            } else {
+                                blocked_by_placement += 1;
+                            }
                         }
                         level.swap_remove(pick);
                     }
@@ -460,7 +487,7 @@ impl Run<'_> {
             start = end;
         }
         // Counted only here: matching the held-back rules costs a search each.
-        let mut blocked_by_max_vertices = 0;
+        let mut blocked_by_max_vertices = blocked_at_apply_by_vertices;
         for i in 0..self.held_back.len() {
             let r = self.held_back[i];
             let indexed = self.incremental();
@@ -470,6 +497,7 @@ impl Run<'_> {
         Some(StopReason::NoRuleApplies {
             blocked_by_max_vertices,
             blocked_by_max_valence,
+            blocked_by_placement,
         })
     }
 
@@ -479,10 +507,12 @@ impl Run<'_> {
     /// sampling, uniform over the allowed matches); after a few rejections
     /// the rest are checked in store order and one allowed match is drawn
     /// among them, so the loop always ends.
-    fn draw_match(&mut self, r: usize) -> Option<(Match, usize)> {
+    /// `Err` carries why the matches were blocked (`BLOCKED_BY_*` bits).
+    fn draw_match(&mut self, r: usize) -> Result<(Match, usize), u8> {
         const REJECTIONS: usize = 8;
         let n = self.stores[r].len();
         let mut rejected: Vec<usize> = Vec::new();
+        let mut reasons = 0u8;
         while rejected.len() < REJECTIONS.min(n) {
             let i = self.rng.below(n);
             if rejected.contains(&i) {
@@ -490,43 +520,70 @@ impl Run<'_> {
             }
             let m = self.stores[r].get(i);
             match self.allowed_alternatives(r, &m) {
-                Some(alts) => {
+                Ok(alts) => {
                     let alt = self.pick_alternative(r, &alts);
-                    return Some((m, alt));
+                    return Ok((m, alt));
                 }
-                None => rejected.push(i),
+                Err(why) => {
+                    reasons |= why;
+                    rejected.push(i);
+                }
             }
         }
         let allowed: Vec<(usize, Vec<usize>)> = (0..n)
             .filter(|i| !rejected.contains(i))
-            .filter_map(|i| {
-                self.allowed_alternatives(r, &self.stores[r].get(i))
-                    .map(|a| (i, a))
-            })
+            .filter_map(
+                |i| match self.allowed_alternatives(r, &self.stores[r].get(i)) {
+                    Ok(a) => Some((i, a)),
+                    Err(why) => {
+                        reasons |= why;
+                        None
+                    }
+                },
+            )
             .collect();
         if allowed.is_empty() {
-            return None;
+            return Err(reasons);
         }
         let (i, alts) = &allowed[self.rng.below(allowed.len())];
         let alt = self.pick_alternative(r, alts);
-        Some((self.stores[r].get(*i), alt))
+        Ok((self.stores[r].get(*i), alt))
     }
 
-    /// The alternatives of rule `r` that the limits allow at `m`, or `None`.
-    fn allowed_alternatives(&self, r: usize, m: &Match) -> Option<Vec<usize>> {
+    /// The alternatives of rule `r` that the limits allow at `m`, or why
+    /// none is (`BLOCKED_BY_*` bits).
+    fn allowed_alternatives(&self, r: usize, m: &Match) -> Result<Vec<usize>, u8> {
         let rule = &self.rules[r];
         let room = i64::from(self.limits.max_vertices) - self.host.vertex_count() as i64;
-        let fits = |alt: &CompiledAlternative| {
-            alt.vertex_delta <= room
-                && (alt.fresh_offsets.is_empty() || rewrite::grid_allows(&self.host, alt, m))
-                && (alt.added_inside.is_empty() || rewrite::inside_allows(&self.host, alt, m))
-                && (self.limits.max_valence.is_none()
-                    || rewrite::valence_allows(&self.host, alt, m, self.max_valence))
+        let blocked = |alt: &CompiledAlternative| -> u8 {
+            if alt.vertex_delta > room {
+                return BLOCKED_BY_VERTICES;
+            }
+            if (!alt.fresh_offsets.is_empty() && !rewrite::grid_allows(&self.host, alt, m))
+                || (!alt.added_inside.is_empty() && !rewrite::inside_allows(&self.host, alt, m))
+            {
+                return BLOCKED_BY_PLACEMENT;
+            }
+            if self.limits.max_valence.is_some()
+                && !rewrite::valence_allows(&self.host, alt, m, self.max_valence)
+            {
+                return BLOCKED_BY_VALENCE;
+            }
+            0
         };
-        let allowed: Vec<usize> = (0..rule.alternatives.len())
-            .filter(|&a| fits(&rule.alternatives[a]))
-            .collect();
-        (!allowed.is_empty()).then_some(allowed)
+        let mut reasons = 0;
+        let mut allowed = Vec::new();
+        for (a, alt) in rule.alternatives.iter().enumerate() {
+            match blocked(alt) {
+                0 => allowed.push(a),
+                why => reasons |= why,
+            }
+        }
+        if allowed.is_empty() {
+            Err(reasons)
+        } else {
+            Ok(allowed)
+        }
     }
 
     /// One of `allowed` alternatives of rule `r`, by weight (no draw when

@@ -133,6 +133,26 @@ pub(crate) fn apply(
             changes.touched.push(child);
         }
     }
+    // A kept vertex stored (at any depth) in a vertex being deleted is
+    // named on the right, so it survives: out to the top level.
+    if !plan.deleted.is_empty() {
+        for (i, &v) in m.vertices.iter().enumerate() {
+            if plan.deleted.contains(&i) {
+                continue;
+            }
+            let mut at = host.parent(v);
+            while let Some(p) = at {
+                if plan.deleted.iter().any(|&d| m.vertices[d] == p) {
+                    let old = host.parent(v).expect("stored");
+                    host.set_parent(v, None);
+                    changes.relinked.push((v, old));
+                    changes.touched.push(v);
+                    break;
+                }
+                at = host.parent(p);
+            }
+        }
+    }
     for &i in &plan.deleted {
         record_deletion(host, m.vertices[i], changes);
         host.remove_vertex(m.vertices[i]);
@@ -187,17 +207,23 @@ pub(crate) fn apply(
             changes.added_edges.push(id);
         }
     }
-    for &(child, parent) in &plan.added_inside {
-        let (child, parent) = (resolve(child), resolve(parent));
-        let old = host.parent(child);
-        if old == Some(parent) {
-            continue;
-        }
-        let stored = host.set_parent(child, Some(parent));
-        debug_assert!(stored, "inside_allows checked this application");
-        if let Some(old) = old {
+    // Detach every child first, then attach: each intermediate state is
+    // part of the final one, which inside_allows found free of cycles.
+    let moves: Vec<(VertexId, VertexId)> = plan
+        .added_inside
+        .iter()
+        .map(|&(c, p)| (resolve(c), resolve(p)))
+        .filter(|&(c, p)| host.parent(c) != Some(p))
+        .collect();
+    for &(child, _) in &moves {
+        if let Some(old) = host.parent(child) {
+            host.set_parent(child, None);
             changes.relinked.push((child, old));
         }
+    }
+    for &(child, parent) in &moves {
+        let stored = host.set_parent(child, Some(parent));
+        debug_assert!(stored, "inside_allows checked this application");
         changes.relinked.push((child, parent));
         changes.touched.push(child);
     }
@@ -242,11 +268,47 @@ pub(crate) fn grid_allows(host: &Graph, plan: &CompiledAlternative, m: &Match) -
 /// Whether the containments `plan` adds at `m` keep every vertex out of
 /// itself: storing a kept vertex in a kept one that is (at any depth)
 /// stored in it would make a cycle, so such a match is not applicable.
+///
+/// The whole application is simulated: the containments the pattern drops
+/// are dropped first, then every containment the alternative adds (new
+/// vertices included) is made, and only the resulting parent links are
+/// checked, so a swap `(c) in (a) => (a) in (c)` is allowed and two links
+/// that close a cycle together are not.
 pub(crate) fn inside_allows(host: &Graph, plan: &CompiledAlternative, m: &Match) -> bool {
-    plan.added_inside
+    // Vertices by a common numbering: host ids, new vertices after them.
+    let bound = host.vertex_bound() as u32;
+    let id = |end: End| match end {
+        End::Kept(i) => m.vertices[i],
+        End::Fresh(j) => VertexId(bound + j as u32),
+    };
+    let mut overrides: Vec<(VertexId, Option<VertexId>)> = plan
+        .removed_inside
         .iter()
-        .all(|&(child, parent)| match (child, parent) {
-            (End::Kept(c), End::Kept(p)) => !host.would_cycle(m.vertices[c], m.vertices[p]),
-            _ => true,
-        })
+        .map(|&i| (m.vertices[i], None))
+        .collect();
+    for &(c, p) in &plan.added_inside {
+        let child = id(c);
+        overrides.retain(|&(x, _)| x != child);
+        overrides.push((child, Some(id(p))));
+    }
+    let parent_of = |v: VertexId| -> Option<VertexId> {
+        match overrides.iter().find(|&&(x, _)| x == v) {
+            Some(&(_, p)) => p,
+            None if v.0 < bound => host.parent(v),
+            None => None,
+        }
+    };
+    // A cycle would have to pass through a changed link: walk up from each.
+    let limit = host.vertex_count() + overrides.len() + 1;
+    overrides.iter().all(|&(start, _)| {
+        let mut at = parent_of(start);
+        for _ in 0..limit {
+            match at {
+                None => return true,
+                Some(p) if p == start => return false,
+                Some(p) => at = parent_of(p),
+            }
+        }
+        false
+    })
 }

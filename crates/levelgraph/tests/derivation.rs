@@ -175,7 +175,8 @@ fn max_vertices_is_never_exceeded_but_smaller_rules_still_apply() {
             d.stop,
             StopReason::NoRuleApplies {
                 blocked_by_max_vertices: 2,
-                blocked_by_max_valence: 0
+                blocked_by_max_valence: 0,
+                blocked_by_placement: 0,
             },
             "seed {seed}"
         );
@@ -196,7 +197,8 @@ fn max_valence_blocks_unless_the_right_hand_side_has_that_valence() {
         d.stop,
         StopReason::NoRuleApplies {
             blocked_by_max_vertices: 0,
-            blocked_by_max_valence: 1
+            blocked_by_max_valence: 1,
+            blocked_by_placement: 0,
         }
     );
     // A start rule whose right-hand side gives the hub valence 5 is allowed.

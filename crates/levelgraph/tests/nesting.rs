@@ -209,3 +209,66 @@ fn where_not_with_containment_refers_to_the_host() {
     assert_eq!(d.trace.len(), 1, "only room b lacks a key");
     assert_eq!(d.trace[0].matched[0], b);
 }
+
+/// A kept vertex stored in a vertex the rule deletes survives (it is named
+/// on the right), even when the pattern does not name the containment.
+#[test]
+fn a_kept_vertex_survives_the_deletion_of_its_container() {
+    let g = load(
+        "tags { s room key }\n\
+         rule start { (a:s) => (a:room) -- (b:room), (k:key) in (b) }\n\
+         rule collapse max_uses 1 { (a:room) -- (b:room), (k:key) => (a), (k) -- (a) }",
+    );
+    for seed in 0..10 {
+        let d = derive(&g, seed).unwrap();
+        let key = VertexId(2);
+        assert!(d.graph.contains_vertex(key), "seed {seed}");
+        // Out to the top level when its room went; still stored when the
+        // other room went.
+        if let Some(p) = d.graph.parent(key) {
+            assert_eq!(d.graph.tag_name(p), "room", "seed {seed}");
+        }
+        assert_eq!(d.graph.edge_count(), 1);
+    }
+}
+
+/// Containment changes are checked together: a swap is fine, two links
+/// that close a cycle together are not.
+#[test]
+fn containment_changes_are_checked_as_a_whole() {
+    let swap = load(
+        "tags { s box }\n\
+         rule start { (a:s) => (a:box) -- (b:box), (b) in (a) }\n\
+         rule swap max_uses 1 { (c:box) in (a:box) => (a) in (c), (c) -- (a) }",
+    );
+    let d = derive(&swap, 1).unwrap();
+    assert_eq!(d.trace.len(), 2, "the swap applies");
+    assert_eq!(d.graph.parent(VertexId(0)), Some(VertexId(1)));
+    assert_eq!(d.graph.parent(VertexId(1)), None);
+
+    // The host stores b in c; each new link alone is fine, but a in b and
+    // c in a together close b → c → a → b.
+    let ring = load(
+        "tags { s x }\n\
+         rule start { (a:s) => (a:x) -- (b:x) -- (c:x), (b) in (c) }\n\
+         rule twist max_uses 1 { (a:x) -- (b:x) -- (c:x) => (a) -- (b) -- (c), (a) in (b), (c) in (a) }",
+    );
+    let d = derive(&ring, 1).unwrap();
+    assert_eq!(d.trace.len(), 1, "every orientation would close a cycle");
+    assert_eq!(
+        d.stop,
+        levelgraph::derive::StopReason::NoRuleApplies {
+            blocked_by_max_vertices: 0,
+            blocked_by_max_valence: 0,
+            blocked_by_placement: 1,
+        }
+    );
+}
+
+#[test]
+fn where_not_vertices_cannot_have_offsets() {
+    assert_eq!(
+        errors("grammar \"g\" { grid 3 x 3 of n }\ntags { n r }\nrule r { (a:n @0,0) where not (a) -- (b:r @1,0) => (a:r) }"),
+        ["`where not` vertex `b` cannot have a grid offset"]
+    );
+}

@@ -942,6 +942,13 @@ fn compile_nac(
     for (k, v) in nac.vertices.iter().enumerate() {
         let at = cx_loc(v.span, format!("{path}.vertices[{k}]"));
         let refers = lhs_index.contains_key(v.name.as_str());
+        if v.offset.is_some() {
+            cx.error(
+                format!("`where not` vertex `{}` cannot have a grid offset", v.name),
+                at.clone(),
+                Some("conditions are matched by edges, not by grid cells".into()),
+            );
+        }
         if refers {
             if !v.tags.is_empty()
                 || !v.forbidden.is_empty()

@@ -73,8 +73,8 @@ impl Labelled {
             let mut forbidden = v.forbidden.clone();
             forbidden.sort();
             let mut label = format!(
-                "L {tags:?} !{forbidden:?} {:?} v{:?}",
-                v.attributes, v.valence
+                "L {tags:?} !{forbidden:?} {:?} v{:?} @{:?}",
+                v.attributes, v.valence, v.offset
             );
             for (k, alt) in rule.rhs.iter().enumerate() {
                 match alt.vertices.iter().find(|r| r.name == v.name) {
@@ -104,7 +104,10 @@ impl Labelled {
                     continue;
                 }
                 names.push((format!("F{k}.{}", v.name), labels.len()));
-                labels.push(format!("F{k} {:?} {:?}", v.tag, v.attributes));
+                labels.push(format!(
+                    "F{k} {:?} {:?} @{:?}",
+                    v.tag, v.attributes, v.offset
+                ));
             }
         }
         if labels.len() > MAX_VERTICES {

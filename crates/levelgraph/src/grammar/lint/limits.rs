@@ -52,7 +52,9 @@ pub(super) fn check(model: &Grammar, out: &mut Vec<Diagnostic>) {
             && rule.lhs.vertices[0].tags == [start];
         has_start_rule |= is_start_rule;
         // Attribute constraints keep a pattern off the bare start vertex.
-        let wildcard_single = rule.lhs.vertices.len() == 1
+        // Grid mode has no start vertex to match.
+        let wildcard_single = model.grid.is_none()
+            && rule.lhs.vertices.len() == 1
             && rule.lhs.vertices[0].tags.iter().any(|t| t == WILDCARD)
             && rule.lhs.vertices[0].attributes.is_empty();
         if wildcard_single {
