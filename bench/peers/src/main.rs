@@ -1,0 +1,95 @@
+//! levelgraph side by side with its peers, in one run.
+//!
+//! ```sh
+//! cargo run --release --manifest-path bench/peers/Cargo.toml            # everything
+//! cargo run --release --manifest-path bench/peers/Cargo.toml -- matching
+//! cargo run --release --manifest-path bench/peers/Cargo.toml -- derivation
+//! ```
+//!
+//! Options: `--rounds N` (default 7; calls slower than 2 s get 3),
+//! `--seeds N` (derivation, default 1000), `--petgraph-max N` (largest
+//! host on which petgraph runs, default 100000: its VF2 allocates an n²
+//! adjacency bitmap, 1.25 GB at 100,000 vertices), `--host N` (matching:
+//! only the host of N vertices, e.g. to profile one size with perf).
+//!
+//! Progress goes to stderr, the Markdown tables to stdout.
+
+mod derivation;
+mod harness;
+mod matching;
+
+use std::process::ExitCode;
+
+const USAGE: &str = "usage: levelgraph-peer-bench [matching|derivation|all] \
+[--rounds N] [--seeds N] [--petgraph-max N] [--host N]";
+
+fn main() -> ExitCode {
+    let mut which = "all".to_string();
+    let mut rounds = 7usize;
+    let mut seeds = 1000u64;
+    let mut petgraph_max = 100_000usize;
+    let mut host: Option<usize> = None;
+    let mut args = std::env::args().skip(1);
+    while let Some(a) = args.next() {
+        let mut num = |name: &str| -> Option<u64> {
+            let v = args.next().and_then(|v| v.parse().ok());
+            if v.is_none() {
+                eprintln!("{name} needs a number\n{USAGE}");
+            }
+            v
+        };
+        match a.as_str() {
+            "matching" | "derivation" | "all" => which = a,
+            "--rounds" => match num("--rounds") {
+                Some(n) if n > 0 => rounds = n as usize,
+                _ => return ExitCode::from(2),
+            },
+            "--seeds" => match num("--seeds") {
+                Some(n) if n > 0 => seeds = n,
+                _ => return ExitCode::from(2),
+            },
+            "--petgraph-max" => match num("--petgraph-max") {
+                Some(n) => petgraph_max = n as usize,
+                None => return ExitCode::from(2),
+            },
+            "--host" => match num("--host") {
+                Some(n) => host = Some(n as usize),
+                None => return ExitCode::from(2),
+            },
+            "-h" | "--help" => {
+                println!("{USAGE}");
+                return ExitCode::SUCCESS;
+            }
+            _ => {
+                eprintln!("unknown argument `{a}`\n{USAGE}");
+                return ExitCode::from(2);
+            }
+        }
+    }
+
+    println!("# levelgraph and its peers, side by side\n");
+    println!("Median of {rounds} rounds (3 for calls over 2 s), release build, single thread.\n");
+    if which == "matching" || which == "all" {
+        let rows = matching::run(&matching::Options {
+            rounds,
+            petgraph_max,
+            host,
+        });
+        println!("## Matching: levelgraph vs petgraph 0.8 VF2\n");
+        println!("{}", matching::table(&rows));
+        println!(
+            "Rounds × calls (fastest..slowest round, per call): {}\n",
+            matching::rounds_note(&rows)
+        );
+    }
+    if which == "derivation" || which == "all" {
+        let r = derivation::run(&derivation::Options { seeds, rounds });
+        println!("## Derivation: levelgraph vs graph-grammar 1.0.2 (dungeon showcase)\n");
+        println!("{}", derivation::table(&r));
+        println!(
+            "Rounds × calls (fastest..slowest round, per derivation): {}\n",
+            derivation::rounds_note(&r)
+        );
+    }
+    ExitCode::SUCCESS
+}
