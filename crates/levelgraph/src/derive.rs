@@ -263,6 +263,7 @@ fn run_derivation(
         steps: 0,
         skipped: 0,
         stores: rules.iter().map(|r| MatchStore::new(&r.pattern)).collect(),
+        retired: vec![false; rules.len()],
         changes: Changes::default(),
         verify,
         mismatch: None,
@@ -289,6 +290,15 @@ fn run_derivation(
         }
         Some(stages) => 'recipe: {
             for (si, stage) in stages.iter().enumerate() {
+                // Rules of no stage from here on never run again.
+                for r in 0..rules.len() {
+                    if !stages[si..]
+                        .iter()
+                        .any(|s| s.rules.iter().any(|&(x, _)| x == r))
+                    {
+                        run.retire(r);
+                    }
+                }
                 let target = match stage.max {
                     Some(max) if max > stage.min => {
                         Some(stage.min + run.rng.below((max - stage.min + 1) as usize) as u32)
@@ -401,6 +411,9 @@ struct Run<'g> {
     skipped: u32,
     /// Each rule's current matches, kept up to date incrementally.
     stores: Vec<MatchStore>,
+    /// Rules that can never run again (out of uses, or in no remaining
+    /// recipe stage): their stores are dropped and no longer updated.
+    retired: Vec<bool>,
     changes: Changes,
     verify: bool,
     mismatch: Option<String>,
@@ -599,6 +612,14 @@ impl Run<'_> {
         allowed[self.rng.weighted(&weights)]
     }
 
+    /// Marks rule `r` as never running again and drops its store.
+    fn retire(&mut self, r: usize) {
+        if !self.retired[r] {
+            self.retired[r] = true;
+            self.stores[r].discard();
+        }
+    }
+
     /// Whether stores are maintained incrementally now: on large hosts, and
     /// always when verifying.
     fn incremental(&self) -> bool {
@@ -643,8 +664,16 @@ impl Run<'_> {
             &m,
             &mut self.changes,
         );
-        for (store, rule) in self.stores.iter_mut().zip(self.rules) {
-            store.update(&rule.pattern, &self.host, &self.changes);
+        if rule.max_uses.is_some_and(|n| self.uses[r] + 1 >= n) {
+            // This application spends the last use.
+            self.retired[r] = true;
+        }
+        for ((store, rule), &retired) in self.stores.iter_mut().zip(self.rules).zip(&self.retired) {
+            if retired {
+                store.discard();
+            } else {
+                store.update(&rule.pattern, &self.host, &self.changes);
+            }
         }
         if self.verify && self.mismatch.is_none() {
             self.mismatch = self.check_stores();

@@ -187,6 +187,9 @@ pub struct Graph {
     vertices: Vec<Option<Vertex>>,
     edges: Vec<Option<Edge>>,
     incidence: Vec<Vec<EdgeId>>,
+    /// Per edge: its position in its source's and its target's incidence
+    /// list, so removing an edge from a hub is O(1) (swap-remove).
+    edge_pos: Vec<[u32; 2]>,
     by_tag: Vec<Vec<VertexId>>,
     /// Per vertex: the vertices stored directly in it, in increasing id order.
     children: Vec<Vec<VertexId>>,
@@ -445,10 +448,14 @@ impl Graph {
             return existing;
         }
         let id = EdgeId(self.edges.len() as u32);
+        let at_source = self.incidence[edge.source.index()].len() as u32;
         self.incidence[edge.source.index()].push(id);
+        let mut at_target = at_source;
         if edge.target != edge.source {
+            at_target = self.incidence[edge.target.index()].len() as u32;
             self.incidence[edge.target.index()].push(id);
         }
+        self.edge_pos.push([at_source, at_target]);
         self.edges.push(Some(edge));
         self.edge_count += 1;
         id
@@ -467,19 +474,40 @@ impl Graph {
     }
 
     /// The id of an edge identical to `edge`, if the graph has one.
+    /// Scans the shorter of the two endpoints' incidence lists.
     pub fn find_identical_edge(&self, edge: &Edge) -> Option<EdgeId> {
         let a = self.incidence.get(edge.source.index())?;
-        a.iter()
+        let b = self.incidence.get(edge.target.index())?;
+        let list = if b.len() < a.len() { b } else { a };
+        list.iter()
             .copied()
             .find(|&e| self.edge(e).is_some_and(|h| h.same_kind_and_ends(edge)))
     }
 
-    /// Removes edge `e`; returns it.
+    /// Removes edge `e`; returns it. O(1): the edge leaves each endpoint's
+    /// incidence list by swap-remove (so incidence order is the order of
+    /// additions, changed only by removals; deterministic either way).
     pub fn remove_edge(&mut self, e: EdgeId) -> Option<Edge> {
         let edge = self.edges.get_mut(e.index())?.take()?;
-        for end in [edge.source, edge.target] {
-            if let Some(list) = self.incidence.get_mut(end.index()) {
-                list.retain(|&x| x != e);
+        let ends: &[(usize, VertexId)] = if edge.source == edge.target {
+            &[(0, edge.source)]
+        } else {
+            &[(0, edge.source), (1, edge.target)]
+        };
+        for &(slot, end) in ends {
+            let at = self.edge_pos[e.index()][slot] as usize;
+            let list = &mut self.incidence[end.index()];
+            // The list may already be gone (remove_vertex takes it first).
+            if list.get(at) != Some(&e) {
+                continue;
+            }
+            list.swap_remove(at);
+            if let Some(&moved) = list.get(at) {
+                let m = self.edges[moved.index()]
+                    .as_ref()
+                    .expect("listed edge is live");
+                let moved_slot = usize::from(m.source != end);
+                self.edge_pos[moved.index()][moved_slot] = at as u32;
             }
         }
         self.edge_count -= 1;
@@ -723,5 +751,39 @@ mod grid_tests {
         assert!(g.set_cell(extra, Some([0, 0])));
         assert!(g.set_cell(extra, Some([9, 9])));
         assert_eq!(g.vertex_at([0, 0]), None, "moving frees the old cell");
+    }
+}
+
+#[cfg(test)]
+mod removal_tests {
+    use super::*;
+
+    /// Removing edges from a hub in any order keeps every incidence list
+    /// exactly the live incident edges.
+    #[test]
+    fn hub_edges_leave_in_any_order() {
+        let mut g = Graph::new();
+        let hub = g.add_vertex_named("hub");
+        let leaves: Vec<VertexId> = (0..40).map(|_| g.add_vertex_named("leaf")).collect();
+        let mut edges: Vec<EdgeId> = leaves.iter().map(|&l| g.connect(l, hub, true)).collect();
+        edges.push(g.connect(hub, hub, false));
+        edges.push(g.connect(leaves[3], leaves[3], true));
+        // A fixed scramble: every 5th edge, wrapping around (5 is coprime to 42).
+        let order: Vec<usize> = (0..edges.len()).map(|k| (k * 5) % edges.len()).collect();
+        for (n, &k) in order.iter().enumerate() {
+            assert!(g.remove_edge(edges[k]).is_some());
+            for v in g.vertex_ids() {
+                let mut listed: Vec<EdgeId> = g.incident_edges(v).to_vec();
+                listed.sort();
+                let mut live: Vec<EdgeId> = g
+                    .edges()
+                    .filter(|(_, e)| e.source == v || e.target == v)
+                    .map(|(id, _)| id)
+                    .collect();
+                live.sort();
+                assert_eq!(listed, live, "after {} removals, at {v}", n + 1);
+            }
+        }
+        assert_eq!(g.edge_count(), 0);
     }
 }

@@ -93,6 +93,14 @@ impl MatchStore {
         self.built = true;
     }
 
+    /// Drops the matches; the store is searched again if it is needed.
+    pub(crate) fn discard(&mut self) {
+        if self.built || !self.frames.is_empty() {
+            self.built = false;
+            self.clear();
+        }
+    }
+
     /// Number of matches. Build first with [`MatchStore::ensure`].
     pub(crate) fn len(&self) -> usize {
         self.frames.len()

@@ -517,8 +517,7 @@ impl Pattern {
                 let mut used: Vec<EdgeId> = Vec::with_capacity(self.edges.len());
                 for (j, pe) in self.edges.iter().enumerate() {
                     let (a, b) = (image.vertices[pe.source], image.vertices[pe.target]);
-                    let found = host
-                        .incident_edges(a)
+                    let found = shorter_incidence(host, a, b)
                         .iter()
                         .copied()
                         .find(|&e| !used.contains(&e) && self.edge_fits(host, j, e, a, b));
@@ -746,6 +745,16 @@ impl Pattern {
     }
 }
 
+/// The shorter of the incidence lists of `a` and `b`.
+fn shorter_incidence(host: &Graph, a: VertexId, b: VertexId) -> &[EdgeId] {
+    let (la, lb) = (host.incident_edges(a), host.incident_edges(b));
+    if lb.len() < la.len() {
+        lb
+    } else {
+        la
+    }
+}
+
 struct SearchState<'a> {
     pattern: &'a Pattern,
     host: &'a Graph,
@@ -851,7 +860,10 @@ impl SearchState<'_> {
                 self.image.vertices[pe.source],
                 self.image.vertices[pe.target],
             );
-            let found = self.host.incident_edges(h).iter().copied().find(|&e| {
+            // Both ends are placed: scan the shorter incidence list, so an
+            // edge check at a hub costs the other end's degree.
+            let list = shorter_incidence(self.host, a, b);
+            let found = list.iter().copied().find(|&e| {
                 !self.used_edges.contains(&e) && self.pattern.edge_fits(self.host, j, e, a, b)
             });
             match found {
