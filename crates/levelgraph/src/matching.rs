@@ -199,20 +199,9 @@ impl Nac {
     pub fn extends(&self, host: &Graph, m: &Match) -> bool {
         debug_assert_eq!(m.vertices.len(), self.bound);
         let fixed: Vec<Option<VertexId>> = m.vertices.iter().copied().map(Some).collect();
-        let mut state = SearchState {
-            pattern: &self.pattern,
-            host,
-            plan: &self.plan,
-            fixed: &fixed,
-            image: Match {
-                vertices: vec![VertexId(u32::MAX); self.pattern.vertices.len()],
-                edges: vec![EdgeId(u32::MAX); self.pattern.edges.len()],
-                frame: None,
-            },
-            used: Vec::with_capacity(self.pattern.vertices.len()),
-            used_edges: m.edges.clone(),
-        };
-        state.extend(0, &mut |_| ControlFlow::Break(())).is_break()
+        SearchState::new(&self.pattern, host, &self.plan, &fixed, m.edges.clone())
+            .extend(0, &mut |_| ControlFlow::Break(()))
+            .is_break()
     }
 }
 
@@ -447,20 +436,7 @@ impl Pattern {
             return self.grid_search_from(host, offsets, transforms, None, visit);
         }
         let plan = &self.plans[self.choose_root(host)];
-        let mut state = SearchState {
-            pattern: self,
-            host,
-            plan,
-            fixed: &[],
-            image: Match {
-                vertices: vec![VertexId(u32::MAX); self.vertices.len()],
-                edges: vec![EdgeId(u32::MAX); self.edges.len()],
-                frame: None,
-            },
-            used: Vec::with_capacity(self.vertices.len()),
-            used_edges: Vec::with_capacity(self.edges.len()),
-        };
-        state.extend(0, visit)
+        SearchState::new(self, host, plan, &[], Vec::new()).extend(0, visit)
     }
 
     /// Grid matching: for each orientation and each host vertex that can
@@ -582,20 +558,7 @@ impl Pattern {
             owned = self.plan_with_prefix(&prefix);
             &owned
         };
-        let mut state = SearchState {
-            pattern: self,
-            host,
-            plan,
-            fixed: &fixed,
-            image: Match {
-                vertices: vec![VertexId(u32::MAX); self.vertices.len()],
-                edges: vec![EdgeId(u32::MAX); self.edges.len()],
-                frame: None,
-            },
-            used: Vec::with_capacity(self.vertices.len()),
-            used_edges: Vec::with_capacity(self.edges.len()),
-        };
-        state.extend(0, visit)
+        SearchState::new(self, host, plan, &fixed, Vec::new()).extend(0, visit)
     }
 
     /// How far a change in the host can reach into this pattern's matches:
@@ -770,7 +733,32 @@ struct SearchState<'a> {
     used_edges: Vec<EdgeId>,
 }
 
-impl SearchState<'_> {
+impl<'a> SearchState<'a> {
+    /// A search for `pattern` in `host` along `plan`, with the vertices in
+    /// `fixed` bound in advance and the host edges in `used_edges` already
+    /// taken (a NAC must not reuse the guarded match's edges).
+    fn new(
+        pattern: &'a Pattern,
+        host: &'a Graph,
+        plan: &'a SearchPlan,
+        fixed: &'a [Option<VertexId>],
+        used_edges: Vec<EdgeId>,
+    ) -> Self {
+        SearchState {
+            pattern,
+            host,
+            plan,
+            fixed,
+            image: Match {
+                vertices: vec![VertexId(u32::MAX); pattern.vertices.len()],
+                edges: vec![EdgeId(u32::MAX); pattern.edges.len()],
+                frame: None,
+            },
+            used: Vec::with_capacity(pattern.vertices.len()),
+            used_edges,
+        }
+    }
+
     fn extend(
         &mut self,
         depth: usize,
