@@ -216,6 +216,12 @@ pub enum DeriveError {
 /// [`DeriveError::TooFewVertices`] when it ends below `min_vertices`;
 /// [`DeriveError::StageFailed`] when a recipe stage cannot make its minimum.
 pub fn derive(grammar: &CompiledGrammar, seed: u64) -> Result<Derivation, DeriveError> {
+    derive_from(grammar, start_host(grammar), seed)
+}
+
+/// The host a derivation starts from: one start-symbol vertex, or in grid
+/// mode the grammar's grid; in the grammar's tag and label tables.
+fn start_host(grammar: &CompiledGrammar) -> Graph {
     let mut host = Graph::with_symbols(grammar.tags().clone(), grammar.labels().clone());
     match grammar.grid() {
         Some((rows, columns, tag)) => host.add_grid(rows, columns, tag),
@@ -223,7 +229,7 @@ pub fn derive(grammar: &CompiledGrammar, seed: u64) -> Result<Derivation, Derive
             host.add_vertex(grammar.start());
         }
     }
-    derive_from(grammar, host, seed)
+    host
 }
 
 /// Derives from a given host graph. The host's tag and label tables must
@@ -371,14 +377,7 @@ fn run_derivation(
 /// first difference. For tests; slow.
 #[doc(hidden)]
 pub fn verify_incremental(grammar: &CompiledGrammar, seed: u64) -> Result<(), String> {
-    let mut host = Graph::with_symbols(grammar.tags().clone(), grammar.labels().clone());
-    match grammar.grid() {
-        Some((rows, columns, tag)) => host.add_grid(rows, columns, tag),
-        None => {
-            host.add_vertex(grammar.start());
-        }
-    }
-    let mismatch = match run_derivation(grammar, host, seed, true) {
+    let mismatch = match run_derivation(grammar, start_host(grammar), seed, true) {
         Ok((_, m)) => m,
         Err(_) => None,
     };

@@ -332,7 +332,7 @@ impl MatchStore {
                 if positions.is_empty() && host.contains_vertex(w) {
                     continue;
                 }
-                let single = sens.single.clone();
+                let single = &sens.single;
                 self.remove_where(w, |vs| {
                     vs.iter().enumerate().any(|(i, &x)| x == w && single[i])
                 });

@@ -208,54 +208,36 @@ pub fn to_svg(g: &Graph, positions: &[Option<Point>], alphabet: &Alphabet, title
         let p = centre(id);
         let tag = g.tags().name(v.tag);
         let fill = alphabet.color(tag);
-        if let Some(parent) = v.parent {
+        let node = match v.parent {
             // Too small for the tag: its first letter, and the tag in the tooltip.
-            let initial: String = tag.chars().take(1).collect();
-            nodes = nodes.add(
-                Group::new()
-                    .add(
-                        Circle::new()
-                            .set("cx", round(p[0]))
-                            .set("cy", round(p[1]))
-                            .set("r", NESTED_RADIUS)
-                            .set("fill", fill)
-                            .set("stroke", "#263238")
-                            .set("stroke-width", 1),
-                    )
-                    .add(
-                        Text::new(initial)
-                            .set("x", round(p[0]))
-                            .set("y", round(p[1] + 3.0))
-                            .set("font-size", 8)
-                            .set("text-anchor", "middle")
-                            .set("fill", Alphabet::text_color(fill)),
-                    )
-                    .add(svg::node::element::Title::new(format!(
-                        "{id} {tag} (in {parent})"
-                    ))),
-            );
-            continue;
-        }
-        let font = if tag.chars().count() > 6 { 8 } else { 10 };
-        let mut node = Group::new()
-            .add(
-                Circle::new()
-                    .set("cx", round(p[0]))
-                    .set("cy", round(p[1]))
-                    .set("r", RADIUS)
-                    .set("fill", fill)
-                    .set("stroke", "#263238")
-                    .set("stroke-width", 1.5),
-            )
-            .add(
-                Text::new(tag)
-                    .set("x", round(p[0]))
-                    .set("y", round(p[1] + 3.5))
-                    .set("font-size", font)
-                    .set("text-anchor", "middle")
-                    .set("fill", Alphabet::text_color(fill)),
-            );
-        node = node.add(svg::node::element::Title::new(format!("{id} {tag}")));
+            Some(parent) => vertex_group(
+                p,
+                Disc {
+                    radius: NESTED_RADIUS,
+                    stroke_width: 1.0,
+                    font: 8,
+                    baseline: 3.0,
+                },
+                fill,
+                &tag.chars().take(1).collect::<String>(),
+                format!("{id} {tag} (in {parent})"),
+            ),
+            None => {
+                let font = if tag.chars().count() > 6 { 8 } else { 10 };
+                vertex_group(
+                    p,
+                    Disc {
+                        radius: RADIUS,
+                        stroke_width: 1.5,
+                        font,
+                        baseline: 3.5,
+                    },
+                    fill,
+                    tag,
+                    format!("{id} {tag}"),
+                )
+            }
+        };
         nodes = nodes.add(node);
     }
     doc = doc.add(nodes);
@@ -324,6 +306,39 @@ pub fn to_svg(g: &Graph, positions: &[Option<Point>], alphabet: &Alphabet, title
     let mut out = doc.to_string();
     out.push('\n');
     out
+}
+
+/// Size of a vertex's circle and its label, pixels.
+struct Disc {
+    radius: f64,
+    stroke_width: f64,
+    font: u32,
+    /// How far below the centre the label's baseline sits.
+    baseline: f64,
+}
+
+/// A vertex: a circle at `p` filled with `fill`, `label` centred in it in
+/// black or white (whichever reads better), and `title` as its tooltip.
+fn vertex_group(p: Point, disc: Disc, fill: &str, label: &str, title: String) -> Group {
+    Group::new()
+        .add(
+            Circle::new()
+                .set("cx", round(p[0]))
+                .set("cy", round(p[1]))
+                .set("r", disc.radius)
+                .set("fill", fill)
+                .set("stroke", "#263238")
+                .set("stroke-width", disc.stroke_width),
+        )
+        .add(
+            Text::new(label)
+                .set("x", round(p[0]))
+                .set("y", round(p[1] + disc.baseline))
+                .set("font-size", disc.font)
+                .set("text-anchor", "middle")
+                .set("fill", Alphabet::text_color(fill)),
+        )
+        .add(svg::node::element::Title::new(title))
 }
 
 /// Two decimals are plenty for pixels and keep the file stable and small.
