@@ -170,8 +170,7 @@ fn out_labelled(g: &Graph, v: VertexId, label: &str) -> Vec<VertexId> {
         return Vec::new();
     };
     g.incident_edges(v)
-        .iter()
-        .filter_map(|&e| g.edge(e))
+        .filter_map(|e| g.edge(e))
         .filter(|e| e.directed && e.source == v && e.label == Some(sym))
         .map(|e| e.target)
         .collect()

@@ -31,6 +31,7 @@
 //! grammar and seed give the same graph, trace and bytes on every machine.
 
 use std::fmt;
+use std::sync::Arc;
 
 use crate::grammar::{CompiledAlternative, CompiledGrammar, CompiledRule, Limits};
 use crate::graph::{Graph, VertexId};
@@ -106,11 +107,97 @@ impl fmt::Display for StopReason {
     }
 }
 
+/// A rule's name, shared between the grammar and every application of
+/// the rule in a trace (cloning it copies a pointer, not the text).
+/// Compares and prints like a `str`.
+#[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct RuleName(Arc<str>);
+
+impl RuleName {
+    /// The name as a string slice.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl From<&str> for RuleName {
+    fn from(name: &str) -> Self {
+        RuleName(Arc::from(name))
+    }
+}
+
+impl std::ops::Deref for RuleName {
+    type Target = str;
+    fn deref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl AsRef<str> for RuleName {
+    fn as_ref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::borrow::Borrow<str> for RuleName {
+    fn borrow(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Debug for RuleName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(&*self.0, f)
+    }
+}
+
+impl fmt::Display for RuleName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl PartialEq<str> for RuleName {
+    fn eq(&self, other: &str) -> bool {
+        &*self.0 == other
+    }
+}
+
+impl PartialEq<&str> for RuleName {
+    fn eq(&self, other: &&str) -> bool {
+        &*self.0 == *other
+    }
+}
+
+impl PartialEq<String> for RuleName {
+    fn eq(&self, other: &String) -> bool {
+        *self.0 == **other
+    }
+}
+
+impl PartialEq<RuleName> for str {
+    fn eq(&self, other: &RuleName) -> bool {
+        self == &*other.0
+    }
+}
+
+impl PartialEq<RuleName> for &str {
+    fn eq(&self, other: &RuleName) -> bool {
+        *self == &*other.0
+    }
+}
+
+impl PartialEq<RuleName> for String {
+    fn eq(&self, other: &RuleName) -> bool {
+        **self == *other.0
+    }
+}
+
 /// One rule application of a derivation.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Application {
     /// Name of the rule applied.
-    pub rule: String,
+    pub rule: RuleName,
     /// Index of the right-hand alternative applied (0 for single-sided rules).
     pub alternative: usize,
     /// Host vertex matched by each pattern vertex, in pattern order.
@@ -276,6 +363,7 @@ fn run_derivation(
         eligible: Vec::with_capacity(rules.len()),
         held_back: Vec::new(),
         weights: Vec::with_capacity(rules.len()),
+        level: Vec::with_capacity(rules.len()),
     };
     let mut failed_stage = None;
     let stop = match grammar.recipe() {
@@ -355,7 +443,7 @@ fn run_derivation(
             rules: stage
                 .rules
                 .iter()
-                .map(|&(r, _)| rules[r].name.clone())
+                .map(|&(r, _)| rules[r].name.to_string())
                 .collect(),
             steps,
             min: stage.min,
@@ -420,6 +508,7 @@ struct Run<'g> {
     eligible: Vec<(usize, f64)>,
     held_back: Vec<usize>,
     weights: Vec<f64>,
+    level: Vec<(usize, f64)>,
 }
 
 impl Run<'_> {
@@ -462,7 +551,9 @@ impl Run<'_> {
                     .iter()
                     .take_while(|&&(r, _)| rules[r].priority == priority)
                     .count();
-            let mut level: Vec<(usize, f64)> = self.eligible[start..end].to_vec();
+            let mut level = std::mem::take(&mut self.level);
+            level.clear();
+            level.extend_from_slice(&self.eligible[start..end]);
             while !level.is_empty() {
                 self.weights.clear();
                 self.weights.extend(level.iter().map(|&(_, w)| w));
@@ -474,6 +565,7 @@ impl Run<'_> {
                 match self.draw_match(r) {
                     Ok((m, alt)) => {
                         let rule = &rules[r];
+                        self.level = level;
                         if rule.probability < 1.0 && self.rng.unit() >= rule.probability {
                             self.steps += 1;
                             self.skipped += 1;
@@ -496,6 +588,7 @@ impl Run<'_> {
                     }
                 }
             }
+            self.level = level;
             start = end;
         }
         // Counted only here: matching the held-back rules costs a search each.

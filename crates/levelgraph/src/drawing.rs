@@ -189,8 +189,8 @@ fn initial_positions(
         let mut queue = VecDeque::from([start]);
         while let Some(i) = queue.pop_front() {
             order.push(i);
-            for &e in g.incident_edges(ids[i]) {
-                let j = slot[g.edge(e).expect("live").other(ids[i]).index()];
+            for link in g.incidences(ids[i]) {
+                let j = slot[link.other.index()];
                 if !seen[j] {
                     seen[j] = true;
                     queue.push_back(j);

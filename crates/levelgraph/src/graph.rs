@@ -175,6 +175,71 @@ impl Edge {
     }
 }
 
+/// `Graph::live_tags` entry of a removed (or never used) vertex id.
+const DEAD: u32 = u32::MAX;
+
+/// What an edge looks like from one of its ends: label, direction,
+/// cosmetic flag, and whether that end is the source. Packed into 32 bits
+/// so that an incidence list can be searched without reading the edges.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct EdgeKind(u32);
+
+impl EdgeKind {
+    const OUTGOING: u32 = 1;
+    const COSMETIC: u32 = 2;
+    const DIRECTED: u32 = 4;
+    const LABEL_SHIFT: u32 = 3;
+
+    /// The kind of an edge with these properties, seen from its source
+    /// (`outgoing`) or from its target. Labels are symbols of one label
+    /// table; indices up to 2^29 − 2 are told apart.
+    pub fn new(directed: bool, cosmetic: bool, label: Option<Symbol>, outgoing: bool) -> Self {
+        let label = label.map_or(0, |l| (l.0 + 1) << Self::LABEL_SHIFT);
+        EdgeKind(
+            label
+                | if directed { Self::DIRECTED } else { 0 }
+                | if cosmetic { Self::COSMETIC } else { 0 }
+                | if outgoing { Self::OUTGOING } else { 0 },
+        )
+    }
+
+    /// Whether the edge is cosmetic.
+    pub fn is_cosmetic(self) -> bool {
+        self.0 & Self::COSMETIC != 0
+    }
+
+    /// Whether this end is the edge's source (for a loop: always).
+    pub fn is_outgoing(self) -> bool {
+        self.0 & Self::OUTGOING != 0
+    }
+
+    /// Whether an edge of this kind at a vertex is an edge of kind `want`
+    /// there: the same label, direction and cosmetic flag, and for a
+    /// directed edge the same end.
+    #[inline]
+    pub fn fits(self, want: EdgeKind) -> bool {
+        let mask = if want.0 & Self::DIRECTED != 0 {
+            u32::MAX
+        } else {
+            !Self::OUTGOING
+        };
+        (self.0 ^ want.0) & mask == 0
+    }
+}
+
+/// One entry of a vertex's incidence list: an incident edge, the vertex at
+/// its other end (the vertex itself for a loop) and the edge's kind as
+/// seen from this vertex.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Incidence {
+    /// The edge.
+    pub edge: EdgeId,
+    /// Its other end.
+    pub other: VertexId,
+    /// Its kind from this end.
+    pub kind: EdgeKind,
+}
+
 /// A host graph: vertices and edges with stable ids, its tag and label
 /// tables, and an index of vertices by tag.
 ///
@@ -185,8 +250,12 @@ pub struct Graph {
     tags: Symbols,
     labels: Symbols,
     vertices: Vec<Option<Vertex>>,
+    /// Per vertex id: its tag index, or `DEAD`. A dense copy of the tags,
+    /// so that liveness and tag tests (the matcher's inner loop) read 4
+    /// bytes instead of a whole vertex record.
+    live_tags: Vec<u32>,
     edges: Vec<Option<Edge>>,
-    incidence: Vec<Vec<EdgeId>>,
+    incidence: Vec<Vec<Incidence>>,
     /// Per edge: its position in its source's and its target's incidence
     /// list, so removing an edge from a hub is O(1) (swap-remove).
     edge_pos: Vec<[u32; 2]>,
@@ -264,6 +333,7 @@ impl Graph {
         }));
         self.incidence.push(Vec::new());
         self.children.push(Vec::new());
+        self.live_tags.push(tag.0);
         self.index_insert(tag, id);
         self.vertex_count += 1;
         id
@@ -277,6 +347,7 @@ impl Graph {
         assert!(id.index() >= self.vertices.len(), "vertex id {id} is taken");
         while self.vertices.len() < id.index() {
             self.vertices.push(None);
+            self.live_tags.push(DEAD);
             self.incidence.push(Vec::new());
             self.children.push(Vec::new());
         }
@@ -302,12 +373,21 @@ impl Graph {
 
     /// Whether `v` is a live vertex.
     pub fn contains_vertex(&self, v: VertexId) -> bool {
-        self.vertex(v).is_some()
+        self.live_tag(v).is_some()
+    }
+
+    /// The tag of `v`, or `None` if `v` is not live.
+    #[inline]
+    pub fn live_tag(&self, v: VertexId) -> Option<Symbol> {
+        match self.live_tags.get(v.index()) {
+            Some(&t) if t != DEAD => Some(Symbol(t)),
+            _ => None,
+        }
     }
 
     /// The tag of `v`. **Panics** if `v` is not live.
     pub fn tag(&self, v: VertexId) -> Symbol {
-        self.vertex(v).expect("live vertex").tag
+        self.live_tag(v).expect("live vertex")
     }
 
     /// The name of the tag of `v`. **Panics** if `v` is not live.
@@ -323,6 +403,7 @@ impl Graph {
         }
         self.index_remove(old, v);
         self.vertices[v.index()].as_mut().expect("live vertex").tag = tag;
+        self.live_tags[v.index()] = tag.0;
         self.index_insert(tag, v);
     }
 
@@ -336,9 +417,10 @@ impl Graph {
             self.remove_vertex(child);
         }
         let vertex = self.vertices[v.index()].take()?;
+        self.live_tags[v.index()] = DEAD;
         let incident = std::mem::take(&mut self.incidence[v.index()]);
-        for e in incident {
-            self.remove_edge(e);
+        for link in incident {
+            self.remove_edge(link.edge);
         }
         if let Some(p) = vertex.parent {
             self.children[p.index()].retain(|&c| c != v);
@@ -449,11 +531,19 @@ impl Graph {
         }
         let id = EdgeId(self.edges.len() as u32);
         let at_source = self.incidence[edge.source.index()].len() as u32;
-        self.incidence[edge.source.index()].push(id);
+        self.incidence[edge.source.index()].push(Incidence {
+            edge: id,
+            other: edge.target,
+            kind: EdgeKind::new(edge.directed, edge.cosmetic, edge.label, true),
+        });
         let mut at_target = at_source;
         if edge.target != edge.source {
             at_target = self.incidence[edge.target.index()].len() as u32;
-            self.incidence[edge.target.index()].push(id);
+            self.incidence[edge.target.index()].push(Incidence {
+                edge: id,
+                other: edge.source,
+                kind: EdgeKind::new(edge.directed, edge.cosmetic, edge.label, false),
+            });
         }
         self.edge_pos.push([at_source, at_target]);
         self.edges.push(Some(edge));
@@ -474,14 +564,20 @@ impl Graph {
     }
 
     /// The id of an edge identical to `edge`, if the graph has one.
-    /// Scans the shorter of the two endpoints' incidence lists.
+    /// Scans the shorter of the two endpoints' incidence lists (without
+    /// reading the edges themselves).
     pub fn find_identical_edge(&self, edge: &Edge) -> Option<EdgeId> {
         let a = self.incidence.get(edge.source.index())?;
         let b = self.incidence.get(edge.target.index())?;
-        let list = if b.len() < a.len() { b } else { a };
+        let (list, other, outgoing) = if b.len() < a.len() {
+            (b, edge.source, false)
+        } else {
+            (a, edge.target, true)
+        };
+        let want = EdgeKind::new(edge.directed, edge.cosmetic, edge.label, outgoing);
         list.iter()
-            .copied()
-            .find(|&e| self.edge(e).is_some_and(|h| h.same_kind_and_ends(edge)))
+            .find(|link| link.other == other && link.kind.fits(want))
+            .map(|link| link.edge)
     }
 
     /// Removes edge `e`; returns it. O(1): the edge leaves each endpoint's
@@ -498,16 +594,14 @@ impl Graph {
             let at = self.edge_pos[e.index()][slot] as usize;
             let list = &mut self.incidence[end.index()];
             // The list may already be gone (remove_vertex takes it first).
-            if list.get(at) != Some(&e) {
+            if list.get(at).map(|link| link.edge) != Some(e) {
                 continue;
             }
             list.swap_remove(at);
-            if let Some(&moved) = list.get(at) {
-                let m = self.edges[moved.index()]
-                    .as_ref()
-                    .expect("listed edge is live");
-                let moved_slot = usize::from(m.source != end);
-                self.edge_pos[moved.index()][moved_slot] = at as u32;
+            if let Some(moved) = list.get(at) {
+                // A loop is listed once, at its source (slot 0).
+                let moved_slot = usize::from(!moved.kind.is_outgoing());
+                self.edge_pos[moved.edge.index()][moved_slot] = at as u32;
             }
         }
         self.edge_count -= 1;
@@ -559,18 +653,33 @@ impl Graph {
             .filter_map(|(i, e)| e.as_ref().map(|e| (EdgeId(i as u32), e)))
     }
 
-    /// Edges incident to `v` (both directions), in the order they were added.
-    /// Empty for a dead vertex.
-    pub fn incident_edges(&self, v: VertexId) -> &[EdgeId] {
+    /// Edges incident to `v` (both directions; a loop once), in the order
+    /// they were added, except that a removal moves the last edge into the
+    /// removed one's place. Empty for a dead vertex.
+    pub fn incident_edges(
+        &self,
+        v: VertexId,
+    ) -> impl ExactSizeIterator<Item = EdgeId> + DoubleEndedIterator + Clone + '_ {
+        self.incidences(v).iter().map(|link| link.edge)
+    }
+
+    /// The incidence list of `v`: each incident edge with its other end and
+    /// kind, in [`Graph::incident_edges`] order.
+    pub fn incidences(&self, v: VertexId) -> &[Incidence] {
         self.incidence.get(v.index()).map_or(&[], Vec::as_slice)
+    }
+
+    /// Number of edges incident to `v` (a loop counts once).
+    pub fn degree(&self, v: VertexId) -> usize {
+        self.incidences(v).len()
     }
 
     /// Valence of `v`: the number of incident non-cosmetic edges (seed 000's
     /// maxValence counts doors, and cosmetic edges are never doors).
     pub fn valence(&self, v: VertexId) -> usize {
-        self.incident_edges(v)
+        self.incidences(v)
             .iter()
-            .filter(|&&e| self.edge(e).is_some_and(|e| !e.cosmetic))
+            .filter(|link| !link.kind.is_cosmetic())
             .count()
     }
 
@@ -591,12 +700,11 @@ impl Graph {
         let mut stack = vec![first];
         seen[first.index()] = true;
         while let Some(v) = stack.pop() {
-            for &e in self.incident_edges(v) {
-                let edge = self.edge(e).expect("incident edge is live");
-                if edge.cosmetic {
+            for link in self.incidences(v) {
+                if link.kind.is_cosmetic() {
                     continue;
                 }
-                let w = edge.other(v);
+                let w = link.other;
                 if !seen[w.index()] {
                     seen[w.index()] = true;
                     stack.push(w);
@@ -773,7 +881,7 @@ mod removal_tests {
         for (n, &k) in order.iter().enumerate() {
             assert!(g.remove_edge(edges[k]).is_some());
             for v in g.vertex_ids() {
-                let mut listed: Vec<EdgeId> = g.incident_edges(v).to_vec();
+                let mut listed: Vec<EdgeId> = g.incident_edges(v).collect();
                 listed.sort();
                 let mut live: Vec<EdgeId> = g
                     .edges()

@@ -37,6 +37,6 @@ pub mod matching;
 mod rewrite;
 pub mod rng;
 
-pub use derive::{derive, Derivation, DeriveError, StopReason};
+pub use derive::{derive, Derivation, DeriveError, RuleName, StopReason};
 pub use grammar::{load, CompiledGrammar, Grammar, GrammarError};
-pub use graph::{Edge, EdgeId, Graph, Vertex, VertexId};
+pub use graph::{Edge, EdgeId, EdgeKind, Graph, Incidence, Vertex, VertexId};

@@ -24,9 +24,11 @@
 //! candidates for a root come from the graph's tag index. Matches are
 //! produced in a deterministic order.
 
+use std::cell::RefCell;
 use std::ops::ControlFlow;
+use std::sync::OnceLock;
 
-use crate::graph::{Cell, EdgeId, Graph, Symbol, VertexId};
+use crate::graph::{Cell, EdgeId, EdgeKind, Graph, Symbol, VertexId};
 
 /// Which host tags a pattern vertex accepts.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -78,7 +80,7 @@ pub struct PatternEdge {
 
 /// A match: `vertices[i]` is the image of pattern vertex `i`, `edges[j]` of
 /// pattern edge `j`.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Match {
     /// Host vertex of each pattern vertex.
     pub vertices: Vec<VertexId>,
@@ -125,9 +127,16 @@ pub struct Pattern {
     degree: Vec<usize>,
     /// Per vertex: indices of incident pattern edges.
     incident: Vec<Vec<usize>>,
+    /// Per edge: the host edge kind it needs, seen from its source and
+    /// from its target.
+    kinds: Vec<[EdgeKind; 2]>,
     /// `plans[r]`: the search order when pattern vertex `r` is the root.
     /// Built once; each search only chooses the root from host tag counts.
     plans: Vec<SearchPlan>,
+    /// `pair_plans[i * n + j]`: the search order with vertices `i` and `j`
+    /// bound in advance (an anchored search from an added edge or a changed
+    /// pair), built when first needed.
+    pair_plans: Vec<OnceLock<SearchPlan>>,
     /// Induced matching: no host edge between matched vertices may be left
     /// out of the match.
     induced: bool,
@@ -198,10 +207,11 @@ impl Nac {
     /// Whether the condition extends match `m` (of the guarded pattern) in `host`.
     pub fn extends(&self, host: &Graph, m: &Match) -> bool {
         debug_assert_eq!(m.vertices.len(), self.bound);
-        let fixed: Vec<Option<VertexId>> = m.vertices.iter().copied().map(Some).collect();
-        SearchState::new(&self.pattern, host, &self.plan, &fixed, m.edges.clone())
-            .extend(0, &mut |_| ControlFlow::Break(()))
-            .is_break()
+        with_buffers(|b| {
+            SearchState::new(&self.pattern, host, &self.plan, &m.vertices, &m.edges, b)
+                .extend(0, &mut |_| ControlFlow::Break(()))
+                .is_break()
+        })
     }
 }
 
@@ -238,12 +248,18 @@ impl Pattern {
                 incident[e.target].push(j);
             }
         }
+        let kinds = edges
+            .iter()
+            .map(|e| [true, false].map(|out| EdgeKind::new(e.directed, e.cosmetic, e.label, out)))
+            .collect();
         let mut pattern = Pattern {
             vertices,
             edges,
             degree,
             incident,
+            kinds,
             plans: Vec::new(),
+            pair_plans: Vec::new(),
             induced: false,
             nacs: Vec::new(),
             inside: Vec::new(),
@@ -252,6 +268,8 @@ impl Pattern {
         pattern.plans = (0..pattern.vertices.len())
             .map(|root| pattern.plan_with_prefix(&[root]))
             .collect();
+        let n = pattern.vertices.len();
+        pattern.pair_plans = (0..n * n).map(|_| OnceLock::new()).collect();
         pattern
     }
 
@@ -436,7 +454,7 @@ impl Pattern {
             return self.grid_search_from(host, offsets, transforms, None, visit);
         }
         let plan = &self.plans[self.choose_root(host)];
-        SearchState::new(self, host, plan, &[], Vec::new()).extend(0, visit)
+        with_buffers(|b| SearchState::new(self, host, plan, &[], &[], b).extend(0, visit))
     }
 
     /// Grid matching: for each orientation and each host vertex that can
@@ -493,10 +511,7 @@ impl Pattern {
                 let mut used: Vec<EdgeId> = Vec::with_capacity(self.edges.len());
                 for (j, pe) in self.edges.iter().enumerate() {
                     let (a, b) = (image.vertices[pe.source], image.vertices[pe.target]);
-                    let found = shorter_incidence(host, a, b)
-                        .iter()
-                        .copied()
-                        .find(|&e| !used.contains(&e) && self.edge_fits(host, j, e, a, b));
+                    let found = self.find_edge(host, j, a, b, |e| !used.contains(&e));
                     match found {
                         Some(e) => {
                             image.edges[j] = e;
@@ -538,27 +553,37 @@ impl Pattern {
                 }
             });
         }
-        let mut fixed = vec![None; self.vertices.len()];
+        let mut fixed = [UNBOUND; ANCHORS_INLINE];
+        let mut fixed_vec = Vec::new();
+        let fixed: &mut [VertexId] = if self.vertices.len() <= ANCHORS_INLINE {
+            &mut fixed[..self.vertices.len()]
+        } else {
+            fixed_vec.resize(self.vertices.len(), UNBOUND);
+            &mut fixed_vec
+        };
         for &(i, v) in anchors {
-            match fixed[i] {
-                Some(w) if w != v => return ControlFlow::Continue(()),
-                _ => fixed[i] = Some(v),
+            if fixed[i] != UNBOUND && fixed[i] != v {
+                return ControlFlow::Continue(());
             }
+            fixed[i] = v;
         }
         let owned;
-        let plan = if anchors.len() == 1 {
-            &self.plans[anchors[0].0]
-        } else {
-            let mut prefix: Vec<usize> = Vec::new();
-            for &(i, _) in anchors {
-                if !prefix.contains(&i) {
-                    prefix.push(i);
+        let plan = match anchors {
+            [(i, _)] => &self.plans[*i],
+            [(i, _), (j, _)] if i != j => self.pair_plans[i * self.vertices.len() + j]
+                .get_or_init(|| self.plan_with_prefix(&[*i, *j])),
+            _ => {
+                let mut prefix: Vec<usize> = Vec::new();
+                for &(i, _) in anchors {
+                    if !prefix.contains(&i) {
+                        prefix.push(i);
+                    }
                 }
+                owned = self.plan_with_prefix(&prefix);
+                &owned
             }
-            owned = self.plan_with_prefix(&prefix);
-            &owned
         };
-        SearchState::new(self, host, plan, &fixed, Vec::new()).extend(0, visit)
+        with_buffers(|b| SearchState::new(self, host, plan, fixed, &[], b).extend(0, visit))
     }
 
     /// How far a change in the host can reach into this pattern's matches:
@@ -617,10 +642,15 @@ impl Pattern {
         }
     }
 
+    /// Number of pattern edges at pattern vertex `i` (a loop counts once).
+    pub(crate) fn degree(&self, i: usize) -> usize {
+        self.degree[i]
+    }
+
     /// Whether pattern vertex `i` accepts host vertex `v` by tag alone.
     pub(crate) fn accepts(&self, host: &Graph, i: usize, v: VertexId) -> bool {
-        host.vertex(v)
-            .is_some_and(|h| self.vertices[i].tags.accepts(h.tag))
+        host.live_tag(v)
+            .is_some_and(|tag| self.vertices[i].tags.accepts(tag))
     }
 
     /// Whether the pattern has at least one match (stops at the first).
@@ -639,29 +669,44 @@ impl Pattern {
         out
     }
 
-    /// Whether a host edge can be the image of pattern edge `j` when the
-    /// pattern edge's ends map to `a` (source) and `b` (target).
+    /// A host edge from `a` to `b` (the images of pattern edge `j`'s source
+    /// and target) that can be the image of edge `j` and that `free`
+    /// accepts. Scans the shorter of the two incidence lists, so a check
+    /// at a hub costs the other end's degree, and reads no edge records.
     #[inline]
-    fn edge_fits(&self, host: &Graph, j: usize, e: EdgeId, a: VertexId, b: VertexId) -> bool {
-        let p = &self.edges[j];
-        let Some(h) = host.edge(e) else { return false };
-        if h.directed != p.directed || h.cosmetic != p.cosmetic || h.label != p.label {
-            return false;
-        }
-        (h.source == a && h.target == b) || (!p.directed && h.source == b && h.target == a)
+    fn find_edge(
+        &self,
+        host: &Graph,
+        j: usize,
+        a: VertexId,
+        b: VertexId,
+        free: impl Fn(EdgeId) -> bool,
+    ) -> Option<EdgeId> {
+        let (la, lb) = (host.incidences(a), host.incidences(b));
+        let (list, other, want) = if lb.len() < la.len() {
+            (lb, a, self.kinds[j][1])
+        } else {
+            (la, b, self.kinds[j][0])
+        };
+        list.iter()
+            .find(|link| link.other == other && link.kind.fits(want) && free(link.edge))
+            .map(|link| link.edge)
     }
 
     fn vertex_fits(&self, host: &Graph, i: usize, v: VertexId) -> bool {
         let p = &self.vertices[i];
-        let Some(h) = host.vertex(v) else {
+        let Some(tag) = host.live_tag(v) else {
             return false;
         };
-        p.tags.accepts(h.tag)
-            && host.incident_edges(v).len() >= self.degree[i]
+        p.tags.accepts(tag)
+            && host.degree(v) >= self.degree[i]
             && p.valence.map_or(true, |n| host.valence(v) == n as usize)
-            && p.attributes
-                .iter()
-                .all(|(k, val)| h.attributes.get(k) == Some(val))
+            && (p.attributes.is_empty()
+                || host.vertex(v).is_some_and(|h| {
+                    p.attributes
+                        .iter()
+                        .all(|(k, val)| h.attributes.get(k) == Some(val))
+                }))
     }
 
     /// The checks that need a complete match: containment, forbidden tags,
@@ -678,12 +723,9 @@ impl Pattern {
     /// No host edge joins two matched vertices unless the match uses it.
     fn induced_ok(&self, host: &Graph, m: &Match) -> bool {
         m.vertices.iter().all(|&v| {
-            host.incident_edges(v).iter().all(|&e| {
-                m.edges.contains(&e)
-                    || !m
-                        .vertices
-                        .contains(&host.edge(e).expect("incident edge is live").other(v))
-            })
+            host.incidences(v)
+                .iter()
+                .all(|link| m.edges.contains(&link.edge) || !m.vertices.contains(&link.other))
         })
     }
 
@@ -694,12 +736,11 @@ impl Pattern {
                 continue;
             }
             let v = m.vertices[i];
-            for &e in host.incident_edges(v) {
-                if m.edges.contains(&e) {
+            for link in host.incidences(v) {
+                if m.edges.contains(&link.edge) {
                     continue;
                 }
-                let other = host.edge(e).expect("incident edge is live").other(v);
-                if p.forbidden.contains(&host.tag(other)) {
+                if p.forbidden.contains(&host.tag(link.other)) {
                     return false;
                 }
             }
@@ -708,24 +749,18 @@ impl Pattern {
     }
 }
 
-/// The shorter of the incidence lists of `a` and `b`.
-fn shorter_incidence(host: &Graph, a: VertexId, b: VertexId) -> &[EdgeId] {
-    let (la, lb) = (host.incident_edges(a), host.incident_edges(b));
-    if lb.len() < la.len() {
-        lb
-    } else {
-        la
-    }
-}
+/// A vertex not bound in advance, in [`SearchState`]'s `fixed`.
+const UNBOUND: VertexId = VertexId(u32::MAX);
+/// Patterns up to this many vertices anchor a search without allocating.
+const ANCHORS_INLINE: usize = 16;
 
-struct SearchState<'a> {
-    pattern: &'a Pattern,
-    host: &'a Graph,
-    plan: &'a SearchPlan,
-    /// Host vertices bound in advance, by pattern vertex (a NAC's view of
-    /// the match it guards, or the anchors of an anchored search); empty
-    /// for a plain search. Bound vertices come first in the plan.
-    fixed: &'a [Option<VertexId>],
+/// The buffers of one search, recycled through [`BUFFERS`] so that the
+/// many small searches of incremental updates and conditions allocate
+/// nothing.
+struct Buffers {
+    /// Host vertices bound in advance, by pattern vertex (`UNBOUND`, or
+    /// past the end: not bound).
+    fixed: Vec<VertexId>,
     image: Match,
     /// Host vertices in the partial match, for injectivity (patterns are
     /// small, so a linear scan beats a set).
@@ -733,29 +768,84 @@ struct SearchState<'a> {
     used_edges: Vec<EdgeId>,
 }
 
+impl Buffers {
+    /// Buffers with nothing allocated yet.
+    const EMPTY: Buffers = Buffers {
+        fixed: Vec::new(),
+        image: Match {
+            vertices: Vec::new(),
+            edges: Vec::new(),
+            frame: None,
+        },
+        used: Vec::new(),
+        used_edges: Vec::new(),
+    };
+}
+
+thread_local! {
+    /// Idle search buffers of this thread (searches nest: a condition is
+    /// searched inside the search it guards).
+    static BUFFERS: RefCell<Vec<Buffers>> = const { RefCell::new(Vec::new()) };
+}
+
+/// At most this many idle buffers are kept per thread.
+const BUFFERS_KEPT: usize = 8;
+
+struct SearchState<'a> {
+    pattern: &'a Pattern,
+    host: &'a Graph,
+    plan: &'a SearchPlan,
+    /// `fixed`: host vertices bound in advance (a NAC's view of the match
+    /// it guards, or the anchors of an anchored search); empty for a plain
+    /// search. Bound vertices come first in the plan.
+    /// From [`with_buffers`].
+    b: &'a mut Buffers,
+}
+
+/// Runs `f` with a set of search buffers from this thread's pool, then
+/// gives them back.
+fn with_buffers<R>(f: impl FnOnce(&mut Buffers) -> R) -> R {
+    let mut b = BUFFERS
+        .with(|pool| pool.borrow_mut().pop())
+        .unwrap_or(Buffers::EMPTY);
+    let out = f(&mut b);
+    BUFFERS.with(|pool| {
+        let mut pool = pool.borrow_mut();
+        if pool.len() < BUFFERS_KEPT {
+            pool.push(b);
+        }
+    });
+    out
+}
+
 impl<'a> SearchState<'a> {
     /// A search for `pattern` in `host` along `plan`, with the vertices in
-    /// `fixed` bound in advance and the host edges in `used_edges` already
-    /// taken (a NAC must not reuse the guarded match's edges).
+    /// `fixed` bound in advance (`UNBOUND` or past its end: free) and the
+    /// host edges in `used_edges` already taken (a NAC must not reuse the
+    /// guarded match's edges).
     fn new(
         pattern: &'a Pattern,
         host: &'a Graph,
         plan: &'a SearchPlan,
-        fixed: &'a [Option<VertexId>],
-        used_edges: Vec<EdgeId>,
+        fixed: &[VertexId],
+        used_edges: &[EdgeId],
+        b: &'a mut Buffers,
     ) -> Self {
+        b.fixed.clear();
+        b.fixed.extend_from_slice(fixed);
+        b.image.vertices.clear();
+        b.image.vertices.resize(pattern.vertices.len(), UNBOUND);
+        b.image.edges.clear();
+        b.image.edges.resize(pattern.edges.len(), EdgeId(u32::MAX));
+        b.image.frame = None;
+        b.used.clear();
+        b.used_edges.clear();
+        b.used_edges.extend_from_slice(used_edges);
         SearchState {
             pattern,
             host,
             plan,
-            fixed,
-            image: Match {
-                vertices: vec![VertexId(u32::MAX); pattern.vertices.len()],
-                edges: vec![EdgeId(u32::MAX); pattern.edges.len()],
-                frame: None,
-            },
-            used: Vec::with_capacity(pattern.vertices.len()),
-            used_edges,
+            b,
         }
     }
 
@@ -765,16 +855,16 @@ impl<'a> SearchState<'a> {
         visit: &mut dyn FnMut(&Match) -> ControlFlow<()>,
     ) -> ControlFlow<()> {
         if depth == self.plan.steps.len() {
-            if self.pattern.complete_ok(self.host, &self.image) {
-                return visit(&self.image);
+            if self.pattern.complete_ok(self.host, &self.b.image) {
+                return visit(&self.b.image);
             }
             return ControlFlow::Continue(());
         }
         let step = &self.plan.steps[depth];
         let v = step.vertex;
         match step.via {
-            None if self.fixed.get(v).is_some_and(Option::is_some) => {
-                let h = self.fixed[v].expect("checked");
+            None if self.b.fixed.get(v).is_some_and(|&h| h != UNBOUND) => {
+                let h = self.b.fixed[v];
                 self.try_candidate(depth, v, h, None, visit)?;
             }
             None => {
@@ -797,26 +887,16 @@ impl<'a> SearchState<'a> {
             }
             Some(via) => {
                 let anchor_p = self.pattern.other_end(via, v);
-                let anchor = self.image.vertices[anchor_p];
-                for &e in self.host.incident_edges(anchor) {
-                    if self.used_edges.contains(&e) {
+                let anchor = self.b.image.vertices[anchor_p];
+                // The kind the host edge has at the anchor's end.
+                let want = self.pattern.kinds[via]
+                    [usize::from(self.pattern.edges[via].source != anchor_p)];
+                let host = self.host;
+                for link in host.incidences(anchor) {
+                    if !link.kind.fits(want) || self.b.used_edges.contains(&link.edge) {
                         continue;
                     }
-                    let h = self
-                        .host
-                        .edge(e)
-                        .expect("incident edge is live")
-                        .other(anchor);
-                    let pe = &self.pattern.edges[via];
-                    let (a, b) = if pe.source == v {
-                        (h, anchor)
-                    } else {
-                        (anchor, h)
-                    };
-                    if !self.pattern.edge_fits(self.host, via, e, a, b) {
-                        continue;
-                    }
-                    self.try_candidate(depth, v, h, Some((via, e)), visit)?;
+                    self.try_candidate(depth, v, link.other, Some((via, link.edge)), visit)?;
                 }
             }
         }
@@ -831,33 +911,31 @@ impl<'a> SearchState<'a> {
         via: Option<(usize, EdgeId)>,
         visit: &mut dyn FnMut(&Match) -> ControlFlow<()>,
     ) -> ControlFlow<()> {
-        if self.used.contains(&h) || !self.pattern.vertex_fits(self.host, v, h) {
+        if self.b.used.contains(&h) || !self.pattern.vertex_fits(self.host, v, h) {
             return ControlFlow::Continue(());
         }
-        self.image.vertices[v] = h;
-        let mark = self.used_edges.len();
+        self.b.image.vertices[v] = h;
+        let mark = self.b.used_edges.len();
         if let Some((j, e)) = via {
-            self.image.edges[j] = e;
-            self.used_edges.push(e);
+            self.b.image.edges[j] = e;
+            self.b.used_edges.push(e);
         }
         let step = &self.plan.steps[depth];
         let mut ok = true;
         for &j in &step.checks {
             let pe = self.pattern.edges[j];
             let (a, b) = (
-                self.image.vertices[pe.source],
-                self.image.vertices[pe.target],
+                self.b.image.vertices[pe.source],
+                self.b.image.vertices[pe.target],
             );
-            // Both ends are placed: scan the shorter incidence list, so an
-            // edge check at a hub costs the other end's degree.
-            let list = shorter_incidence(self.host, a, b);
-            let found = list.iter().copied().find(|&e| {
-                !self.used_edges.contains(&e) && self.pattern.edge_fits(self.host, j, e, a, b)
-            });
+            let used = &self.b.used_edges;
+            let found = self
+                .pattern
+                .find_edge(self.host, j, a, b, |e| !used.contains(&e));
             match found {
                 Some(e) => {
-                    self.image.edges[j] = e;
-                    self.used_edges.push(e);
+                    self.b.image.edges[j] = e;
+                    self.b.used_edges.push(e);
                 }
                 None => {
                     ok = false;
@@ -867,11 +945,11 @@ impl<'a> SearchState<'a> {
         }
         let mut flow = ControlFlow::Continue(());
         if ok {
-            self.used.push(h);
+            self.b.used.push(h);
             flow = self.extend(depth + 1, visit);
-            self.used.pop();
+            self.b.used.pop();
         }
-        self.used_edges.truncate(mark);
+        self.b.used_edges.truncate(mark);
         flow
     }
 }

@@ -42,13 +42,12 @@ fn valence_after(host: &Graph, plan: &CompiledAlternative, m: &Match, i: usize) 
     let v = m.vertices[i];
     let deleted = |w: VertexId| plan.deleted.iter().any(|&d| m.vertices[d] == w);
     let mut lost = 0;
-    for &e in host.incident_edges(v) {
-        let edge = host.edge(e).expect("incident edge is live");
-        if edge.cosmetic {
+    for link in host.incidences(v) {
+        if link.kind.is_cosmetic() {
             continue;
         }
-        let removed = plan.removed_edges.iter().any(|&j| m.edges[j] == e);
-        if removed || deleted(edge.other(v)) {
+        let removed = plan.removed_edges.iter().any(|&j| m.edges[j] == link.edge);
+        if removed || deleted(link.other) {
             lost += 1;
         }
     }
@@ -88,6 +87,9 @@ fn host_edge(source: VertexId, target: VertexId, e: &NewEdge) -> Edge {
 pub(crate) struct Changes {
     /// Live vertices whose tag, attributes or parent changed, and new vertices.
     pub(crate) touched: Vec<VertexId>,
+    /// The new vertices (also in `touched`): every edge at one of them is
+    /// in `added_edges`.
+    pub(crate) created: Vec<VertexId>,
     /// Vertices removed (with everything stored in them).
     pub(crate) deleted: Vec<VertexId>,
     /// Edges removed, with their endpoints.
@@ -101,6 +103,7 @@ pub(crate) struct Changes {
 impl Changes {
     pub(crate) fn clear(&mut self) {
         self.touched.clear();
+        self.created.clear();
         self.deleted.clear();
         self.removed_edges.clear();
         self.added_edges.clear();
@@ -187,6 +190,7 @@ pub(crate) fn apply(
         })
         .collect();
     changes.touched.extend(created.iter().copied());
+    changes.created.extend(created.iter().copied());
     if let Some(frame) = m.frame {
         for (&v, &offset) in created.iter().zip(&plan.fresh_offsets) {
             let cell = frame.place(offset);
@@ -244,7 +248,7 @@ fn record_deletion(host: &Graph, v: VertexId, changes: &mut Changes) {
                 changes.relinked.push((x, p));
             }
         }
-        for &e in host.incident_edges(x) {
+        for e in host.incident_edges(x) {
             let edge = host.edge(e).expect("incident edge is live");
             if !changes.removed_edges.iter().any(|&(r, _, _)| r == e) {
                 changes.removed_edges.push((e, edge.source, edge.target));

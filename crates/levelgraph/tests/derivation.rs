@@ -252,8 +252,7 @@ fn forbidden_tags_stop_tassels() {
             .filter(|&v| g.tag_name(v) == "room")
             .map(|v| {
                 g.incident_edges(v)
-                    .iter()
-                    .filter(|&&e| g.tag_name(g.edge(e).unwrap().other(v)) == "key")
+                    .filter(|&e| g.tag_name(g.edge(e).unwrap().other(v)) == "key")
                     .count()
             })
             .collect()

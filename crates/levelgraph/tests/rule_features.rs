@@ -28,7 +28,7 @@ fn rules_applied(g: &CompiledGrammar, h: Graph, seed: u64) -> Vec<String> {
         .unwrap()
         .trace
         .into_iter()
-        .map(|a| a.rule)
+        .map(|a| a.rule.to_string())
         .collect()
 }
 
@@ -235,7 +235,7 @@ fn higher_priority_wins_whenever_it_has_a_match() {
             .unwrap()
             .trace
             .into_iter()
-            .map(|a| a.rule)
+            .map(|a| a.rule.to_string())
             .collect();
         // `urgent` runs while room--room edges exist, before any `casual`.
         let first_casual = names

@@ -391,7 +391,7 @@ pub fn host_for(doc: &MissionDoc, grammar: &CompiledGrammar) -> Result<Graph, Mi
 
 fn trace_doc(a: &Application) -> TraceDoc {
     TraceDoc {
-        rule: a.rule.clone(),
+        rule: a.rule.to_string(),
         alternative: a.alternative,
         matched: ids(&a.matched),
         created: ids(&a.created),

@@ -70,7 +70,7 @@ pub(crate) struct NewEdge {
 /// A rule with its pattern compiled and its rewriting planned.
 #[derive(Clone, Debug)]
 pub(crate) struct CompiledRule {
-    pub(crate) name: String,
+    pub(crate) name: crate::derive::RuleName,
     pub(crate) weight: f64,
     pub(crate) max_uses: Option<u32>,
     pub(crate) probability: f64,
@@ -909,7 +909,7 @@ fn compile_rule(
         pattern = pattern.with_grid(offsets, transforms(rule));
     }
     Some(CompiledRule {
-        name: rule.name.clone(),
+        name: rule.name.as_str().into(),
         weight: rule.weight,
         max_uses: rule.max_uses,
         probability: rule.probability,

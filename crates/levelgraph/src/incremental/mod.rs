@@ -31,21 +31,24 @@
 //!
 //! Matches are kept in a dense vector (uniform draws in O(1)); removal is a
 //! swap with the last, so the order depends only on the sequence of
-//! changes and stays deterministic. Lookups by vertex and edge use hash
-//! maps that are never iterated.
+//! changes and stays deterministic. The matches holding each vertex and
+//! each edge are found through [`slots::SlotIndex`] (intrusive lists, O(1)
+//! per link and unlink, never iterated as a whole).
 
-use std::collections::{BTreeSet, HashMap};
+mod slots;
+
 use std::ops::ControlFlow;
 
 use crate::graph::{EdgeId, Graph, VertexId};
 use crate::matching::{Match, Pattern, Sensitivity};
 use crate::rewrite::Changes;
+use slots::SlotIndex;
 
 /// The current matches of one pattern in a host that changes.
 #[derive(Clone, Debug)]
 pub(crate) struct MatchStore {
     built: bool,
-    /// Whether `by_vertex` and `by_edge` are kept: only for stores that are
+    /// Whether `by_vertex` is kept: only for stores that are
     /// maintained incrementally.
     indexed: bool,
     sensitivity: Sensitivity,
@@ -56,10 +59,21 @@ pub(crate) struct MatchStore {
     frames: Vec<Option<crate::matching::Frame>>,
     nv: usize,
     ne: usize,
-    /// Positions in `matches` of the matches containing each vertex.
-    by_vertex: HashMap<VertexId, BTreeSet<u32>>,
-    /// Positions in `matches` of the matches using each edge.
-    by_edge: HashMap<EdgeId, BTreeSet<u32>>,
+    /// The vertex slots (`i*nv + k`) holding each host vertex.
+    by_vertex: SlotIndex,
+    /// Scratch buffers of [`MatchStore::update`], kept to avoid allocating.
+    scratch: Scratch,
+    /// Positions of matches to remove (scratch).
+    hits: Vec<u32>,
+}
+
+#[derive(Clone, Debug, Default)]
+struct Scratch {
+    neighbourhood: Vec<VertexId>,
+    pairs: Vec<(VertexId, VertexId)>,
+    frontier: Vec<VertexId>,
+    next: Vec<VertexId>,
+    seen: Vec<VertexId>,
 }
 
 impl MatchStore {
@@ -73,8 +87,9 @@ impl MatchStore {
             frames: Vec::new(),
             nv: pattern.vertices().len(),
             ne: pattern.edges().len(),
-            by_vertex: HashMap::new(),
-            by_edge: HashMap::new(),
+            by_vertex: SlotIndex::default(),
+            scratch: Scratch::default(),
+            hits: Vec::new(),
         }
     }
 
@@ -107,22 +122,29 @@ impl MatchStore {
     }
 
     /// Host vertices of match `i`, by pattern vertex.
-    fn vertices_of(&self, i: usize) -> &[VertexId] {
+    pub(crate) fn vertices_of(&self, i: usize) -> &[VertexId] {
         &self.vertices[i * self.nv..(i + 1) * self.nv]
     }
 
     /// Host edges of match `i`, by pattern edge.
-    fn edges_of(&self, i: usize) -> &[EdgeId] {
+    pub(crate) fn edges_of(&self, i: usize) -> &[EdgeId] {
         &self.edges[i * self.ne..(i + 1) * self.ne]
     }
 
     /// Match `i`.
     pub(crate) fn get(&self, i: usize) -> Match {
-        Match {
-            vertices: self.vertices_of(i).to_vec(),
-            edges: self.edges_of(i).to_vec(),
-            frame: self.frames[i],
-        }
+        let mut m = Match::default();
+        self.get_into(i, &mut m);
+        m
+    }
+
+    /// Match `i`, written into `m` (whose buffers are reused).
+    pub(crate) fn get_into(&self, i: usize, m: &mut Match) {
+        m.vertices.clear();
+        m.vertices.extend_from_slice(self.vertices_of(i));
+        m.edges.clear();
+        m.edges.extend_from_slice(self.edges_of(i));
+        m.frame = self.frames[i];
     }
 
     /// Every match, in store order (for verification).
@@ -135,20 +157,16 @@ impl MatchStore {
         self.edges.clear();
         self.frames.clear();
         self.by_vertex.clear();
-        self.by_edge.clear();
     }
 
     fn push(&mut self, m: &Match) {
-        let at = self.len() as u32;
+        let at = self.len();
         self.vertices.extend_from_slice(&m.vertices);
         self.edges.extend_from_slice(&m.edges);
         self.frames.push(m.frame);
         if self.indexed {
-            for &v in &m.vertices {
-                self.by_vertex.entry(v).or_default().insert(at);
-            }
-            for &e in &m.edges {
-                self.by_edge.entry(e).or_default().insert(at);
+            for (k, v) in m.vertices.iter().enumerate() {
+                self.by_vertex.link(at * self.nv + k, v.index());
             }
         }
     }
@@ -156,76 +174,89 @@ impl MatchStore {
     /// Removes the match at `at`, moving the last match into its place.
     fn remove_at(&mut self, at: usize) {
         let last = self.len() - 1;
-        for k in 0..self.nv {
-            forget(
-                &mut self.by_vertex,
-                self.vertices[at * self.nv + k],
-                at as u32,
-            );
-        }
-        for k in 0..self.ne {
-            forget(&mut self.by_edge, self.edges[at * self.ne + k], at as u32);
+        let (nv, ne) = (self.nv, self.ne);
+        for k in 0..nv {
+            let v = self.vertices[at * nv + k];
+            self.by_vertex.unlink(at * nv + k, v.index());
         }
         if at != last {
-            for k in 0..self.nv {
-                let v = self.vertices[last * self.nv + k];
-                renumber(&mut self.by_vertex, v, last as u32, at as u32);
-            }
-            for k in 0..self.ne {
-                let e = self.edges[last * self.ne + k];
-                renumber(&mut self.by_edge, e, last as u32, at as u32);
+            for k in 0..nv {
+                let v = self.vertices[last * nv + k];
+                self.by_vertex
+                    .relocate(last * nv + k, at * nv + k, v.index());
             }
             self.vertices
-                .copy_within(last * self.nv..(last + 1) * self.nv, at * self.nv);
-            self.edges
-                .copy_within(last * self.ne..(last + 1) * self.ne, at * self.ne);
+                .copy_within(last * nv..(last + 1) * nv, at * nv);
+            self.edges.copy_within(last * ne..(last + 1) * ne, at * ne);
         }
-        self.vertices.truncate(last * self.nv);
-        self.edges.truncate(last * self.ne);
+        self.vertices.truncate(last * nv);
+        self.edges.truncate(last * ne);
+        self.by_vertex.truncate(last * nv);
         self.frames.swap_remove(at);
     }
 
-    /// Removes every match that `doomed` selects (given its host vertices)
-    /// among those listed for `v`. Largest position first: a removal moves
-    /// the last match into the freed slot, and the last match, if doomed,
-    /// is the largest position, so the positions still to remove stay valid.
-    fn remove_where(&mut self, v: VertexId, doomed: impl Fn(&[VertexId]) -> bool) {
-        let Some(list) = self.by_vertex.get(&v) else {
-            return;
-        };
-        let hits: Vec<u32> = list
-            .iter()
-            .rev()
-            .copied()
-            .filter(|&p| doomed(self.vertices_of(p as usize)))
-            .collect();
-        for p in hits {
+    /// Removes the matches in `hits` (positions; reordered here). Largest
+    /// position first: a removal moves the last match into the freed slot,
+    /// and the last match, if doomed, is the largest position, so the
+    /// positions still to remove stay valid.
+    fn remove_all(&mut self, hits: &mut Vec<u32>) {
+        hits.sort_unstable_by(|a, b| b.cmp(a));
+        for &p in hits.iter() {
             self.remove_at(p as usize);
         }
+        hits.clear();
     }
 
-    fn remove_using_edge(&mut self, e: EdgeId) {
-        let Some(list) = self.by_edge.get(&e) else {
+    /// Removes every match that `doomed` selects (given its host vertices)
+    /// among those holding `v`.
+    fn remove_where(&mut self, v: VertexId, doomed: impl Fn(&[VertexId]) -> bool) {
+        let mut hits = std::mem::take(&mut self.hits);
+        hits.extend(
+            self.by_vertex
+                .slots(v.index())
+                .map(|slot| slot / self.nv)
+                .filter(|&p| doomed(self.vertices_of(p)))
+                .map(|p| p as u32),
+        );
+        self.remove_all(&mut hits);
+        self.hits = hits;
+    }
+
+    /// Removes every match that uses edge `e`, whose ends were `a` and `b`
+    /// (a match using an edge holds both its ends: look at the end in fewer
+    /// matches).
+    fn remove_using_edge(&mut self, e: EdgeId, a: VertexId, b: VertexId) {
+        if self.ne == 0 {
             return;
-        };
-        let hits: Vec<u32> = list.iter().rev().copied().collect();
-        for p in hits {
-            self.remove_at(p as usize);
         }
+        let end = if self.by_vertex.count(b.index()) < self.by_vertex.count(a.index()) {
+            b
+        } else {
+            a
+        };
+        let mut hits = std::mem::take(&mut self.hits);
+        hits.extend(
+            self.by_vertex
+                .slots(end.index())
+                .map(|slot| slot / self.nv)
+                .filter(|&p| self.edges_of(p).contains(&e))
+                .map(|p| p as u32),
+        );
+        self.remove_all(&mut hits);
+        self.hits = hits;
     }
 
     fn contains(&self, m: &Match) -> bool {
         // Look where the fewest matches are listed.
-        let Some(list) = m
+        let Some(&v) = m
             .vertices
             .iter()
-            .filter_map(|v| self.by_vertex.get(v))
-            .min_by_key(|list| list.len())
+            .min_by_key(|v| self.by_vertex.count(v.index()))
         else {
             return false;
         };
-        list.iter().any(|&p| {
-            let p = p as usize;
+        self.by_vertex.slots(v.index()).any(|slot| {
+            let p = slot / self.nv;
             self.vertices_of(p) == m.vertices.as_slice()
                 && self.edges_of(p) == m.edges.as_slice()
                 && self.frames[p] == m.frame
@@ -254,16 +285,36 @@ impl MatchStore {
             self.clear();
             return;
         }
-        let sens = self.sensitivity.clone();
-        if sens.reach == usize::MAX {
+        if self.sensitivity.reach == usize::MAX {
             self.built = false;
             self.clear();
             return;
         }
+        let mut sc = std::mem::take(&mut self.scratch);
+        let single = std::mem::take(&mut self.sensitivity.single);
+        let (pair, reach) = (self.sensitivity.pair, self.sensitivity.reach);
+        self.apply_changes(pattern, host, changes, &single, pair, reach, &mut sc);
+        self.sensitivity.single = single;
+        self.scratch = sc;
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn apply_changes(
+        &mut self,
+        pattern: &Pattern,
+        host: &Graph,
+        changes: &Changes,
+        single: &[bool],
+        pair: bool,
+        reach: usize,
+        sc: &mut Scratch,
+    ) {
         // Vertices whose neighbourhood changed, for single-sensitive positions.
-        let any_single = sens.single.iter().any(|&s| s);
-        let mut neighbourhood: Vec<VertexId> = Vec::new();
-        let mut pairs: Vec<(VertexId, VertexId)> = Vec::new();
+        let any_single = single.iter().any(|&s| s);
+        let neighbourhood = &mut sc.neighbourhood;
+        let pairs = &mut sc.pairs;
+        neighbourhood.clear();
+        pairs.clear();
         for &(_, a, b) in &changes.removed_edges {
             neighbourhood.extend([a, b]);
             pairs.push((a, b));
@@ -278,73 +329,80 @@ impl MatchStore {
             neighbourhood.extend([c, p]);
             pairs.push((c, p));
         }
-        if sens.reach >= 1 {
+        if reach >= 1 && any_single {
             // A touched vertex may be a condition vertex next to a match:
             // its neighbours' matches are re-examined, out to the reach.
-            let mut frontier: Vec<VertexId> = changes.touched.clone();
-            let mut seen: Vec<VertexId> = frontier.clone();
-            for _ in 0..sens.reach {
-                let mut next = Vec::new();
-                for &v in &frontier {
-                    for w in links(host, v) {
+            let (frontier, next, seen) = (&mut sc.frontier, &mut sc.next, &mut sc.seen);
+            frontier.clear();
+            frontier.extend_from_slice(&changes.touched);
+            seen.clear();
+            seen.extend_from_slice(frontier);
+            for _ in 0..reach {
+                next.clear();
+                for &v in frontier.iter() {
+                    for_each_link(host, v, |w| {
                         if !seen.contains(&w) {
                             seen.push(w);
                             next.push(w);
                         }
-                    }
+                    });
                 }
-                neighbourhood.extend(next.iter().copied());
-                frontier = next;
+                neighbourhood.extend_from_slice(next);
+                std::mem::swap(frontier, next);
             }
-            if sens.reach >= 2 {
+            if reach >= 2 {
                 // Edge changes deeper in a condition: out to reach − 1.
-                let mut frontier: Vec<VertexId> = neighbourhood.clone();
-                for _ in 1..sens.reach {
-                    let mut next = Vec::new();
-                    for &v in &frontier {
-                        for w in links(host, v) {
+                frontier.clear();
+                frontier.extend_from_slice(neighbourhood);
+                for _ in 1..reach {
+                    next.clear();
+                    for &v in frontier.iter() {
+                        for_each_link(host, v, |w| {
                             if !neighbourhood.contains(&w) && !next.contains(&w) {
                                 next.push(w);
                             }
-                        }
+                        });
                     }
-                    neighbourhood.extend(next.iter().copied());
-                    frontier = next;
+                    neighbourhood.extend_from_slice(next);
+                    std::mem::swap(frontier, next);
                 }
             }
         }
         neighbourhood.sort_unstable();
         neighbourhood.dedup();
+        let neighbourhood = &*neighbourhood;
+        let pairs = &*pairs;
 
         // 1. Matches on changed vertices and removed edges.
         for &v in changes.deleted.iter().chain(&changes.touched) {
             self.remove_where(v, |_| true);
         }
-        for &(e, _, _) in &changes.removed_edges {
-            self.remove_using_edge(e);
+        for &(e, a, b) in &changes.removed_edges {
+            self.remove_using_edge(e, a, b);
         }
         // 2. Matches whose conditions look at a changed neighbourhood.
         if any_single {
-            for &w in &neighbourhood {
-                let positions: Vec<usize> = (0..sens.single.len())
-                    .filter(|&i| sens.single[i] && pattern.accepts(host, i, w))
-                    .collect();
-                if positions.is_empty() && host.contains_vertex(w) {
+            for &w in neighbourhood {
+                let sensitive_here =
+                    (0..single.len()).any(|i| single[i] && pattern.accepts(host, i, w));
+                if !sensitive_here && host.contains_vertex(w) {
                     continue;
                 }
-                let single = &sens.single;
                 self.remove_where(w, |vs| {
                     vs.iter().enumerate().any(|(i, &x)| x == w && single[i])
                 });
             }
         }
-        if sens.pair {
-            for &(a, b) in &pairs {
-                let (short, other) = match (self.by_vertex.get(&a), self.by_vertex.get(&b)) {
-                    (Some(la), Some(lb)) if la.len() <= lb.len() => (a, b),
-                    (Some(_), Some(_)) => (b, a),
-                    _ => continue,
-                };
+        if pair {
+            for &(a, b) in pairs {
+                let (na, nb) = (
+                    self.by_vertex.count(a.index()),
+                    self.by_vertex.count(b.index()),
+                );
+                if na == 0 || nb == 0 {
+                    continue;
+                }
+                let (short, other) = if na <= nb { (a, b) } else { (b, a) };
                 self.remove_where(short, |vs| vs.contains(&other));
             }
         }
@@ -354,7 +412,12 @@ impl MatchStore {
             if !host.contains_vertex(v) {
                 continue;
             }
-            for i in (0..n).filter(|&i| pattern.accepts(host, i, v)) {
+            // A new vertex's edges are all new: a match that puts it at a
+            // position with pattern edges is found from those edges below.
+            let created = changes.created.contains(&v);
+            for i in (0..n)
+                .filter(|&i| !(created && pattern.degree(i) > 0) && pattern.accepts(host, i, v))
+            {
                 self.add_found(pattern, host, &[(i, v)]);
             }
         }
@@ -377,17 +440,17 @@ impl MatchStore {
             }
         }
         if any_single {
-            for &w in &neighbourhood {
+            for &w in neighbourhood {
                 if !host.contains_vertex(w) {
                     continue;
                 }
-                for i in (0..n).filter(|&i| sens.single[i] && pattern.accepts(host, i, w)) {
+                for i in (0..n).filter(|&i| single[i] && pattern.accepts(host, i, w)) {
                     self.add_found(pattern, host, &[(i, w)]);
                 }
             }
         }
-        if sens.pair {
-            for &(a, b) in &pairs {
+        if pair {
+            for &(a, b) in pairs {
                 if !host.contains_vertex(a) || !host.contains_vertex(b) {
                     continue;
                 }
@@ -401,36 +464,16 @@ impl MatchStore {
     }
 }
 
-/// Vertices one link from `v`: along any edge, or by containment.
-fn links(host: &Graph, v: VertexId) -> Vec<VertexId> {
-    let mut out: Vec<VertexId> = host
-        .incident_edges(v)
-        .iter()
-        .filter_map(|&e| host.edge(e).map(|edge| edge.other(v)))
-        .collect();
-    out.extend(host.parent(v));
-    out.extend(host.children(v).iter().copied());
-    out
-}
-
-fn forget<K: std::hash::Hash + Eq>(map: &mut HashMap<K, BTreeSet<u32>>, key: K, at: u32) {
-    if let Some(list) = map.get_mut(&key) {
-        list.remove(&at);
-        if list.is_empty() {
-            map.remove(&key);
-        }
+/// Calls `f` on each vertex one link from `v`: along any edge, or by
+/// containment.
+fn for_each_link(host: &Graph, v: VertexId, mut f: impl FnMut(VertexId)) {
+    for link in host.incidences(v) {
+        f(link.other);
     }
-}
-
-fn renumber<K: std::hash::Hash + Eq>(
-    map: &mut HashMap<K, BTreeSet<u32>>,
-    key: K,
-    from: u32,
-    to: u32,
-) {
-    if let Some(list) = map.get_mut(&key) {
-        if list.remove(&from) {
-            list.insert(to);
-        }
+    if let Some(p) = host.parent(v) {
+        f(p);
+    }
+    for &c in host.children(v) {
+        f(c);
     }
 }

@@ -1,0 +1,137 @@
+//! An index from keys (host vertex indices) to the slots of a
+//! [`super::MatchStore`] that hold them: one intrusive doubly linked list
+//! per key, threaded through per-slot `next`/`prev` arrays.
+//!
+//! Every operation a store needs is O(1) (link, unlink, move a slot,
+//! count), and nothing is allocated per match: the arrays grow with the
+//! number of slots and with the largest key seen. Keys are dense indices
+//! (`VertexId::index`), so the heads are a vector, not a
+//! hash map, and the index is never iterated as a whole.
+
+/// No slot.
+const NIL: u32 = u32::MAX;
+
+/// Slot lists by key. A slot is `match * width + position`.
+#[derive(Clone, Debug, Default)]
+pub(super) struct SlotIndex {
+    /// Per key: the first slot of its list (`NIL` when empty) and the
+    /// list's length, side by side (one cache line for both).
+    head: Vec<[u32; 2]>,
+    next: Vec<u32>,
+    prev: Vec<u32>,
+}
+
+impl SlotIndex {
+    /// Forgets every list.
+    pub(super) fn clear(&mut self) {
+        self.head.clear();
+        self.next.clear();
+        self.prev.clear();
+    }
+
+    /// Number of slots listed under `key`.
+    pub(super) fn count(&self, key: usize) -> usize {
+        self.head.get(key).map_or(0, |h| h[1] as usize)
+    }
+
+    /// Adds `slot` (not listed yet) to `key`'s list.
+    pub(super) fn link(&mut self, slot: usize, key: usize) {
+        if key >= self.head.len() {
+            self.head.resize(key + 1, [NIL, 0]);
+        }
+        if slot >= self.next.len() {
+            self.next.resize(slot + 1, NIL);
+            self.prev.resize(slot + 1, NIL);
+        }
+        let first = self.head[key][0];
+        self.next[slot] = first;
+        self.prev[slot] = NIL;
+        if first != NIL {
+            self.prev[first as usize] = slot as u32;
+        }
+        self.head[key] = [slot as u32, self.head[key][1] + 1];
+    }
+
+    /// Takes `slot` out of `key`'s list (where it must be).
+    pub(super) fn unlink(&mut self, slot: usize, key: usize) {
+        let (next, prev) = (self.next[slot], self.prev[slot]);
+        if prev == NIL {
+            self.head[key][0] = next;
+        } else {
+            self.next[prev as usize] = next;
+        }
+        if next != NIL {
+            self.prev[next as usize] = prev;
+        }
+        self.head[key][1] -= 1;
+    }
+
+    /// Lists `to` (a slot listed nowhere) in place of `from` in `key`'s
+    /// list, keeping the list's order; `from` is then listed nowhere.
+    pub(super) fn relocate(&mut self, from: usize, to: usize, key: usize) {
+        let (next, prev) = (self.next[from], self.prev[from]);
+        self.next[to] = next;
+        self.prev[to] = prev;
+        if prev == NIL {
+            self.head[key][0] = to as u32;
+        } else {
+            self.next[prev as usize] = to as u32;
+        }
+        if next != NIL {
+            self.prev[next as usize] = to as u32;
+        }
+    }
+
+    /// Drops the per-slot entries from `slots` on (slots no longer used).
+    pub(super) fn truncate(&mut self, slots: usize) {
+        self.next.truncate(slots);
+        self.prev.truncate(slots);
+    }
+
+    /// The slots listed under `key`, most recently linked first.
+    pub(super) fn slots(&self, key: usize) -> impl Iterator<Item = usize> + '_ {
+        let mut at = self.head.get(key).map_or(NIL, |h| h[0]);
+        std::iter::from_fn(move || {
+            if at == NIL {
+                return None;
+            }
+            let slot = at as usize;
+            at = self.next[slot];
+            Some(slot)
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::SlotIndex;
+
+    fn listed(index: &SlotIndex, key: usize) -> Vec<usize> {
+        let mut s: Vec<usize> = index.slots(key).collect();
+        s.sort_unstable();
+        assert_eq!(s.len(), index.count(key));
+        s
+    }
+
+    #[test]
+    fn link_unlink_relocate_keep_lists_exact() {
+        let mut index = SlotIndex::default();
+        index.link(0, 5);
+        index.link(1, 5);
+        index.link(2, 7);
+        index.link(3, 5);
+        assert_eq!(listed(&index, 5), vec![0, 1, 3]);
+        assert_eq!(listed(&index, 7), vec![2]);
+        assert_eq!(listed(&index, 6), Vec::<usize>::new());
+        index.unlink(1, 5);
+        assert_eq!(listed(&index, 5), vec![0, 3]);
+        // Slot 3 moves into the freed slot 1, as a store's swap-remove does.
+        index.relocate(3, 1, 5);
+        index.truncate(3);
+        assert_eq!(listed(&index, 5), vec![0, 1]);
+        index.unlink(0, 5);
+        index.unlink(1, 5);
+        assert_eq!(listed(&index, 5), Vec::<usize>::new());
+        assert_eq!(index.count(99), 0);
+    }
+}
