@@ -352,7 +352,7 @@ fn run_derivation(
         uses: vec![0; rules.len()],
         group_uses: vec![0; grammar.group_limits().len()],
         last_applied: None,
-        trace: Vec::new(),
+        trace: Vec::with_capacity(expected_applications(grammar)),
         steps: 0,
         skipped: 0,
         stores: rules.iter().map(|r| MatchStore::new(&r.pattern)).collect(),
@@ -364,6 +364,8 @@ fn run_derivation(
         held_back: Vec::new(),
         weights: Vec::with_capacity(rules.len()),
         level: Vec::with_capacity(rules.len()),
+        drawn: Match::default(),
+        alternatives: Vec::new(),
     };
     let mut failed_stage = None;
     let stop = match grammar.recipe() {
@@ -472,6 +474,20 @@ pub fn verify_incremental(grammar: &CompiledGrammar, seed: u64) -> Result<(), St
     mismatch.map_or(Ok(()), Err)
 }
 
+/// How many applications a derivation of `grammar` will make, when a
+/// recipe of bounded stages says so (at most `max_iterations`), so the
+/// trace is allocated once; 0 when unknown. Capped, since it only reserves.
+fn expected_applications(grammar: &CompiledGrammar) -> usize {
+    const CAP: u64 = 1 << 22;
+    let Some(stages) = grammar.recipe() else {
+        return 0;
+    };
+    let bounded: Option<u64> = stages.iter().map(|s| s.max.map(u64::from)).sum();
+    bounded.map_or(0, |n| {
+        n.min(u64::from(grammar.limits().max_iterations)).min(CAP) as usize
+    })
+}
+
 const BLOCKED_BY_VERTICES: u8 = 1;
 const BLOCKED_BY_VALENCE: u8 = 2;
 const BLOCKED_BY_PLACEMENT: u8 = 4;
@@ -509,6 +525,9 @@ struct Run<'g> {
     held_back: Vec<usize>,
     weights: Vec<f64>,
     level: Vec<(usize, f64)>,
+    /// The match drawn for the step, and its allowed alternatives.
+    drawn: Match,
+    alternatives: Vec<usize>,
 }
 
 impl Run<'_> {
@@ -563,7 +582,7 @@ impl Run<'_> {
                 self.stores[r].ensure(&rules[r].pattern, &self.host, indexed);
                 let found_any = self.stores[r].len() > 0;
                 match self.draw_match(r) {
-                    Ok((m, alt)) => {
+                    Ok(alt) => {
                         let rule = &rules[r];
                         self.level = level;
                         if rule.probability < 1.0 && self.rng.unit() >= rule.probability {
@@ -571,7 +590,7 @@ impl Run<'_> {
                             self.skipped += 1;
                             return None;
                         }
-                        self.apply(r, alt, m);
+                        self.apply(r, alt);
                         return None;
                     }
                     Err(reasons) => {
@@ -613,51 +632,58 @@ impl Run<'_> {
     /// the rest are checked in store order and one allowed match is drawn
     /// among them, so the loop always ends.
     /// `Err` carries why the matches were blocked (`BLOCKED_BY_*` bits).
-    fn draw_match(&mut self, r: usize) -> Result<(Match, usize), u8> {
+    fn draw_match(&mut self, r: usize) -> Result<usize, u8> {
         const REJECTIONS: usize = 8;
         let n = self.stores[r].len();
-        let mut rejected: Vec<usize> = Vec::new();
+        let mut rejected = [0usize; REJECTIONS];
+        let mut rejections = 0;
         let mut reasons = 0u8;
-        while rejected.len() < REJECTIONS.min(n) {
+        let mut m = std::mem::take(&mut self.drawn);
+        let mut alts = std::mem::take(&mut self.alternatives);
+        let mut found = None;
+        while rejections < REJECTIONS.min(n) {
             let i = self.rng.below(n);
-            if rejected.contains(&i) {
+            if rejected[..rejections].contains(&i) {
                 continue;
             }
-            let m = self.stores[r].get(i);
-            match self.allowed_alternatives(r, &m) {
-                Ok(alts) => {
-                    let alt = self.pick_alternative(r, &alts);
-                    return Ok((m, alt));
+            self.stores[r].get_into(i, &mut m);
+            match self.allowed_alternatives(r, &m, &mut alts) {
+                0 => {
+                    found = Some(self.pick_alternative(r, &alts));
+                    break;
                 }
-                Err(why) => {
+                why => {
                     reasons |= why;
-                    rejected.push(i);
+                    rejected[rejections] = i;
+                    rejections += 1;
                 }
             }
         }
-        let allowed: Vec<(usize, Vec<usize>)> = (0..n)
-            .filter(|i| !rejected.contains(i))
-            .filter_map(
-                |i| match self.allowed_alternatives(r, &self.stores[r].get(i)) {
-                    Ok(a) => Some((i, a)),
-                    Err(why) => {
-                        reasons |= why;
-                        None
-                    }
-                },
-            )
-            .collect();
-        if allowed.is_empty() {
-            return Err(reasons);
+        if found.is_none() {
+            // Past the rejections: every other match, in store order.
+            let mut allowed: Vec<(usize, Vec<usize>)> = Vec::new();
+            for i in (0..n).filter(|i| !rejected[..rejections].contains(i)) {
+                self.stores[r].get_into(i, &mut m);
+                match self.allowed_alternatives(r, &m, &mut alts) {
+                    0 => allowed.push((i, alts.clone())),
+                    why => reasons |= why,
+                }
+            }
+            if !allowed.is_empty() {
+                let (i, a) = &allowed[self.rng.below(allowed.len())];
+                self.stores[r].get_into(*i, &mut m);
+                found = Some(self.pick_alternative(r, a));
+            }
         }
-        let (i, alts) = &allowed[self.rng.below(allowed.len())];
-        let alt = self.pick_alternative(r, alts);
-        Ok((self.stores[r].get(*i), alt))
+        self.drawn = m;
+        self.alternatives = alts;
+        found.ok_or(reasons)
     }
 
-    /// The alternatives of rule `r` that the limits allow at `m`, or why
-    /// none is (`BLOCKED_BY_*` bits).
-    fn allowed_alternatives(&self, r: usize, m: &Match) -> Result<Vec<usize>, u8> {
+    /// The alternatives of rule `r` that the limits allow at `m`, written
+    /// to `allowed`; `0` when there is one, else why none is
+    /// (`BLOCKED_BY_*` bits).
+    fn allowed_alternatives(&self, r: usize, m: &Match, allowed: &mut Vec<usize>) -> u8 {
         let rule = &self.rules[r];
         let room = i64::from(self.limits.max_vertices) - self.host.vertex_count() as i64;
         let blocked = |alt: &CompiledAlternative| -> u8 {
@@ -677,7 +703,7 @@ impl Run<'_> {
             0
         };
         let mut reasons = 0;
-        let mut allowed = Vec::new();
+        allowed.clear();
         for (a, alt) in rule.alternatives.iter().enumerate() {
             match blocked(alt) {
                 0 => allowed.push(a),
@@ -685,9 +711,9 @@ impl Run<'_> {
             }
         }
         if allowed.is_empty() {
-            Err(reasons)
+            reasons
         } else {
-            Ok(allowed)
+            0
         }
     }
 
@@ -748,12 +774,14 @@ impl Run<'_> {
         None
     }
 
-    fn apply(&mut self, r: usize, alt: usize, m: Match) {
+    /// Applies alternative `alt` of rule `r` at the drawn match.
+    fn apply(&mut self, r: usize, alt: usize) {
         let rule = &self.rules[r];
+        let m = &self.drawn;
         let created = rewrite::apply(
             &mut self.host,
             &rule.alternatives[alt],
-            &m,
+            m,
             &mut self.changes,
         );
         if rule.max_uses.is_some_and(|n| self.uses[r] + 1 >= n) {
@@ -779,7 +807,7 @@ impl Run<'_> {
         self.trace.push(Application {
             rule: rule.name.clone(),
             alternative: alt,
-            matched: m.vertices,
+            matched: self.drawn.vertices.clone(),
             created,
         });
     }

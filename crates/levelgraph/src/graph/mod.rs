@@ -13,7 +13,11 @@
 //! contract). Iteration is always in increasing id order, so every output
 //! built from a graph is deterministic.
 
+mod adjacency;
+
 use std::collections::BTreeMap;
+
+use adjacency::Adjacency;
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
@@ -255,7 +259,7 @@ pub struct Graph {
     /// bytes instead of a whole vertex record.
     live_tags: Vec<u32>,
     edges: Vec<Option<Edge>>,
-    incidence: Vec<Vec<Incidence>>,
+    incidence: Adjacency,
     /// Per edge: its position in its source's and its target's incidence
     /// list, so removing an edge from a hub is O(1) (swap-remove).
     edge_pos: Vec<[u32; 2]>,
@@ -331,7 +335,7 @@ impl Graph {
             cell: None,
             parent: None,
         }));
-        self.incidence.push(Vec::new());
+        self.incidence.push_vertex();
         self.children.push(Vec::new());
         self.live_tags.push(tag.0);
         self.index_insert(tag, id);
@@ -348,7 +352,7 @@ impl Graph {
         while self.vertices.len() < id.index() {
             self.vertices.push(None);
             self.live_tags.push(DEAD);
-            self.incidence.push(Vec::new());
+            self.incidence.push_vertex();
             self.children.push(Vec::new());
         }
         self.add_vertex(tag)
@@ -418,7 +422,7 @@ impl Graph {
         }
         let vertex = self.vertices[v.index()].take()?;
         self.live_tags[v.index()] = DEAD;
-        let incident = std::mem::take(&mut self.incidence[v.index()]);
+        let incident = self.incidence.take(v);
         for link in incident {
             self.remove_edge(link.edge);
         }
@@ -530,20 +534,24 @@ impl Graph {
             return existing;
         }
         let id = EdgeId(self.edges.len() as u32);
-        let at_source = self.incidence[edge.source.index()].len() as u32;
-        self.incidence[edge.source.index()].push(Incidence {
-            edge: id,
-            other: edge.target,
-            kind: EdgeKind::new(edge.directed, edge.cosmetic, edge.label, true),
-        });
+        let at_source = self.incidence.push(
+            edge.source,
+            Incidence {
+                edge: id,
+                other: edge.target,
+                kind: EdgeKind::new(edge.directed, edge.cosmetic, edge.label, true),
+            },
+        );
         let mut at_target = at_source;
         if edge.target != edge.source {
-            at_target = self.incidence[edge.target.index()].len() as u32;
-            self.incidence[edge.target.index()].push(Incidence {
-                edge: id,
-                other: edge.source,
-                kind: EdgeKind::new(edge.directed, edge.cosmetic, edge.label, false),
-            });
+            at_target = self.incidence.push(
+                edge.target,
+                Incidence {
+                    edge: id,
+                    other: edge.source,
+                    kind: EdgeKind::new(edge.directed, edge.cosmetic, edge.label, false),
+                },
+            );
         }
         self.edge_pos.push([at_source, at_target]);
         self.edges.push(Some(edge));
@@ -567,8 +575,8 @@ impl Graph {
     /// Scans the shorter of the two endpoints' incidence lists (without
     /// reading the edges themselves).
     pub fn find_identical_edge(&self, edge: &Edge) -> Option<EdgeId> {
-        let a = self.incidence.get(edge.source.index())?;
-        let b = self.incidence.get(edge.target.index())?;
+        let a = self.incidence.list(edge.source);
+        let b = self.incidence.list(edge.target);
         let (list, other, outgoing) = if b.len() < a.len() {
             (b, edge.source, false)
         } else {
@@ -591,17 +599,15 @@ impl Graph {
             &[(0, edge.source), (1, edge.target)]
         };
         for &(slot, end) in ends {
-            let at = self.edge_pos[e.index()][slot] as usize;
-            let list = &mut self.incidence[end.index()];
+            let at = self.edge_pos[e.index()][slot];
             // The list may already be gone (remove_vertex takes it first).
-            if list.get(at).map(|link| link.edge) != Some(e) {
+            if self.incidence.get(end, at).map(|link| link.edge) != Some(e) {
                 continue;
             }
-            list.swap_remove(at);
-            if let Some(moved) = list.get(at) {
+            if let Some(moved) = self.incidence.swap_remove(end, at) {
                 // A loop is listed once, at its source (slot 0).
                 let moved_slot = usize::from(!moved.kind.is_outgoing());
-                self.edge_pos[moved.edge.index()][moved_slot] = at as u32;
+                self.edge_pos[moved.edge.index()][moved_slot] = at;
             }
         }
         self.edge_count -= 1;
@@ -666,7 +672,7 @@ impl Graph {
     /// The incidence list of `v`: each incident edge with its other end and
     /// kind, in [`Graph::incident_edges`] order.
     pub fn incidences(&self, v: VertexId) -> &[Incidence] {
-        self.incidence.get(v.index()).map_or(&[], Vec::as_slice)
+        self.incidence.list(v)
     }
 
     /// Number of edges incident to `v` (a loop counts once).
