@@ -81,6 +81,8 @@ fn main() -> ExitCode {
             "Rounds × calls (fastest..slowest round, per call): {}\n",
             matching::rounds_note(&rows)
         );
+        println!("### Time per match on warm and on cold hosts (levelgraph)\n");
+        println!("{}", matching::cold_table(&rows));
     }
     if which == "derivation" || which == "all" {
         let r = derivation::run(&derivation::Options { seeds, rounds });

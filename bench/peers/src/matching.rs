@@ -35,6 +35,11 @@ use crate::harness::{fmt_int, fmt_ratio, fmt_secs, time, Timing};
 const TAGS: [&str; 4] = ["a", "b", "c", "d"];
 const SEED: u64 = 2026;
 
+/// Vertices in all the distinct hosts of one "cold hosts" cycle together
+/// (200 hosts of 1,000, 20 of 10,000, 2 of 100,000): more than the caches
+/// hold, so no host is warm when it is searched again.
+const COLD_VERTICES: usize = 200_000;
+
 /// Grid shapes: 1,000, 10,000 and 100,000 vertices.
 pub const SIZES: [(usize, usize); 3] = [(40, 25), (100, 100), (400, 250)];
 
@@ -197,6 +202,12 @@ pub struct Row {
     /// Time to build petgraph's n² adjacency bitmap alone, which VF2 does
     /// on every call.
     pub petgraph_matrix: Timing,
+    /// levelgraph on cold hosts: one call searches each of `cold_hosts`
+    /// distinct hosts of this size once (seeds after `SEED`), finding
+    /// `cold_matches` matches in all.
+    pub cold: Timing,
+    pub cold_hosts: usize,
+    pub cold_matches: u64,
 }
 
 pub struct Options {
@@ -220,6 +231,13 @@ pub fn run(opts: &Options) -> Vec<(Row, bool)> {
             fmt_int(host.edges as u64)
         );
         let run_peer = host.vertices <= opts.petgraph_max;
+        // The same searches on many distinct hosts, each searched once per
+        // cycle: a repeated search of one small host runs from warm caches
+        // and a branch predictor that has learnt that host, which a
+        // derivation never sees.
+        let cold_hosts: Vec<Graph> = (1..=(COLD_VERTICES / host.vertices).max(2) as u64)
+            .map(|k| self::host(w, h, SEED + k).ours)
+            .collect();
         let matrix = if run_peer {
             time(
                 opts.rounds,
@@ -260,6 +278,23 @@ pub fn run(opts: &Options) -> Vec<(Row, bool)> {
                     black_box(ours_p.find_all(&host.ours));
                 },
             );
+            let cold_patterns: Vec<Pattern> =
+                cold_hosts.iter().map(|g| our_pattern(spec, g)).collect();
+            let cold_matches: u64 = cold_patterns
+                .iter()
+                .zip(&cold_hosts)
+                .map(|(p, g)| count_ours(p, g))
+                .sum();
+            let cold = time(
+                opts.rounds,
+                Duration::from_millis(50),
+                Duration::from_secs(2),
+                || {
+                    for (p, g) in cold_patterns.iter().zip(&cold_hosts) {
+                        black_box(count_ours(p, g));
+                    }
+                },
+            );
             let petgraph = if run_peer {
                 time(
                     opts.rounds,
@@ -294,6 +329,9 @@ pub fn run(opts: &Options) -> Vec<(Row, bool)> {
                     ours_find_all,
                     petgraph,
                     petgraph_matrix: matrix,
+                    cold,
+                    cold_hosts: cold_hosts.len(),
+                    cold_matches,
                 },
                 run_peer,
             ));
@@ -348,6 +386,35 @@ pub fn table(rows: &[(Row, bool)]) -> String {
         } else {
             s.push_str(&format!("{ours} not run | – | – | – | – |\n"));
         }
+    }
+    s
+}
+
+/// levelgraph's time per match on one warm host (the table above) and
+/// on cold hosts, by size: whether time per match stays flat.
+pub fn cold_table(rows: &[(Row, bool)]) -> String {
+    let mut s = String::new();
+    s.push_str(
+        "| pattern | host vertices | levelgraph / match, one host searched again and again | distinct hosts per cycle | matches per cycle | levelgraph / match, each host searched once per cycle |\n",
+    );
+    s.push_str("|---|---|---|---|---|---|\n");
+    for (r, _) in rows {
+        let per = |t: f64, n: u64| {
+            if n == 0 {
+                "–".to_string()
+            } else {
+                fmt_secs(t / n as f64)
+            }
+        };
+        s.push_str(&format!(
+            "| {} | {} | {} | {} | {} | {} |\n",
+            r.pattern,
+            fmt_int(r.vertices as u64),
+            per(r.ours.median, r.matches),
+            r.cold_hosts,
+            fmt_int(r.cold_matches),
+            per(r.cold.median, r.cold_matches),
+        ));
     }
     s
 }

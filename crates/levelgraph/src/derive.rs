@@ -310,6 +310,10 @@ pub fn derive(grammar: &CompiledGrammar, seed: u64) -> Result<Derivation, Derive
 /// mode the grammar's grid; in the grammar's tag and label tables.
 fn start_host(grammar: &CompiledGrammar) -> Graph {
     let mut host = Graph::with_symbols(grammar.tags().clone(), grammar.labels().clone());
+    // Room for a small level at once: growing every vector step by step
+    // costs small derivations more than the rewriting.
+    let room = (grammar.limits().max_vertices as usize).min(RESERVED_VERTICES);
+    host.reserve(room, 2 * room);
     match grammar.grid() {
         Some((rows, columns, tag)) => host.add_grid(rows, columns, tag),
         None => {
@@ -476,17 +480,23 @@ pub fn verify_incremental(grammar: &CompiledGrammar, seed: u64) -> Result<(), St
 
 /// How many applications a derivation of `grammar` will make, when a
 /// recipe of bounded stages says so (at most `max_iterations`), so the
-/// trace is allocated once; 0 when unknown. Capped, since it only reserves.
+/// trace is allocated once; when unknown, room for a small level. Capped,
+/// since it only reserves.
 fn expected_applications(grammar: &CompiledGrammar) -> usize {
     const CAP: u64 = 1 << 22;
+    let unknown = (grammar.limits().max_iterations as usize).min(RESERVED_VERTICES);
     let Some(stages) = grammar.recipe() else {
-        return 0;
+        return unknown;
     };
     let bounded: Option<u64> = stages.iter().map(|s| s.max.map(u64::from)).sum();
-    bounded.map_or(0, |n| {
+    bounded.map_or(unknown, |n| {
         n.min(u64::from(grammar.limits().max_iterations)).min(CAP) as usize
     })
 }
+
+/// Vertices (and twice as many edges, and as many trace entries) reserved
+/// when a derivation starts, at most `max_vertices`.
+const RESERVED_VERTICES: usize = 64;
 
 const BLOCKED_BY_VERTICES: u8 = 1;
 const BLOCKED_BY_VALENCE: u8 = 2;

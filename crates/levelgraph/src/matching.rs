@@ -180,6 +180,10 @@ pub struct Nac {
     pattern: Pattern,
     bound: usize,
     plan: SearchPlan,
+    /// The condition is one edge between two guarded vertices and nothing
+    /// else (seed 000's "not connected"): checked by one incidence scan
+    /// instead of a search.
+    single_edge: bool,
 }
 
 impl Nac {
@@ -197,16 +201,32 @@ impl Nac {
         let pattern = Pattern::new(vertices, edges).with_inside(inside);
         let prefix: Vec<usize> = (0..bound).collect();
         let plan = pattern.plan_with_prefix(&prefix);
+        let single_edge = pattern.vertices.len() == bound
+            && pattern.edges.len() == 1
+            && pattern.inside.is_empty()
+            && pattern
+                .vertices
+                .iter()
+                .all(|v| v.forbidden.is_empty() && v.attributes.is_empty() && v.valence.is_none());
         Nac {
             pattern,
             bound,
             plan,
+            single_edge,
         }
     }
 
     /// Whether the condition extends match `m` (of the guarded pattern) in `host`.
     pub fn extends(&self, host: &Graph, m: &Match) -> bool {
         debug_assert_eq!(m.vertices.len(), self.bound);
+        if self.single_edge {
+            let pe = &self.pattern.edges[0];
+            let (a, b) = (m.vertices[pe.source], m.vertices[pe.target]);
+            return self
+                .pattern
+                .find_edge(host, 0, a, b, |e| !m.edges.contains(&e))
+                .is_some();
+        }
         with_buffers(|b| {
             SearchState::new(&self.pattern, host, &self.plan, &m.vertices, &m.edges, b)
                 .extend(0, &mut |_| ControlFlow::Break(()))

@@ -44,6 +44,12 @@ impl Adjacency {
         self.blocks.push(Block::default());
     }
 
+    /// Makes room for `vertices` more vertices and `entries` more entries.
+    pub(super) fn reserve(&mut self, vertices: usize, entries: usize) {
+        self.blocks.reserve(vertices);
+        self.entries.reserve(entries);
+    }
+
     /// The list of `v` (empty for an unknown index).
     #[inline]
     pub(super) fn list(&self, v: VertexId) -> &[Incidence] {

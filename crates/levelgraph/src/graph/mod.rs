@@ -289,6 +289,17 @@ impl Graph {
         }
     }
 
+    /// Makes room for `vertices` more vertices and `edges` more edges, so
+    /// that a graph known to grow that far is not reallocated on the way.
+    pub fn reserve(&mut self, vertices: usize, edges: usize) {
+        self.vertices.reserve(vertices);
+        self.live_tags.reserve(vertices);
+        self.children.reserve(vertices);
+        self.incidence.reserve(vertices, 2 * edges);
+        self.edges.reserve(edges);
+        self.edge_pos.reserve(edges);
+    }
+
     /// The tag table.
     pub fn tags(&self) -> &Symbols {
         &self.tags

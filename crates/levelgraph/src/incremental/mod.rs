@@ -101,6 +101,13 @@ impl MatchStore {
         }
         self.clear();
         self.indexed = indexed;
+        if self.frames.capacity() == 0 {
+            // Room for a few matches at once, not one doubling at a time.
+            const FIRST_MATCHES: usize = 16;
+            self.vertices.reserve(FIRST_MATCHES * self.nv);
+            self.edges.reserve(FIRST_MATCHES * self.ne);
+            self.frames.reserve(FIRST_MATCHES);
+        }
         let _ = pattern.for_each_match(host, &mut |m| {
             self.push(m);
             ControlFlow::Continue(())
