@@ -370,6 +370,7 @@ fn run_derivation(
         level: Vec::with_capacity(rules.len()),
         drawn: Match::default(),
         alternatives: Vec::new(),
+        reserved_large: false,
     };
     let mut failed_stage = None;
     let stop = match grammar.recipe() {
@@ -494,6 +495,12 @@ fn expected_applications(grammar: &CompiledGrammar) -> usize {
     })
 }
 
+/// Host size (vertices) from which a derivation counts as large: the
+/// host gets room for `max_vertices` (at most `LARGE_RESERVE`) at once.
+const LARGE_FROM: usize = 1024;
+/// The most vertices a derivation reserves room for.
+const LARGE_RESERVE: usize = 1 << 22;
+
 /// Vertices (and twice as many edges, and as many trace entries) reserved
 /// when a derivation starts, at most `max_vertices`.
 const RESERVED_VERTICES: usize = 64;
@@ -538,6 +545,8 @@ struct Run<'g> {
     /// The match drawn for the step, and its allowed alternatives.
     drawn: Match,
     alternatives: Vec<usize>,
+    /// Whether the host got its room as a large level.
+    reserved_large: bool,
 }
 
 impl Run<'_> {
@@ -794,6 +803,13 @@ impl Run<'_> {
             m,
             &mut self.changes,
         );
+        if self.host.vertex_count() == LARGE_FROM && !self.reserved_large {
+            // A large level: room for it to grow to max_vertices at once.
+            self.reserved_large = true;
+            let room = (self.limits.max_vertices as usize).min(LARGE_RESERVE);
+            let more = room.saturating_sub(self.host.vertex_count());
+            self.host.reserve(more, 2 * more);
+        }
         if rule.max_uses.is_some_and(|n| self.uses[r] + 1 >= n) {
             // This application spends the last use.
             self.retired[r] = true;
