@@ -167,6 +167,12 @@ pub struct Sensitivity {
     /// (1 for forbidden tags or a condition vertex next to the match;
     /// `usize::MAX` when a condition is not linked to the match at all).
     pub reach: usize,
+    /// Whether adding host edges can only take matches away, never create
+    /// one that does not use an added edge: true when every sensitivity is
+    /// negative (forbidden tags, `induced`, `where not` conditions without
+    /// exact valences or forbidden tags of their own), false when a pattern
+    /// vertex has an exact valence (an added edge can bring a vertex to it).
+    pub add_monotone: bool,
 }
 
 /// A negative application condition: a pattern whose first `bound`
@@ -655,10 +661,18 @@ impl Pattern {
                 reach = reach.max(d);
             }
         }
+        let add_monotone = self.vertices.iter().all(|v| v.valence.is_none())
+            && self.nacs.iter().all(|nac| {
+                nac.pattern
+                    .vertices
+                    .iter()
+                    .all(|v| v.valence.is_none() && v.forbidden.is_empty())
+            });
         Sensitivity {
             single,
             pair,
             reach,
+            add_monotone,
         }
     }
 
@@ -727,6 +741,13 @@ impl Pattern {
                         .iter()
                         .all(|(k, val)| h.attributes.get(k) == Some(val))
                 }))
+    }
+
+    /// Whether the checks that need a complete match (containment,
+    /// forbidden tags, `induced`, negative application conditions) still
+    /// accept `m`, a match found earlier in a host that changed since.
+    pub(crate) fn conditions_hold(&self, host: &Graph, m: &Match) -> bool {
+        self.complete_ok(host, m)
     }
 
     /// The checks that need a complete match: containment, forbidden tags,

@@ -65,6 +65,8 @@ pub(crate) struct MatchStore {
     scratch: Scratch,
     /// Positions of matches to remove (scratch).
     hits: Vec<u32>,
+    /// A match being checked again (scratch).
+    probe: Match,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -90,6 +92,7 @@ impl MatchStore {
             by_vertex: SlotIndex::default(),
             scratch: Scratch::default(),
             hits: Vec::new(),
+            probe: Match::default(),
         }
     }
 
@@ -229,6 +232,31 @@ impl MatchStore {
         self.hits = hits;
     }
 
+    /// Removes every match among those holding `v` that `selected` picks
+    /// (given its host vertices) and whose conditions the host now rejects.
+    fn remove_rejected(
+        &mut self,
+        pattern: &Pattern,
+        host: &Graph,
+        v: VertexId,
+        selected: impl Fn(&[VertexId]) -> bool,
+    ) {
+        let mut hits = std::mem::take(&mut self.hits);
+        let mut m = std::mem::take(&mut self.probe);
+        for slot in self.by_vertex.slots(v.index()) {
+            let p = slot / self.nv;
+            if selected(self.vertices_of(p)) {
+                self.get_into(p, &mut m);
+                if !pattern.conditions_hold(host, &m) {
+                    hits.push(p as u32);
+                }
+            }
+        }
+        self.remove_all(&mut hits);
+        self.hits = hits;
+        self.probe = m;
+    }
+
     /// Removes every match that uses edge `e`, whose ends were `a` and `b`
     /// (a match using an edge holds both its ends: look at the end in fewer
     /// matches).
@@ -299,86 +327,48 @@ impl MatchStore {
         }
         let mut sc = std::mem::take(&mut self.scratch);
         let single = std::mem::take(&mut self.sensitivity.single);
-        let (pair, reach) = (self.sensitivity.pair, self.sensitivity.reach);
-        self.apply_changes(pattern, host, changes, &single, pair, reach, &mut sc);
+        let (pair, reach, add_monotone) = (
+            self.sensitivity.pair,
+            self.sensitivity.reach,
+            self.sensitivity.add_monotone,
+        );
+        self.apply_changes(
+            pattern,
+            host,
+            changes,
+            &single,
+            (pair, reach, add_monotone),
+            &mut sc,
+        );
         self.sensitivity.single = single;
         self.scratch = sc;
     }
 
-    #[allow(clippy::too_many_arguments)]
     fn apply_changes(
         &mut self,
         pattern: &Pattern,
         host: &Graph,
         changes: &Changes,
         single: &[bool],
-        pair: bool,
-        reach: usize,
+        (pair, reach, add_monotone): (bool, usize, bool),
         sc: &mut Scratch,
     ) {
-        // Vertices whose neighbourhood changed, for single-sensitive positions.
         let any_single = single.iter().any(|&s| s);
-        let neighbourhood = &mut sc.neighbourhood;
-        let pairs = &mut sc.pairs;
-        neighbourhood.clear();
-        pairs.clear();
-        for &(_, a, b) in &changes.removed_edges {
-            neighbourhood.extend([a, b]);
-            pairs.push((a, b));
-        }
-        for &e in &changes.added_edges {
-            if let Some(edge) = host.edge(e) {
-                neighbourhood.extend([edge.source, edge.target]);
-                pairs.push((edge.source, edge.target));
-            }
-        }
-        for &(c, p) in &changes.relinked {
-            neighbourhood.extend([c, p]);
-            pairs.push((c, p));
-        }
-        if reach >= 1 && any_single {
-            // A touched vertex may be a condition vertex next to a match:
-            // its neighbours' matches are re-examined, out to the reach.
-            let (frontier, next, seen) = (&mut sc.frontier, &mut sc.next, &mut sc.seen);
-            frontier.clear();
-            frontier.extend_from_slice(&changes.touched);
-            seen.clear();
-            seen.extend_from_slice(frontier);
-            for _ in 0..reach {
-                next.clear();
-                for &v in frontier.iter() {
-                    for_each_link(host, v, |w| {
-                        if !seen.contains(&w) {
-                            seen.push(w);
-                            next.push(w);
-                        }
-                    });
-                }
-                neighbourhood.extend_from_slice(next);
-                std::mem::swap(frontier, next);
-            }
-            if reach >= 2 {
-                // Edge changes deeper in a condition: out to reach − 1.
-                frontier.clear();
-                frontier.extend_from_slice(neighbourhood);
-                for _ in 1..reach {
-                    next.clear();
-                    for &v in frontier.iter() {
-                        for_each_link(host, v, |w| {
-                            if !neighbourhood.contains(&w) && !next.contains(&w) {
-                                next.push(w);
-                            }
-                        });
-                    }
-                    neighbourhood.extend_from_slice(next);
-                    std::mem::swap(frontier, next);
-                }
-            }
-        }
-        neighbourhood.sort_unstable();
-        neighbourhood.dedup();
-        let neighbourhood = &*neighbourhood;
-        let pairs = &*pairs;
+        // Where conditions may now reject a match: every changed link.
+        changed_links(host, changes, true, any_single, reach, sc);
+        let (neighbourhood, pairs) = (
+            std::mem::take(&mut sc.neighbourhood),
+            std::mem::take(&mut sc.pairs),
+        );
+        // Where conditions may now accept a match: without the added edges
+        // when adding can only reject (see `Sensitivity::add_monotone`).
+        let research = (add_monotone && !changes.added_edges.is_empty()).then(|| {
+            changed_links(host, changes, false, any_single, reach, sc);
+            (
+                std::mem::take(&mut sc.neighbourhood),
+                std::mem::take(&mut sc.pairs),
+            )
+        });
 
         // 1. Matches on changed vertices and removed edges.
         for &v in changes.deleted.iter().chain(&changes.touched) {
@@ -387,21 +377,29 @@ impl MatchStore {
         for &(e, a, b) in &changes.removed_edges {
             self.remove_using_edge(e, a, b);
         }
-        // 2. Matches whose conditions look at a changed neighbourhood.
+        // 2. Matches whose conditions look at a changed neighbourhood:
+        // dropped where step 3 searches again, else (a change that can
+        // only reject) checked and dropped if rejected.
+        let research_at = research.as_ref().map_or(&neighbourhood, |r| &r.0);
+        let research_pairs = research.as_ref().map_or(&pairs, |r| &r.1);
         if any_single {
-            for &w in neighbourhood {
+            for &w in &neighbourhood {
                 let sensitive_here =
                     (0..single.len()).any(|i| single[i] && pattern.accepts(host, i, w));
                 if !sensitive_here && host.contains_vertex(w) {
                     continue;
                 }
-                self.remove_where(w, |vs| {
-                    vs.iter().enumerate().any(|(i, &x)| x == w && single[i])
-                });
+                let at_sensitive =
+                    |vs: &[VertexId]| vs.iter().enumerate().any(|(i, &x)| x == w && single[i]);
+                if research_at.binary_search(&w).is_ok() {
+                    self.remove_where(w, at_sensitive);
+                } else {
+                    self.remove_rejected(pattern, host, w, at_sensitive);
+                }
             }
         }
         if pair {
-            for &(a, b) in pairs {
+            for &(a, b) in &pairs {
                 let (na, nb) = (
                     self.by_vertex.count(a.index()),
                     self.by_vertex.count(b.index()),
@@ -410,7 +408,11 @@ impl MatchStore {
                     continue;
                 }
                 let (short, other) = if na <= nb { (a, b) } else { (b, a) };
-                self.remove_where(short, |vs| vs.contains(&other));
+                if research_pairs.contains(&(a, b)) {
+                    self.remove_where(short, |vs| vs.contains(&other));
+                } else {
+                    self.remove_rejected(pattern, host, short, |vs| vs.contains(&other));
+                }
             }
         }
         // 3. Search again where something changed.
@@ -447,7 +449,7 @@ impl MatchStore {
             }
         }
         if any_single {
-            for &w in neighbourhood {
+            for &w in research_at {
                 if !host.contains_vertex(w) {
                     continue;
                 }
@@ -457,7 +459,7 @@ impl MatchStore {
             }
         }
         if pair {
-            for &(a, b) in pairs {
+            for &(a, b) in research_pairs {
                 if !host.contains_vertex(a) || !host.contains_vertex(b) {
                     continue;
                 }
@@ -468,7 +470,89 @@ impl MatchStore {
                 }
             }
         }
+        // Keep the buffers for the next update.
+        sc.neighbourhood = neighbourhood;
+        sc.pairs = pairs;
+        sc.neighbourhood.clear();
+        sc.pairs.clear();
     }
+}
+
+/// Collects in `sc.neighbourhood` the vertices whose neighbourhood changed
+/// (for single-sensitive positions: ends of removed, and with
+/// `with_added` added, edges and containments; with `any_single`, the
+/// vertices within `reach` of a touched vertex, and for `reach` ≥ 2 the
+/// vertices within `reach − 1` of any of those), sorted, and in `sc.pairs`
+/// the changed links (for pair-sensitive patterns).
+fn changed_links(
+    host: &Graph,
+    changes: &Changes,
+    with_added: bool,
+    any_single: bool,
+    reach: usize,
+    sc: &mut Scratch,
+) {
+    let neighbourhood = &mut sc.neighbourhood;
+    let pairs = &mut sc.pairs;
+    neighbourhood.clear();
+    pairs.clear();
+    for &(_, a, b) in &changes.removed_edges {
+        neighbourhood.extend([a, b]);
+        pairs.push((a, b));
+    }
+    if with_added {
+        for &e in &changes.added_edges {
+            if let Some(edge) = host.edge(e) {
+                neighbourhood.extend([edge.source, edge.target]);
+                pairs.push((edge.source, edge.target));
+            }
+        }
+    }
+    for &(c, p) in &changes.relinked {
+        neighbourhood.extend([c, p]);
+        pairs.push((c, p));
+    }
+    if reach >= 1 && any_single {
+        // A touched vertex may be a condition vertex next to a match:
+        // its neighbours' matches are re-examined, out to the reach.
+        let (frontier, next, seen) = (&mut sc.frontier, &mut sc.next, &mut sc.seen);
+        frontier.clear();
+        frontier.extend_from_slice(&changes.touched);
+        seen.clear();
+        seen.extend_from_slice(frontier);
+        for _ in 0..reach {
+            next.clear();
+            for &v in frontier.iter() {
+                for_each_link(host, v, |w| {
+                    if !seen.contains(&w) {
+                        seen.push(w);
+                        next.push(w);
+                    }
+                });
+            }
+            neighbourhood.extend_from_slice(next);
+            std::mem::swap(frontier, next);
+        }
+        if reach >= 2 {
+            // Edge changes deeper in a condition: out to reach − 1.
+            frontier.clear();
+            frontier.extend_from_slice(neighbourhood);
+            for _ in 1..reach {
+                next.clear();
+                for &v in frontier.iter() {
+                    for_each_link(host, v, |w| {
+                        if !neighbourhood.contains(&w) && !next.contains(&w) {
+                            next.push(w);
+                        }
+                    });
+                }
+                neighbourhood.extend_from_slice(next);
+                std::mem::swap(frontier, next);
+            }
+        }
+    }
+    neighbourhood.sort_unstable();
+    neighbourhood.dedup();
 }
 
 /// Calls `f` on each vertex one link from `v`: along any edge, or by
