@@ -676,6 +676,29 @@ impl Pattern {
         }
     }
 
+    /// The kinds of host edge (either end) whose addition or removal can
+    /// change this pattern's matches: those of its edges and of its
+    /// conditions' edges. `None` when every edge counts (exact valences,
+    /// forbidden tags or `induced` look at all edges).
+    pub(crate) fn watched_kinds(&self) -> Option<Vec<EdgeKind>> {
+        let looks_at_all = |p: &Pattern| {
+            p.induced
+                || p.vertices
+                    .iter()
+                    .any(|v| v.valence.is_some() || !v.forbidden.is_empty())
+        };
+        if looks_at_all(self) || self.nacs.iter().any(|nac| looks_at_all(&nac.pattern)) {
+            return None;
+        }
+        let mut kinds: Vec<EdgeKind> = std::iter::once(self)
+            .chain(self.nacs.iter().map(|nac| &nac.pattern))
+            .flat_map(|p| p.kinds.iter().map(|k| k[0].either_end()))
+            .collect();
+        kinds.sort_unstable();
+        kinds.dedup();
+        Some(kinds)
+    }
+
     /// Number of pattern edges at pattern vertex `i` (a loop counts once).
     pub(crate) fn degree(&self, i: usize) -> usize {
         self.degree[i]

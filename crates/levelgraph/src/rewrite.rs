@@ -16,7 +16,7 @@
 //! in it, except kept vertices whose containment the pattern names.
 
 use crate::grammar::{CompiledAlternative, End, NewEdge};
-use crate::graph::{Edge, EdgeId, Graph, VertexId};
+use crate::graph::{Edge, EdgeId, EdgeKind, Graph, VertexId};
 use crate::matching::Match;
 
 /// Whether applying `rule` at `m` keeps every vertex within `max_valence`
@@ -94,6 +94,9 @@ pub(crate) struct Changes {
     pub(crate) deleted: Vec<VertexId>,
     /// Edges removed, with their endpoints.
     pub(crate) removed_edges: Vec<(EdgeId, VertexId, VertexId)>,
+    /// The kind of each removed edge (in `removed_edges` order), seen from
+    /// its source.
+    pub(crate) removed_kinds: Vec<EdgeKind>,
     /// Edges added.
     pub(crate) added_edges: Vec<EdgeId>,
     /// `(child, parent)` containments made or broken.
@@ -106,6 +109,7 @@ impl Changes {
         self.created.clear();
         self.deleted.clear();
         self.removed_edges.clear();
+        self.removed_kinds.clear();
         self.added_edges.clear();
         self.relinked.clear();
     }
@@ -124,6 +128,7 @@ pub(crate) fn apply(
         let e = m.edges[j];
         if let Some(edge) = host.remove_edge(e) {
             changes.removed_edges.push((e, edge.source, edge.target));
+            changes.removed_kinds.push(edge.kind());
         }
     }
     // Taken out before deletions, so a kept vertex stored in a deleted
@@ -252,6 +257,7 @@ fn record_deletion(host: &Graph, v: VertexId, changes: &mut Changes) {
             let edge = host.edge(e).expect("incident edge is live");
             if !changes.removed_edges.iter().any(|&(r, _, _)| r == e) {
                 changes.removed_edges.push((e, edge.source, edge.target));
+                changes.removed_kinds.push(edge.kind());
             }
         }
         stack.extend(host.children(x).iter().copied());

@@ -165,6 +165,11 @@ impl Edge {
         }
     }
 
+    /// The edge's kind seen from its source.
+    pub fn kind(&self) -> EdgeKind {
+        EdgeKind::new(self.directed, self.cosmetic, self.label, true)
+    }
+
     /// Whether this edge has the same endpoints, direction, label and
     /// cosmetic flag as `other`; undirected edges compare unordered.
     pub fn same_kind_and_ends(&self, other: &Edge) -> bool {
@@ -185,7 +190,7 @@ const DEAD: u32 = u32::MAX;
 /// What an edge looks like from one of its ends: label, direction,
 /// cosmetic flag, and whether that end is the source. Packed into 32 bits
 /// so that an incidence list can be searched without reading the edges.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct EdgeKind(u32);
 
 impl EdgeKind {
@@ -205,6 +210,12 @@ impl EdgeKind {
                 | if cosmetic { Self::COSMETIC } else { 0 }
                 | if outgoing { Self::OUTGOING } else { 0 },
         )
+    }
+
+    /// The same kind with the end forgotten: equal for both ends of an
+    /// edge.
+    pub fn either_end(self) -> EdgeKind {
+        EdgeKind(self.0 & !Self::OUTGOING)
     }
 
     /// Whether the edge is cosmetic.

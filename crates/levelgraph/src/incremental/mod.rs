@@ -39,7 +39,7 @@ mod slots;
 
 use std::ops::ControlFlow;
 
-use crate::graph::{EdgeId, Graph, VertexId};
+use crate::graph::{EdgeId, EdgeKind, Graph, VertexId};
 use crate::matching::{Match, Pattern, Sensitivity};
 use crate::rewrite::Changes;
 use slots::SlotIndex;
@@ -52,6 +52,8 @@ pub(crate) struct MatchStore {
     /// maintained incrementally.
     indexed: bool,
     sensitivity: Sensitivity,
+    /// The edge kinds that can change the matches (`Pattern::watched_kinds`).
+    watched: Option<Vec<EdgeKind>>,
     /// Match `i` is `vertices[i*nv..(i+1)*nv]`, `edges[i*ne..(i+1)*ne]`,
     /// `frames[i]`: flat, so a search adds matches without allocating.
     vertices: Vec<VertexId>,
@@ -84,6 +86,7 @@ impl MatchStore {
             built: false,
             indexed: false,
             sensitivity: pattern.sensitivity(),
+            watched: pattern.watched_kinds(),
             vertices: Vec::new(),
             edges: Vec::new(),
             frames: Vec::new(),
@@ -232,6 +235,24 @@ impl MatchStore {
         self.hits = hits;
     }
 
+    /// Whether `changes` cannot change the matches: no vertex changed and
+    /// no edge of a watched kind was added or removed. Such a store stays
+    /// exact as it is, searched or maintained.
+    fn unaffected(&self, host: &Graph, changes: &Changes) -> bool {
+        let Some(watched) = &self.watched else {
+            return false;
+        };
+        let watched = |k: EdgeKind| watched.binary_search(&k.either_end()).is_ok();
+        changes.touched.is_empty()
+            && changes.deleted.is_empty()
+            && changes.relinked.is_empty()
+            && !changes.removed_kinds.iter().any(|&k| watched(k))
+            && !changes
+                .added_edges
+                .iter()
+                .any(|&e| host.edge(e).is_some_and(|h| watched(h.kind())))
+    }
+
     /// Removes every match among those holding `v` that `selected` picks
     /// (given its host vertices) and whose conditions the host now rejects.
     fn remove_rejected(
@@ -312,7 +333,7 @@ impl MatchStore {
     /// without indexes (a small host, where a fresh search is cheaper than
     /// bookkeeping) is dropped, to be searched again when needed.
     pub(crate) fn update(&mut self, pattern: &Pattern, host: &Graph, changes: &Changes) {
-        if !self.built {
+        if !self.built || self.unaffected(host, changes) {
             return;
         }
         if !self.indexed {
