@@ -7,7 +7,9 @@
 //! neither named in the pattern nor given a tag, edges naming missing
 //! vertices. All errors are collected, not just the first.
 
+use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
 
 use super::model::{self, Grammar, Limits, RuleEdge, WILDCARD};
 use crate::alphabet::{Alphabet, TagStyle};
@@ -27,7 +29,8 @@ pub struct CompiledGrammar {
     model: Grammar,
     tags: Symbols,
     labels: Symbols,
-    colors: Vec<String>,
+    /// Per declared tag; palette colours are borrowed, not copied.
+    colors: Vec<Cow<'static, str>>,
     start: Symbol,
     rules: Vec<CompiledRule>,
     /// Combined `max_uses` of each group, by group index.
@@ -162,7 +165,7 @@ impl CompiledGrammar {
                 .map(|(decl, color)| TagStyle {
                     name: decl.name.clone(),
                     description: decl.description.clone(),
-                    color: color.clone(),
+                    color: color.clone().into_owned(),
                 })
                 .collect(),
         }
@@ -197,14 +200,59 @@ impl CompiledGrammar {
 /// Every error found, each located by span (text grammars) or field path
 /// (JSON grammars).
 pub fn compile(grammar: &Grammar) -> Result<CompiledGrammar, Vec<Diagnostic>> {
-    compile_with_source(grammar, None)
+    compile_parts(grammar, None).map(|parts| parts.with_model(grammar.clone()))
 }
 
-/// [`compile`], with the grammar's text so hints can cite line numbers.
-pub(crate) fn compile_with_source(
-    grammar: &Grammar,
+/// [`compile`] of a model the caller gives up, with the grammar's text when
+/// there is one so hints can cite line numbers. The compiled grammar keeps
+/// this model as it is, with no copy: `load` makes a model only to compile it.
+pub(crate) fn compile_owned(
+    grammar: Grammar,
     src: Option<&str>,
 ) -> Result<CompiledGrammar, Vec<Diagnostic>> {
+    let parts = compile_parts(&grammar, src)?;
+    Ok(parts.with_model(grammar))
+}
+
+/// Everything a [`CompiledGrammar`] holds besides its model.
+struct Parts {
+    tags: Symbols,
+    labels: Symbols,
+    colors: Vec<Cow<'static, str>>,
+    start: Symbol,
+    rules: Vec<CompiledRule>,
+    group_limits: Vec<u32>,
+    grid: Option<(u32, u32, Symbol)>,
+    recipe: Option<Vec<CompiledStage>>,
+}
+
+impl Parts {
+    fn with_model(self, model: Grammar) -> CompiledGrammar {
+        let Parts {
+            tags,
+            labels,
+            colors,
+            start,
+            rules,
+            group_limits,
+            grid,
+            recipe,
+        } = self;
+        CompiledGrammar {
+            model,
+            tags,
+            labels,
+            colors,
+            start,
+            rules,
+            group_limits,
+            grid,
+            recipe,
+        }
+    }
+}
+
+fn compile_parts(grammar: &Grammar, src: Option<&str>) -> Result<Parts, Vec<Diagnostic>> {
     let mut cx = Cx {
         src,
         errors: Vec::new(),
@@ -213,7 +261,7 @@ pub(crate) fn compile_with_source(
     let mut colors = Vec::new();
     let mut first_decl: BTreeMap<&str, Option<Span>> = BTreeMap::new();
     for (i, decl) in grammar.tags.iter().enumerate() {
-        let at = || cx_loc(decl.span, format!("tags[{i}]"));
+        let at = || cx_loc(decl.span, Path::root("tags", i));
         if decl.name == WILDCARD || decl.name.is_empty() {
             cx.error(format!("`{}` cannot be a tag name", decl.name), at(), None);
             continue;
@@ -229,12 +277,12 @@ pub(crate) fn compile_with_source(
         }
         first_decl.insert(&decl.name, decl.span);
         let color = match &decl.color {
-            Some(c) if is_hex_color(c) => c.to_ascii_lowercase(),
+            Some(c) if is_hex_color(c) => Cow::Owned(c.to_ascii_lowercase()),
             Some(c) => {
                 cx.error(format!("colour `{c}` is not `#rrggbb`"), at(), None);
-                String::new()
+                Cow::Borrowed("")
             }
-            None => PALETTE[i % PALETTE.len()].to_owned(),
+            None => Cow::Borrowed(PALETTE[i % PALETTE.len()]),
         };
         tags.intern(&decl.name);
         colors.push(color);
@@ -258,7 +306,7 @@ pub(crate) fn compile_with_source(
     let mut group_index: BTreeMap<&str, usize> = BTreeMap::new();
     let mut group_limits = Vec::new();
     for (gi, g) in grammar.groups.iter().enumerate() {
-        let at = cx_loc(g.span, format!("groups[{gi}]"));
+        let at = cx_loc(g.span, Path::root("groups", gi));
         if group_index.contains_key(g.name.as_str()) {
             cx.error(format!("group `{}` is declared twice", g.name), at, None);
             continue;
@@ -270,7 +318,7 @@ pub(crate) fn compile_with_source(
     let mut rules = Vec::new();
     let mut rule_names: BTreeMap<&str, Option<Span>> = BTreeMap::new();
     for (ri, rule) in grammar.rules.iter().enumerate() {
-        let at = cx_loc(rule.span, format!("rules[{ri}]"));
+        let at = cx_loc(rule.span, Path::root("rules", ri));
         if let Some(first) = rule_names.get(rule.name.as_str()) {
             let hint = format!(
                 "the first rule `{}` is {}; rule names must be unique",
@@ -323,11 +371,10 @@ pub(crate) fn compile_with_source(
     if !cx.errors.is_empty() {
         return Err(cx.errors);
     }
-    Ok(CompiledGrammar {
+    Ok(Parts {
         grid,
         group_limits,
         recipe,
-        model: grammar.clone(),
         tags,
         labels,
         colors,
@@ -350,7 +397,7 @@ fn compile_recipe(
     }
     let mut out = Vec::new();
     for (si, stage) in recipe.stages.iter().enumerate() {
-        let at = cx_loc(stage.span, format!("recipe.stages[{si}]"));
+        let at = cx_loc(stage.span, Path::field("recipe").item("stages", si));
         let label = stage
             .name
             .clone()
@@ -401,10 +448,76 @@ fn is_hex_color(c: &str) -> bool {
     c.len() == 7 && c.starts_with('#') && c[1..].chars().all(|ch| ch.is_ascii_hexdigit())
 }
 
-fn cx_loc(span: Option<Span>, path: String) -> Location {
+/// Where a diagnostic points: the span when the grammar came from text,
+/// else the field path (spelled out only then).
+fn cx_loc(span: Option<Span>, path: Path<'_>) -> Location {
     match span {
         Some(s) => Location::Span(s),
-        None => Location::Field(path),
+        None => Location::Field(path.to_string()),
+    }
+}
+
+/// A JSON field path such as `rules[2].rhs[0].vertices[1]`, as a chain of
+/// borrowed segments. Locations need a path only for grammars without spans
+/// (JSON), so the text is made only when a diagnostic is located by it,
+/// instead of a `format!` per vertex and edge on every load.
+#[derive(Clone, Copy)]
+struct Path<'a> {
+    parent: Option<&'a Path<'a>>,
+    field: &'static str,
+    index: Option<usize>,
+}
+
+impl Path<'static> {
+    /// A top-level field: `recipe`.
+    fn field(field: &'static str) -> Self {
+        Path {
+            parent: None,
+            field,
+            index: None,
+        }
+    }
+
+    /// An element of a top-level list: `rules[2]`.
+    fn root(field: &'static str, index: usize) -> Self {
+        Path {
+            parent: None,
+            field,
+            index: Some(index),
+        }
+    }
+}
+
+impl<'a> Path<'a> {
+    /// A field of this path: `….lhs`.
+    fn child(&'a self, field: &'static str) -> Path<'a> {
+        Path {
+            parent: Some(self),
+            field,
+            index: None,
+        }
+    }
+
+    /// An element of a list field of this path: `….vertices[3]`.
+    fn item(&'a self, field: &'static str, index: usize) -> Path<'a> {
+        Path {
+            parent: Some(self),
+            field,
+            index: Some(index),
+        }
+    }
+}
+
+impl fmt::Display for Path<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(parent) = self.parent {
+            write!(f, "{parent}.")?;
+        }
+        f.write_str(self.field)?;
+        if let Some(i) = self.index {
+            write!(f, "[{i}]")?;
+        }
+        Ok(())
     }
 }
 
@@ -451,14 +564,14 @@ fn resolve_tag(cx: &mut Cx<'_>, tags: &Symbols, name: &str, at: &Location) -> Op
 fn name_index<'a>(
     cx: &mut Cx<'_>,
     names: impl Iterator<Item = (&'a str, Option<Span>)>,
-    path: &str,
+    path: Path<'_>,
 ) -> BTreeMap<&'a str, usize> {
     let mut index = BTreeMap::new();
     for (k, (name, span)) in names.enumerate() {
         if index.insert(name, k).is_some() {
             cx.error(
                 format!("vertex `{name}` appears twice on one side"),
-                cx_loc(span, format!("{path}.vertices[{k}]")),
+                cx_loc(span, path.item("vertices", k)),
                 None,
             );
         }
@@ -471,13 +584,13 @@ fn resolve_edges(
     edges: &[RuleEdge],
     index: &BTreeMap<&str, usize>,
     labels: &mut Symbols,
-    path: &str,
+    path: Path<'_>,
 ) -> Vec<Option<(usize, usize, Option<Symbol>)>> {
     edges
         .iter()
         .enumerate()
         .map(|(k, e)| {
-            let at = cx_loc(e.span, format!("{path}.edges[{k}]"));
+            let at = cx_loc(e.span, path.item("edges", k));
             let ends = (index.get(e.source.as_str()), index.get(e.target.as_str()));
             let (Some(&a), Some(&b)) = ends else {
                 let missing = if ends.0.is_none() {
@@ -554,7 +667,7 @@ fn grid_offsets(cx: &mut Cx<'_>, rule: &model::Rule, rule_at: &Location) -> Opti
                 "grid rule `{}`: pattern vertex `{}` has no offset",
                 rule.name, missing.name
             ),
-            cx_loc(missing.span, "lhs".into()),
+            cx_loc(missing.span, Path::field("lhs")),
             Some("in a grid rule every pattern vertex has an offset `@dx,dy`".into()),
         );
         return None;
@@ -594,14 +707,14 @@ fn alternative_offsets(
     rule: &model::Rule,
     alt: &model::Alternative,
     lhs_index: &BTreeMap<&str, usize>,
-    path: &str,
+    path: Path<'_>,
 ) -> Vec<[i32; 2]> {
     let grid =
         rule.lhs.vertices.iter().all(|v| v.offset.is_some()) && !rule.lhs.vertices.is_empty();
     let mut used: Vec<[i32; 2]> = rule.lhs.vertices.iter().filter_map(|v| v.offset).collect();
     let mut out = Vec::new();
     for (k, v) in alt.vertices.iter().enumerate() {
-        let at = cx_loc(v.span, format!("{path}.vertices[{k}]"));
+        let at = cx_loc(v.span, path.item("vertices", k));
         match lhs_index.get(v.name.as_str()) {
             Some(&i) => {
                 if v.offset.is_some() && v.offset != rule.lhs.vertices[i].offset {
@@ -664,11 +777,11 @@ fn resolve_inside(
     cx: &mut Cx<'_>,
     inside: &[model::Containment],
     index: &BTreeMap<&str, usize>,
-    path: &str,
+    path: Path<'_>,
 ) -> Vec<(usize, usize)> {
     let mut out: Vec<(usize, usize)> = Vec::new();
     for (k, c) in inside.iter().enumerate() {
-        let at = cx_loc(c.span, format!("{path}.inside[{k}]"));
+        let at = cx_loc(c.span, path.item("inside", k));
         let (Some(&child), Some(&parent)) =
             (index.get(c.child.as_str()), index.get(c.parent.as_str()))
         else {
@@ -712,7 +825,7 @@ fn resolve_inside(
                 Some(&(_, p)) if p == start => {
                     cx.error(
                         "containment on this side puts a vertex inside itself".into(),
-                        Location::Field(path.to_owned()),
+                        Location::Field(path.to_string()),
                         None,
                     );
                     return out;
@@ -728,16 +841,16 @@ fn resolve_inside(
 /// Pattern vertices of a pattern or `where not` side. With `bare_ok`, a
 /// vertex without tags is accepted (a `where not` reference to a pattern
 /// vertex; the caller handles it) and compiled as `*`.
-fn compile_pattern_vertices(
+fn compile_pattern_vertices<'v>(
     cx: &mut Cx<'_>,
     tags: &Symbols,
-    vertices: &[model::PatternVertex],
-    path: &str,
+    vertices: impl ExactSizeIterator<Item = &'v model::PatternVertex>,
+    path: Path<'_>,
     bare_ok: bool,
 ) -> Vec<PatternVertex> {
-    let mut out = Vec::new();
-    for (k, v) in vertices.iter().enumerate() {
-        let at = cx_loc(v.span, format!("{path}.vertices[{k}]"));
+    let mut out = Vec::with_capacity(vertices.len());
+    for (k, v) in vertices.enumerate() {
+        let at = cx_loc(v.span, path.item("vertices", k));
         let test = if v.tags.is_empty() {
             if !bare_ok {
                 cx.error(
@@ -816,8 +929,9 @@ fn compile_rule(
     ri: usize,
 ) -> Option<CompiledRule> {
     let errors_before = cx.errors.len();
-    let lhs_path = format!("rules[{ri}].lhs");
-    let rule_at = cx_loc(rule.span, format!("rules[{ri}]"));
+    let rule_path = Path::root("rules", ri);
+    let lhs_path = rule_path.child("lhs");
+    let rule_at = cx_loc(rule.span, rule_path);
     if rule.lhs.vertices.is_empty() {
         cx.error(
             format!("rule `{}` has an empty pattern", rule.name),
@@ -852,11 +966,12 @@ fn compile_rule(
     let lhs_index = name_index(
         cx,
         rule.lhs.vertices.iter().map(|v| (v.name.as_str(), v.span)),
-        &lhs_path,
+        lhs_path,
     );
-    let pattern_vertices = compile_pattern_vertices(cx, tags, &rule.lhs.vertices, &lhs_path, false);
-    let lhs_edges = resolve_edges(cx, &rule.lhs.edges, &lhs_index, labels, &lhs_path);
-    let lhs_inside = resolve_inside(cx, &rule.lhs.inside, &lhs_index, &lhs_path);
+    let pattern_vertices =
+        compile_pattern_vertices(cx, tags, rule.lhs.vertices.iter(), lhs_path, false);
+    let lhs_edges = resolve_edges(cx, &rule.lhs.edges, &lhs_index, labels, lhs_path);
+    let lhs_inside = resolve_inside(cx, &rule.lhs.inside, &lhs_index, lhs_path);
 
     let nacs: Vec<Nac> = rule
         .where_not
@@ -870,7 +985,7 @@ fn compile_rule(
                 rule,
                 &lhs_index,
                 nac,
-                &format!("rules[{ri}].where_not[{n}]"),
+                rule_path.item("where_not", n),
             )
         })
         .collect();
@@ -894,7 +1009,7 @@ fn compile_rule(
                 rule,
                 alt,
                 (&lhs_index, &lhs_inside),
-                &format!("rules[{ri}].rhs[{ai}]"),
+                rule_path.item("rhs", ai),
             )
         })
         .collect();
@@ -935,12 +1050,12 @@ fn compile_nac(
     rule: &model::Rule,
     lhs_index: &BTreeMap<&str, usize>,
     nac: &model::Side<model::PatternVertex>,
-    path: &str,
+    path: Path<'_>,
 ) -> Option<Nac> {
     let errors_before = cx.errors.len();
-    let mut own: Vec<model::PatternVertex> = Vec::new();
+    let mut own: Vec<&model::PatternVertex> = Vec::new();
     for (k, v) in nac.vertices.iter().enumerate() {
-        let at = cx_loc(v.span, format!("{path}.vertices[{k}]"));
+        let at = cx_loc(v.span, path.item("vertices", k));
         let refers = lhs_index.contains_key(v.name.as_str());
         if v.offset.is_some() {
             cx.error(
@@ -986,7 +1101,7 @@ fn compile_nac(
                 Some("state what must be absent as a vertex of the condition instead".into()),
             );
         } else {
-            own.push(v.clone());
+            own.push(v);
         }
     }
     // Index: pattern vertices first (in pattern order), then the condition's own.
@@ -995,7 +1110,7 @@ fn compile_nac(
     for (k, v) in own.iter().enumerate() {
         index.insert(v.name.as_str(), bound + k);
     }
-    let own_vertices = compile_pattern_vertices(cx, tags, &own, path, false);
+    let own_vertices = compile_pattern_vertices(cx, tags, own.iter().copied(), path, false);
     let resolved = resolve_edges(cx, &nac.edges, &index, labels, path);
     let inside = resolve_inside(cx, &nac.inside, &index, path);
     if cx.errors.len() > errors_before {
@@ -1026,10 +1141,10 @@ fn compile_alternative(
     rule: &model::Rule,
     alt: &model::Alternative,
     (lhs_index, lhs_inside): (&BTreeMap<&str, usize>, &[(usize, usize)]),
-    path: &str,
+    path: Path<'_>,
 ) -> Option<CompiledAlternative> {
     let errors_before = cx.errors.len();
-    let at_alt = cx_loc(alt.span.or(rule.span), path.to_owned());
+    let at_alt = cx_loc(alt.span.or(rule.span), path);
     if !(alt.weight > 0.0 && alt.weight.is_finite()) {
         cx.error(
             format!(
@@ -1058,7 +1173,7 @@ fn compile_alternative(
     let mut fresh = Vec::new();
     let mut rhs_end = Vec::new();
     for (k, v) in alt.vertices.iter().enumerate() {
-        let at = cx_loc(v.span, format!("{path}.vertices[{k}]"));
+        let at = cx_loc(v.span, path.item("vertices", k));
         let tag = v.tag.as_deref().and_then(|t| {
             if t == WILDCARD {
                 cx.error(

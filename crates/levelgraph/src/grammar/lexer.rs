@@ -5,23 +5,32 @@
 //!   (and no further identifier character), which is a colour `#rrggbb`.
 //! - `-` inside a name (`init-lock`) is part of the name only when a letter,
 //!   digit or `_` follows it, so `a--b` and `a->b` still split at the edge.
+//!
+//! Tokens borrow their text from the source instead of owning it, and are
+//! `Copy`: loading a grammar is on the path of every `load` + `derive`, and
+//! copying each token's text into a `String` (and cloning tokens as the
+//! parser looked at them) was the largest single cost of reading a grammar.
+//! The parser makes owned strings only for what the model keeps.
 
 use crate::diagnostic::{Diagnostic, Span};
 
 /// One token with its span.
-#[derive(Clone, Debug, PartialEq)]
-pub(crate) struct Token {
-    pub(crate) kind: TokenKind,
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Token<'src> {
+    pub(crate) kind: TokenKind<'src>,
     pub(crate) span: Span,
 }
 
-/// The kinds of token.
-#[derive(Clone, Debug, PartialEq)]
-pub(crate) enum TokenKind {
-    Ident(String),
-    Str(String),
+/// The kinds of token. Text is a slice of the source.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum TokenKind<'src> {
+    Ident(&'src str),
+    /// A string literal: its text between the quotes as written, and whether
+    /// that text holds escapes ([`string_value`] gives its value).
+    Str(&'src str, bool),
     Number(f64),
-    Color(String),
+    /// `#rrggbb` as written (any case).
+    Color(&'src str),
     LParen,
     RParen,
     LBrace,
@@ -40,19 +49,19 @@ pub(crate) enum TokenKind {
     Edge {
         directed: bool,
         cosmetic: bool,
-        label: Option<String>,
+        label: Option<&'src str>,
     },
     Eof,
 }
 
-impl TokenKind {
+impl TokenKind<'_> {
     /// How the token is named in "expected …, found …" messages.
     pub(crate) fn describe(&self) -> String {
         match self {
             TokenKind::Ident(s) => format!("`{s}`"),
-            TokenKind::Str(s) => format!("string \"{s}\""),
+            TokenKind::Str(s, escaped) => format!("string \"{}\"", string_value(s, *escaped)),
             TokenKind::Number(n) => format!("number {n}"),
-            TokenKind::Color(c) => format!("colour {c}"),
+            TokenKind::Color(c) => format!("colour {}", c.to_ascii_lowercase()),
             TokenKind::LParen => "`(`".into(),
             TokenKind::RParen => "`)`".into(),
             TokenKind::LBrace => "`{`".into(),
@@ -71,6 +80,34 @@ impl TokenKind {
     }
 }
 
+/// The value of a string token's text (`raw`, between the quotes): with
+/// `escaped`, `\n`, `\"` and `\\` are replaced (the lexer has checked that
+/// no other escape occurs).
+pub(crate) fn string_value(raw: &str, escaped: bool) -> String {
+    if escaped {
+        unescape(raw)
+    } else {
+        raw.to_owned()
+    }
+}
+
+fn unescape(raw: &str) -> String {
+    let mut out = String::with_capacity(raw.len());
+    let mut chars = raw.chars();
+    while let Some(ch) = chars.next() {
+        if ch != '\\' {
+            out.push(ch);
+            continue;
+        }
+        match chars.next() {
+            Some('n') => out.push('\n'),
+            Some(other) => out.push(other),
+            None => {}
+        }
+    }
+    out
+}
+
 fn is_ident_start(c: u8) -> bool {
     c.is_ascii_alphabetic() || c == b'_'
 }
@@ -80,9 +117,11 @@ fn is_ident_char(c: u8) -> bool {
 }
 
 /// Splits `src` into tokens, ending with [`TokenKind::Eof`].
-pub(crate) fn tokenize(src: &str) -> Result<Vec<Token>, Diagnostic> {
+pub(crate) fn tokenize(src: &str) -> Result<Vec<Token<'_>>, Diagnostic> {
     let bytes = src.as_bytes();
-    let mut out = Vec::new();
+    // The examples have one token per 6 to 14 bytes: reserving for one per 6
+    // makes one allocation instead of a series of doublings.
+    let mut out = Vec::with_capacity(src.len() / 6 + 1);
     let mut i = 0;
     let at = |i: usize| bytes.get(i).copied().unwrap_or(0);
     while i < bytes.len() {
@@ -96,17 +135,17 @@ pub(crate) fn tokenize(src: &str) -> Result<Vec<Token>, Diagnostic> {
             let hex = (1..=6).all(|k| at(i + k).is_ascii_hexdigit());
             if hex && !is_ident_char(at(i + 7)) {
                 out.push(Token {
-                    kind: TokenKind::Color(src[i..i + 7].to_ascii_lowercase()),
+                    kind: TokenKind::Color(&src[i..i + 7]),
                     span: Span::new(i, i + 7),
                 });
                 i += 7;
                 continue;
             }
-            i = skip_line(bytes, i);
+            i = skip_line(src, i);
             continue;
         }
         if c == b'/' && at(i + 1) == b'/' {
-            i = skip_line(bytes, i);
+            i = skip_line(src, i);
             continue;
         }
         if is_ident_start(c) {
@@ -115,7 +154,7 @@ pub(crate) fn tokenize(src: &str) -> Result<Vec<Token>, Diagnostic> {
                 i += 1;
             }
             out.push(Token {
-                kind: TokenKind::Ident(src[start..i].to_owned()),
+                kind: TokenKind::Ident(&src[start..i]),
                 span: Span::new(start, i),
             });
             continue;
@@ -136,9 +175,9 @@ pub(crate) fn tokenize(src: &str) -> Result<Vec<Token>, Diagnostic> {
             continue;
         }
         if c == b'"' {
-            let (text, end) = lex_string(src, i)?;
+            let (escaped, end) = lex_string(src, i)?;
             out.push(Token {
-                kind: TokenKind::Str(text),
+                kind: TokenKind::Str(&src[start + 1..end - 1], escaped),
                 span: Span::new(start, end),
             });
             i = end;
@@ -187,25 +226,25 @@ pub(crate) fn tokenize(src: &str) -> Result<Vec<Token>, Diagnostic> {
     Ok(out)
 }
 
-fn skip_line(bytes: &[u8], mut i: usize) -> usize {
-    while i < bytes.len() && bytes[i] != b'\n' {
-        i += 1;
-    }
-    i
+/// The offset of the newline ending the line that `i` is on (or the end).
+fn skip_line(src: &str, i: usize) -> usize {
+    // Comments are a good part of a grammar file; `str::find` of a char
+    // searches a word at a time (memchr), a byte loop does not.
+    src[i..].find('\n').map_or(src.len(), |k| i + k)
 }
 
-fn lex_string(src: &str, start: usize) -> Result<(String, usize), Diagnostic> {
-    let mut text = String::new();
+/// Checks the string literal starting at `start` (a `"`): whether it holds
+/// escapes, and the offset after its closing quote.
+fn lex_string(src: &str, start: usize) -> Result<(bool, usize), Diagnostic> {
+    let mut escaped = false;
     let mut chars = src[start + 1..].char_indices();
     while let Some((k, ch)) = chars.next() {
         let pos = start + 1 + k;
         match ch {
-            '"' => return Ok((text, pos + 1)),
+            '"' => return Ok((escaped, pos + 1)),
             '\n' => break,
             '\\' => match chars.next() {
-                Some((_, 'n')) => text.push('\n'),
-                Some((_, '"')) => text.push('"'),
-                Some((_, '\\')) => text.push('\\'),
+                Some((_, 'n' | '"' | '\\')) => escaped = true,
                 Some((k2, other)) => {
                     let p = start + 1 + k2;
                     return Err(Diagnostic::error(
@@ -216,7 +255,7 @@ fn lex_string(src: &str, start: usize) -> Result<(String, usize), Diagnostic> {
                 }
                 None => break,
             },
-            _ => text.push(ch),
+            _ => {}
         }
     }
     Err(
@@ -226,7 +265,7 @@ fn lex_string(src: &str, start: usize) -> Result<(String, usize), Diagnostic> {
 }
 
 /// Lexes an edge operator starting at `start` (a `-` or `~`).
-fn lex_edge(src: &str, start: usize) -> Result<(TokenKind, usize), Diagnostic> {
+fn lex_edge(src: &str, start: usize) -> Result<(TokenKind<'_>, usize), Diagnostic> {
     let bytes = src.as_bytes();
     let at = |i: usize| bytes.get(i).copied().unwrap_or(0);
     let c = bytes[start];
@@ -272,7 +311,7 @@ fn lex_edge(src: &str, start: usize) -> Result<(TokenKind, usize), Diagnostic> {
                 )
                 .with_hint("write `-[locked]->`"));
             }
-            let label = src[label_start..i].to_owned();
+            let label = &src[label_start..i];
             while at(i) == b' ' {
                 i += 1;
             }
@@ -301,34 +340,34 @@ fn lex_edge(src: &str, start: usize) -> Result<(TokenKind, usize), Diagnostic> {
 mod tests {
     use super::*;
 
-    fn kinds(src: &str) -> Vec<TokenKind> {
+    fn kinds(src: &str) -> Vec<TokenKind<'_>> {
         tokenize(src).unwrap().into_iter().map(|t| t.kind).collect()
     }
 
     #[test]
     fn hyphenated_names_and_edges() {
         use TokenKind::*;
-        let e = |directed, cosmetic, label: Option<&str>| Edge {
+        let e = |directed, cosmetic, label| Edge {
             directed,
             cosmetic,
-            label: label.map(str::to_owned),
+            label,
         };
         assert_eq!(
             kinds("init-lock--a->b~~c~>d -[locked]-> e ~[x]~ f"),
             vec![
-                Ident("init-lock".into()),
+                Ident("init-lock"),
                 e(false, false, None),
-                Ident("a".into()),
+                Ident("a"),
                 e(true, false, None),
-                Ident("b".into()),
+                Ident("b"),
                 e(false, true, None),
-                Ident("c".into()),
+                Ident("c"),
                 e(true, true, None),
-                Ident("d".into()),
+                Ident("d"),
                 e(true, false, Some("locked")),
-                Ident("e".into()),
+                Ident("e"),
                 e(false, true, Some("x")),
-                Ident("f".into()),
+                Ident("f"),
                 Eof
             ]
         );
@@ -339,13 +378,21 @@ mod tests {
         use TokenKind::*;
         assert_eq!(
             kinds("a #9E9e9e # comment\n#deadbeef also comment\n// c\nb"),
-            vec![
-                Ident("a".into()),
-                Color("#9e9e9e".into()),
-                Ident("b".into()),
-                Eof
-            ]
+            vec![Ident("a"), Color("#9E9e9e"), Ident("b"), Eof]
         );
+    }
+
+    #[test]
+    fn strings_keep_their_text_and_unescape_on_demand() {
+        use TokenKind::*;
+        let toks = kinds(r#""plain" "a\nb \"q\" \\""#);
+        assert_eq!(
+            toks,
+            vec![Str("plain", false), Str(r#"a\nb \"q\" \\"#, true), Eof]
+        );
+        assert_eq!(string_value("plain", false), "plain");
+        assert_eq!(string_value(r#"a\nb \"q\" \\"#, true), "a\nb \"q\" \\");
+        assert_eq!(toks[1].describe(), "string \"a\nb \"q\" \\\"");
     }
 
     #[test]

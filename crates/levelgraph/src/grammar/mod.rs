@@ -49,8 +49,7 @@ pub fn load(src: &str, default_name: &str) -> Result<CompiledGrammar, GrammarErr
     let model = parse(src, default_name).map_err(|d| GrammarError {
         diagnostics: vec![d],
     })?;
-    compile::compile_with_source(&model, Some(src))
-        .map_err(|diagnostics| GrammarError { diagnostics })
+    compile::compile_owned(model, Some(src)).map_err(|diagnostics| GrammarError { diagnostics })
 }
 
 /// Reads and compiles a grammar in its JSON form.
@@ -67,7 +66,7 @@ pub fn load_json(text: &str) -> Result<CompiledGrammar, GrammarError> {
             crate::diagnostic::Location::Whole,
         )],
     })?;
-    compile(&model).map_err(|diagnostics| GrammarError { diagnostics })
+    compile::compile_owned(model, None).map_err(|diagnostics| GrammarError { diagnostics })
 }
 
 /// The built-in default grammar, compiled.

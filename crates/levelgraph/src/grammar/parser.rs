@@ -8,7 +8,7 @@
 
 use std::collections::BTreeMap;
 
-use super::lexer::{tokenize, Token, TokenKind};
+use super::lexer::{string_value, tokenize, Token, TokenKind};
 use super::model::{
     Alternative, Containment, Grammar, GridSpec, GroupDecl, Limits, PatternVertex, Recipe,
     ReplacementVertex, Rule, RuleEdge, Side, Stage, StageRule, TagDecl, WILDCARD,
@@ -26,14 +26,66 @@ pub fn parse(src: &str, default_name: &str) -> Result<Grammar, Diagnostic> {
         src,
         tokens,
         pos: 0,
+        names: SideNames::default(),
+        specs: Vec::new(),
     }
     .grammar(default_name)
 }
 
-struct Parser<'a> {
-    src: &'a str,
-    tokens: Vec<Token>,
+/// Tokens borrow from `src`; names become owned `String`s only where the
+/// model keeps them, and the parser's own lookup tables key on slices.
+struct Parser<'src> {
+    src: &'src str,
+    tokens: Vec<Token<'src>>,
     pos: usize,
+    /// The side being read: its vertex names in order of first mention.
+    /// Kept between sides so that reading one allocates nothing here.
+    names: SideNames<'src>,
+    /// The side being read: per vertex, its tag part as written, if any.
+    specs: Vec<Option<VertexSpec>>,
+}
+
+/// Vertex names of one side, in order of first mention, for lookup by name.
+/// Sides are small, so a linear scan serves; a map is built only for a side
+/// with many vertices, to keep reading a huge side from going quadratic.
+#[derive(Default)]
+struct SideNames<'src> {
+    order: Vec<&'src str>,
+    map: BTreeMap<&'src str, usize>,
+}
+
+impl<'src> SideNames<'src> {
+    /// Up to this many vertices, names are found by a scan.
+    const SCAN: usize = 32;
+
+    fn clear(&mut self) {
+        self.order.clear();
+        self.map.clear();
+    }
+
+    fn get(&self, name: &str) -> Option<usize> {
+        if self.order.len() <= Self::SCAN {
+            self.order.iter().position(|&n| n == name)
+        } else {
+            self.map.get(name).copied()
+        }
+    }
+
+    /// Adds a name that [`SideNames::get`] did not find.
+    fn push(&mut self, name: &'src str) {
+        self.order.push(name);
+        let n = self.order.len();
+        if n == Self::SCAN + 1 {
+            self.map = self
+                .order
+                .iter()
+                .enumerate()
+                .map(|(i, &name)| (name, i))
+                .collect();
+        } else if n > Self::SCAN {
+            self.map.insert(name, n - 1);
+        }
+    }
 }
 
 const SETTINGS: &str = "start, max_iterations, min_vertices, max_vertices, max_valence, grid";
@@ -51,31 +103,31 @@ enum SideKind {
     Rhs,
 }
 
-impl Parser<'_> {
-    fn peek(&self) -> &Token {
-        &self.tokens[self.pos]
+impl<'src> Parser<'src> {
+    fn peek(&self) -> Token<'src> {
+        self.tokens[self.pos]
     }
 
     /// The kind of the token `k` places ahead (`Eof` past the end).
-    fn peek_kind(&self, k: usize) -> TokenKind {
+    fn peek_kind(&self, k: usize) -> TokenKind<'src> {
         self.tokens
             .get(self.pos + k)
-            .map_or(TokenKind::Eof, |t| t.kind.clone())
+            .map_or(TokenKind::Eof, |t| t.kind)
     }
 
-    fn bump(&mut self) -> Token {
-        let t = self.tokens[self.pos].clone();
+    fn bump(&mut self) -> Token<'src> {
+        let t = self.tokens[self.pos];
         if self.pos + 1 < self.tokens.len() {
             self.pos += 1;
         }
         t
     }
 
-    fn at(&self, kind: &TokenKind) -> bool {
-        &self.peek().kind == kind
+    fn at(&self, kind: &TokenKind<'_>) -> bool {
+        self.tokens[self.pos].kind == *kind
     }
 
-    fn eat(&mut self, kind: &TokenKind) -> bool {
+    fn eat(&mut self, kind: &TokenKind<'_>) -> bool {
         if self.at(kind) {
             self.bump();
             true
@@ -85,14 +137,14 @@ impl Parser<'_> {
     }
 
     fn unexpected(&self, expected: &str) -> Diagnostic {
-        let t = self.peek();
+        let t = &self.tokens[self.pos];
         Diagnostic::error(
             format!("expected {expected}, found {}", t.kind.describe()),
             t.span,
         )
     }
 
-    fn expect(&mut self, kind: TokenKind) -> Result<Token, Diagnostic> {
+    fn expect(&mut self, kind: TokenKind<'_>) -> Result<Token<'src>, Diagnostic> {
         if self.at(&kind) {
             Ok(self.bump())
         } else {
@@ -100,8 +152,8 @@ impl Parser<'_> {
         }
     }
 
-    fn ident(&mut self, what: &str) -> Result<(String, Span), Diagnostic> {
-        match self.peek().kind.clone() {
+    fn ident(&mut self, what: &str) -> Result<(&'src str, Span), Diagnostic> {
+        match self.peek().kind {
             TokenKind::Ident(name) => Ok((name, self.bump().span)),
             _ => Err(self.unexpected(what)),
         }
@@ -122,10 +174,10 @@ impl Parser<'_> {
         let mut seen_header: Option<Span> = None;
         let mut seen_tags: Option<Span> = None;
         loop {
-            let tok = self.peek().clone();
-            match &tok.kind {
+            let tok = self.peek();
+            match tok.kind {
                 TokenKind::Eof => return Ok(grammar),
-                TokenKind::Ident(word) if word == "grammar" => {
+                TokenKind::Ident("grammar") => {
                     self.bump();
                     if let Some(first) = seen_header {
                         return Err(self.duplicate_block("grammar", tok.span, first));
@@ -133,7 +185,7 @@ impl Parser<'_> {
                     seen_header = Some(tok.span);
                     self.header(&mut grammar)?;
                 }
-                TokenKind::Ident(word) if word == "tags" => {
+                TokenKind::Ident("tags") => {
                     self.bump();
                     if let Some(first) = seen_tags {
                         return Err(self.duplicate_block("tags", tok.span, first));
@@ -141,15 +193,15 @@ impl Parser<'_> {
                     seen_tags = Some(tok.span);
                     self.tags(&mut grammar.tags)?;
                 }
-                TokenKind::Ident(word) if word == "rule" => {
+                TokenKind::Ident("rule") => {
                     self.bump();
                     grammar.rules.push(self.rule()?);
                 }
-                TokenKind::Ident(word) if word == "group" => {
+                TokenKind::Ident("group") => {
                     self.bump();
                     let (name, span) = self.ident("the group's name")?;
-                    match self.peek().kind.clone() {
-                        TokenKind::Ident(k) if k == "max_uses" => {
+                    match self.peek().kind {
+                        TokenKind::Ident("max_uses") => {
                             self.bump();
                         }
                         _ => {
@@ -160,12 +212,12 @@ impl Parser<'_> {
                     }
                     let max_uses = self.count("max_uses")?;
                     grammar.groups.push(GroupDecl {
-                        name,
+                        name: name.to_owned(),
                         max_uses,
                         span: Some(span),
                     });
                 }
-                TokenKind::Ident(word) if word == "recipe" => {
+                TokenKind::Ident("recipe") => {
                     self.bump();
                     if let Some(first) = seen_recipe {
                         return Err(self.duplicate_block("recipe", tok.span, first));
@@ -192,30 +244,30 @@ impl Parser<'_> {
     }
 
     fn header(&mut self, grammar: &mut Grammar) -> Result<(), Diagnostic> {
-        match self.peek().kind.clone() {
-            TokenKind::Str(name) => {
+        match self.peek().kind {
+            TokenKind::Str(name, escaped) => {
                 self.bump();
-                grammar.name = name;
+                grammar.name = string_value(name, escaped);
             }
             _ => return Err(self.unexpected("the grammar's name as a string")),
         }
         self.expect(TokenKind::LBrace)?;
-        let mut seen: BTreeMap<String, Span> = BTreeMap::new();
+        let mut seen: BTreeMap<&str, Span> = BTreeMap::new();
         while !self.eat(&TokenKind::RBrace) {
             let (key, span) = self.ident("a setting or `}`")?;
-            if let Some(first) = seen.get(&key) {
+            if let Some(first) = seen.get(key) {
                 let line = line_col(self.src, first.start).line;
                 return Err(Diagnostic::error(format!("`{key}` is set twice"), span)
                     .with_hint(format!("it is first set at line {line}")));
             }
-            seen.insert(key.clone(), span);
+            seen.insert(key, span);
             let limits = &mut grammar.limits;
-            match key.as_str() {
-                "start" => grammar.start = self.ident("the start symbol")?.0,
-                "max_iterations" => limits.max_iterations = self.count(&key)?,
-                "min_vertices" => limits.min_vertices = self.count(&key)?,
-                "max_vertices" => limits.max_vertices = self.count(&key)?,
-                "max_valence" => limits.max_valence = Some(self.count(&key)?),
+            match key {
+                "start" => grammar.start = self.ident("the start symbol")?.0.to_owned(),
+                "max_iterations" => limits.max_iterations = self.count(key)?,
+                "min_vertices" => limits.min_vertices = self.count(key)?,
+                "max_vertices" => limits.max_vertices = self.count(key)?,
+                "max_valence" => limits.max_valence = Some(self.count(key)?),
                 "grid" => {
                     // grid ROWS x COLUMNS of TAG
                     let rows = self.count("grid rows")?;
@@ -223,7 +275,11 @@ impl Parser<'_> {
                     let columns = self.count("grid columns")?;
                     self.keyword("of", "`of` before the grid's tag")?;
                     let (tag, _) = self.ident("the grid's tag")?;
-                    grammar.grid = Some(GridSpec { rows, columns, tag });
+                    grammar.grid = Some(GridSpec {
+                        rows,
+                        columns,
+                        tag: tag.to_owned(),
+                    });
                 }
                 _ => {
                     return Err(Diagnostic::error(format!("unknown setting `{key}`"), span)
@@ -235,7 +291,7 @@ impl Parser<'_> {
     }
 
     fn count(&mut self, what: &str) -> Result<u32, Diagnostic> {
-        let tok = self.peek().clone();
+        let tok = self.peek();
         match tok.kind {
             TokenKind::Number(n) if n >= 0.0 && n.fract() == 0.0 && n <= f64::from(u32::MAX) => {
                 self.bump();
@@ -254,21 +310,21 @@ impl Parser<'_> {
         while !self.eat(&TokenKind::RBrace) {
             let (name, span) = self.ident("a tag name or `}`")?;
             let mut decl = TagDecl {
-                name,
+                name: name.to_owned(),
                 description: String::new(),
                 color: None,
                 terminal: false,
                 span: Some(span),
             };
-            if let TokenKind::Str(text) = &self.peek().kind {
-                decl.description = text.clone();
+            if let TokenKind::Str(text, escaped) = self.peek().kind {
+                decl.description = string_value(text, escaped);
                 self.bump();
             }
-            if let TokenKind::Color(c) = &self.peek().kind {
-                decl.color = Some(c.clone());
+            if let TokenKind::Color(c) = self.peek().kind {
+                decl.color = Some(c.to_ascii_lowercase());
                 self.bump();
             }
-            if matches!(&self.peek().kind, TokenKind::Ident(w) if w == "terminal") {
+            if matches!(self.peek().kind, TokenKind::Ident("terminal")) {
                 self.bump();
                 decl.terminal = true;
             }
@@ -280,7 +336,7 @@ impl Parser<'_> {
     fn rule(&mut self) -> Result<Rule, Diagnostic> {
         let (name, span) = self.ident("the rule's name")?;
         let mut rule = Rule {
-            name,
+            name: name.to_owned(),
             weight: 1.0,
             max_uses: None,
             probability: 1.0,
@@ -295,10 +351,10 @@ impl Parser<'_> {
             rhs: Vec::new(),
             span: Some(span),
         };
-        let mut seen: BTreeMap<String, Span> = BTreeMap::new();
-        while let TokenKind::Ident(attr) = self.peek().kind.clone() {
+        let mut seen: BTreeMap<&str, Span> = BTreeMap::new();
+        while let TokenKind::Ident(attr) = self.peek().kind {
             let attr_span = self.bump().span;
-            if let Some(first) = seen.insert(attr.clone(), attr_span) {
+            if let Some(first) = seen.insert(attr, attr_span) {
                 let at = line_col(self.src, first.start);
                 return Err(Diagnostic::error(
                     format!("rule attribute `{attr}` is given twice"),
@@ -309,9 +365,9 @@ impl Parser<'_> {
                     at.line, at.column
                 )));
             }
-            match attr.as_str() {
+            match attr {
                 "weight" => {
-                    let tok = self.peek().clone();
+                    let tok = self.peek();
                     match tok.kind {
                         TokenKind::Number(w) if w > 0.0 && w.is_finite() => {
                             self.bump();
@@ -329,7 +385,7 @@ impl Parser<'_> {
                 }
                 "max_uses" => rule.max_uses = Some(self.count("max_uses")?),
                 "probability" => {
-                    let tok = self.peek().clone();
+                    let tok = self.peek();
                     match tok.kind {
                         TokenKind::Number(p) if p > 0.0 && p <= 1.0 => {
                             self.bump();
@@ -352,7 +408,7 @@ impl Parser<'_> {
                     rule.orient_any = true;
                 }
                 "priority" => {
-                    let tok = self.peek().clone();
+                    let tok = self.peek();
                     match tok.kind {
                         TokenKind::Number(p)
                             if p.fract() == 0.0 && p.abs() <= f64::from(i32::MAX) =>
@@ -369,7 +425,7 @@ impl Parser<'_> {
                         _ => return Err(self.unexpected("a whole number for `priority`")),
                     }
                 }
-                "group" => rule.group = Some(self.ident("the group's name")?.0),
+                "group" => rule.group = Some(self.ident("the group's name")?.0.to_owned()),
                 _ => {
                     return Err(Diagnostic::error(
                         format!("unknown rule attribute `{attr}`"),
@@ -384,10 +440,10 @@ impl Parser<'_> {
         }
         self.bump();
         rule.lhs = self.side(SideKind::Lhs)?;
-        while matches!(&self.peek().kind, TokenKind::Ident(w) if w == "where") {
+        while matches!(self.peek().kind, TokenKind::Ident("where")) {
             self.bump();
-            match self.peek().kind.clone() {
-                TokenKind::Ident(w) if w == "not" => {
+            match self.peek().kind {
+                TokenKind::Ident("not") => {
                     self.bump();
                 }
                 _ => return Err(self.unexpected("`not` after `where`")),
@@ -397,8 +453,7 @@ impl Parser<'_> {
         while self.at(&TokenKind::Arrow) {
             let arrow = self.bump().span;
             let mut weight = 1.0;
-            if let (TokenKind::Number(w), TokenKind::Colon) =
-                (self.peek().kind.clone(), self.peek_kind(1))
+            if let (TokenKind::Number(w), TokenKind::Colon) = (self.peek().kind, self.peek_kind(1))
             {
                 if !(w > 0.0 && w.is_finite()) {
                     return Err(Diagnostic::error(
@@ -436,21 +491,19 @@ impl Parser<'_> {
         while !self.eat(&TokenKind::RBrace) {
             let start = self.peek().span;
             let mut name = None;
-            if let (TokenKind::Ident(label), TokenKind::Colon, TokenKind::Ident(_)) = (
-                self.peek().kind.clone(),
-                self.peek_kind(1),
-                self.peek_kind(2),
-            ) {
+            if let (TokenKind::Ident(label), TokenKind::Colon, TokenKind::Ident(_)) =
+                (self.peek().kind, self.peek_kind(1), self.peek_kind(2))
+            {
                 self.bump();
                 self.bump();
-                name = Some(label);
+                name = Some(label.to_owned());
             }
             let mut rules = Vec::new();
             loop {
                 let (rule, _) = self.ident("a rule name")?;
                 let mut weight = 1.0;
                 if self.eat(&TokenKind::Colon) {
-                    let tok = self.peek().clone();
+                    let tok = self.peek();
                     match tok.kind {
                         TokenKind::Number(w) if w > 0.0 && w.is_finite() => {
                             self.bump();
@@ -464,7 +517,10 @@ impl Parser<'_> {
                         }
                     }
                 }
-                rules.push(StageRule { rule, weight });
+                rules.push(StageRule {
+                    rule: rule.to_owned(),
+                    weight,
+                });
                 if !self.eat(&TokenKind::Pipe) {
                     break;
                 }
@@ -512,8 +568,8 @@ impl Parser<'_> {
     /// before a `(`). Ends before `=>` or `}`.
     fn side<V: SideVertex>(&mut self, kind: SideKind) -> Result<Side<V>, Diagnostic> {
         let mut side: Side<V> = Side::default();
-        let mut index: BTreeMap<String, usize> = BTreeMap::new();
-        let mut specs: Vec<Option<VertexSpec>> = Vec::new();
+        self.names.clear();
+        self.specs.clear();
         loop {
             if !self.at(&TokenKind::LParen) {
                 if side.vertices.is_empty() {
@@ -528,58 +584,53 @@ impl Parser<'_> {
                 }
                 return Err(self.unexpected("a vertex `(name:tag)`"));
             }
-            let mut prev = self.vertex(&mut side, &mut index, &mut specs)?;
+            let mut prev = self.vertex(&mut side)?;
             loop {
-                let tok = self.peek().clone();
+                let tok = self.peek();
                 let (edge, op_span) = match tok.kind {
                     TokenKind::Edge {
                         directed,
                         cosmetic,
                         label,
                     } => (Some((directed, cosmetic, label)), tok.span),
-                    TokenKind::Ident(w) if w == "in" => (None, tok.span),
+                    TokenKind::Ident("in") => (None, tok.span),
                     _ => break,
                 };
                 self.bump();
                 if !self.at(&TokenKind::LParen) {
                     return Err(self.unexpected("a vertex after the edge"));
                 }
-                let next = self.vertex(&mut side, &mut index, &mut specs)?;
+                let next = self.vertex(&mut side)?;
                 match edge {
                     Some((directed, cosmetic, label)) => side.edges.push(RuleEdge {
-                        source: prev.clone(),
-                        target: next.clone(),
+                        source: prev.to_owned(),
+                        target: next.to_owned(),
                         directed,
                         cosmetic,
-                        label,
+                        label: label.map(str::to_owned),
                         span: Some(op_span),
                     }),
                     None => side.inside.push(Containment {
-                        child: prev.clone(),
-                        parent: next.clone(),
+                        child: prev.to_owned(),
+                        parent: next.to_owned(),
                         span: Some(op_span),
                     }),
                 }
                 prev = next;
             }
             self.eat(&TokenKind::Comma);
-            let at_where = matches!(&self.peek().kind, TokenKind::Ident(w) if w == "where");
+            let at_where = matches!(self.peek().kind, TokenKind::Ident("where"));
             if self.at(&TokenKind::Arrow) || self.at(&TokenKind::RBrace) || at_where {
                 break;
             }
         }
-        for (v, spec) in side.vertices.iter_mut().zip(specs) {
+        for (v, spec) in side.vertices.iter_mut().zip(self.specs.drain(..)) {
             v.apply(spec, kind)?;
         }
         Ok(side)
     }
 
-    fn vertex<V: SideVertex>(
-        &mut self,
-        side: &mut Side<V>,
-        index: &mut BTreeMap<String, usize>,
-        specs: &mut Vec<Option<VertexSpec>>,
-    ) -> Result<String, Diagnostic> {
+    fn vertex<V: SideVertex>(&mut self, side: &mut Side<V>) -> Result<&'src str, Diagnostic> {
         let open = self.expect(TokenKind::LParen)?.span;
         let (name, _) = self.ident("a vertex name")?;
         let mut spec = None;
@@ -598,15 +649,15 @@ impl Parser<'_> {
         };
         let close = self.expect(TokenKind::RParen)?.span;
         let span = open.to(close);
-        match index.get(&name) {
+        match self.names.get(name) {
             None => {
-                index.insert(name.clone(), side.vertices.len());
-                let mut v = V::new(name.clone(), attributes, span);
+                self.names.push(name);
+                let mut v = V::new(name.to_owned(), attributes, span);
                 v.set_offset(offset);
                 side.vertices.push(v);
-                specs.push(spec.map(|s| s.at(span)));
+                self.specs.push(spec.map(|s| s.at(span)));
             }
-            Some(&i) => {
+            Some(i) => {
                 if let Some(o) = offset {
                     match side.vertices[i].offset() {
                         Some(first) if first != o => {
@@ -621,7 +672,7 @@ impl Parser<'_> {
                     }
                 }
                 if let Some(s) = spec {
-                    match &specs[i] {
+                    match &self.specs[i] {
                         Some(first) if first.same_tags(&s) => {}
                         Some(first) => {
                             let line = line_col(self.src, first.span.start).line;
@@ -633,7 +684,7 @@ impl Parser<'_> {
                                 "its tags are set at line {line}; later mentions can be just `({name})`"
                             )));
                         }
-                        None => specs[i] = Some(s.at(span)),
+                        None => self.specs[i] = Some(s.at(span)),
                     }
                 }
                 if !attributes.is_empty() {
@@ -655,9 +706,9 @@ impl Parser<'_> {
         if self.eat(&TokenKind::Star) {
             spec.tags.push(WILDCARD.to_owned());
         } else if let TokenKind::Ident(_) = self.peek().kind {
-            spec.tags.push(self.ident("a tag")?.0);
+            spec.tags.push(self.ident("a tag")?.0.to_owned());
             while self.eat(&TokenKind::Pipe) {
-                spec.tags.push(self.ident("a tag after `|`")?.0);
+                spec.tags.push(self.ident("a tag after `|`")?.0.to_owned());
             }
         } else if self.at(&TokenKind::Bang) {
             return Err(
@@ -668,9 +719,10 @@ impl Parser<'_> {
             return Err(self.unexpected("a tag, `*`, or alternatives `a|b`"));
         }
         while self.eat(&TokenKind::Bang) {
-            spec.forbidden.push(self.ident("a tag after `!`")?.0);
+            spec.forbidden
+                .push(self.ident("a tag after `!`")?.0.to_owned());
         }
-        if matches!(&self.peek().kind, TokenKind::Ident(w) if w == "valence") {
+        if matches!(self.peek().kind, TokenKind::Ident("valence")) {
             self.bump();
             spec.valence = Some(self.count("valence")?);
         }
@@ -684,8 +736,7 @@ impl Parser<'_> {
             if k == 1 {
                 self.expect(TokenKind::Comma)?;
             }
-            let tok = self.peek().clone();
-            match tok.kind {
+            match self.peek().kind {
                 TokenKind::Number(n) if n.fract() == 0.0 && n.abs() <= 1e6 => {
                     self.bump();
                     out[k] = n as i32;
@@ -702,7 +753,7 @@ impl Parser<'_> {
 
     /// Expects the word `word`.
     fn keyword(&mut self, word: &str, what: &str) -> Result<(), Diagnostic> {
-        match self.peek().kind.clone() {
+        match self.peek().kind {
             TokenKind::Ident(w) if w == word => {
                 self.bump();
                 Ok(())
@@ -717,13 +768,14 @@ impl Parser<'_> {
         while !self.eat(&TokenKind::RBrace) {
             let (key, _) = self.ident("an attribute name or `}`")?;
             self.expect(TokenKind::Colon)?;
-            let value = match self.peek().kind.clone() {
-                TokenKind::Ident(s) | TokenKind::Str(s) => s,
+            let value = match self.peek().kind {
+                TokenKind::Ident(s) => s.to_owned(),
+                TokenKind::Str(s, escaped) => string_value(s, escaped),
                 TokenKind::Number(n) => n.to_string(),
                 _ => return Err(self.unexpected("an attribute value")),
             };
             self.bump();
-            out.insert(key, value);
+            out.insert(key.to_owned(), value);
             if !self.eat(&TokenKind::Comma) && !self.at(&TokenKind::RBrace) {
                 return Err(self.unexpected("`,` or `}`"));
             }
@@ -733,6 +785,8 @@ impl Parser<'_> {
 }
 
 /// The tag part `:a|b !c` of a vertex as written.
+/// Its tags are the model's strings already, moved into the vertex at the
+/// end of the side.
 #[derive(Clone, Debug)]
 struct VertexSpec {
     tags: Vec<String>,
@@ -744,12 +798,12 @@ struct VertexSpec {
 impl VertexSpec {
     /// Same alternatives and forbidden tags, in any order.
     fn same_tags(&self, other: &VertexSpec) -> bool {
-        let sorted = |v: &[String]| {
-            let mut v = v.to_vec();
-            v.sort();
+        fn sorted(v: &[String]) -> Vec<&str> {
+            let mut v: Vec<&str> = v.iter().map(String::as_str).collect();
+            v.sort_unstable();
             v.dedup();
             v
-        };
+        }
         sorted(&self.tags) == sorted(&other.tags)
             && sorted(&self.forbidden) == sorted(&other.forbidden)
             && self.valence == other.valence
@@ -859,5 +913,45 @@ impl SideVertex for ReplacementVertex {
         }
         self.tag = spec.tags.into_iter().next();
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn side_names_scan_then_map() {
+        let names: Vec<String> = (0..100).map(|i| format!("v{i}")).collect();
+        let mut side = SideNames::default();
+        for (i, name) in names.iter().enumerate() {
+            assert_eq!(side.get(name), None);
+            side.push(name);
+            // Every name so far is found, on both sides of the switch to a map.
+            for (j, earlier) in names[..=i].iter().enumerate() {
+                assert_eq!(side.get(earlier), Some(j));
+            }
+        }
+        side.clear();
+        assert_eq!(side.get("v0"), None);
+    }
+
+    #[test]
+    fn a_side_with_many_vertices_keeps_first_mentions() {
+        // 40 vertices in a chain, then the chain walked back: past the scan limit.
+        let chain: Vec<String> = (0..40).map(|i| format!("(v{i}:s)")).collect();
+        let back: Vec<String> = (0..40).rev().map(|i| format!("(v{i})")).collect();
+        let src = format!(
+            "tags {{ s }} rule r {{ {} , {} => (v0) }}",
+            chain.join(" -> "),
+            back.join(" ~~ ")
+        );
+        let g = parse(&src, "big").unwrap();
+        let lhs = &g.rules[0].lhs;
+        assert_eq!(lhs.vertices.len(), 40);
+        assert!(lhs.vertices.iter().all(|v| v.tags == ["s"]));
+        assert_eq!(lhs.edges.len(), 78);
+        assert_eq!(lhs.edges[39].source, "v39");
+        assert_eq!(lhs.edges[39].target, "v38");
     }
 }
