@@ -1,6 +1,6 @@
 //! Grammars: the text language, its JSON form, compilation and lint.
 //!
-//! Pipeline: text --[`parse`]--> [`Grammar`] model --[`compile`]-->
+//! Pipeline: text --[`parse`]--> [`Grammar`] model --[`compile()`]-->
 //! [`CompiledGrammar`]. [`load`] runs both. The JSON form is the serde form
 //! of the model ([`Grammar::from_json`], [`Grammar::to_json`]). The language
 //! is documented in `docs/grammar-language.md`.

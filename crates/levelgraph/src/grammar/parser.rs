@@ -3,7 +3,7 @@
 //! The parser checks syntax and what can be seen locally (a vertex given two
 //! different tag sets, a right-hand vertex with alternatives). Name
 //! resolution (unknown tags, duplicate rules, right-hand vertices without a
-//! tag) happens in [`crate::grammar::compile`], which also serves the JSON
+//! tag) happens in [`crate::grammar::compile()`], which also serves the JSON
 //! form. Syntax errors stop at the first one.
 
 use std::collections::BTreeMap;

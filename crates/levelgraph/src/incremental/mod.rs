@@ -4,7 +4,7 @@
 //!
 //! On small hosts a store is simply searched again when its rule is
 //! needed after a change (bookkeeping would cost more than it saves); from
-//! [`crate::derive`]'s size threshold on, it is built with indexes by one
+//! [`crate::derive`](mod@crate::derive)'s size threshold on, it is built with indexes by one
 //! full search and then maintained.
 //! After an application ([`Changes`]) it
 //! 1. drops the matches that contain a deleted or touched vertex (new tag,
