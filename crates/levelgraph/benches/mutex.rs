@@ -245,13 +245,17 @@ fn check(n: usize, d: &Derivation) -> Result<(), String> {
     // Each take is a new process, and each give hands the token to the
     // next process on the ring, which takes it next.
     let start = 1 + (n - 2) + 1 + n;
-    let mut taken: Vec<VertexId> = d.trace[start..]
+    let mut taken: Vec<VertexId> = d
+        .trace
         .iter()
+        .skip(start)
         .filter(|a| a.rule == "takeRule")
         .map(|a| a.matched[1])
         .collect();
-    for (k, give) in d.trace[start..]
+    for (k, give) in d
+        .trace
         .iter()
+        .skip(start)
         .filter(|a| a.rule == "giveRule")
         .enumerate()
     {
@@ -362,7 +366,7 @@ fn child(n: usize) {
 /// (`derive_from`); prints `PHASE n name seconds applications` per phase.
 fn child_phases(n: usize) {
     let mut host: Option<Graph> = None;
-    let mut trace = Vec::new();
+    let mut trace: Option<levelgraph::derive::Trace> = None;
     let mut last = None;
     for (name, stages) in phases(n) {
         let g = grammar::load(&grammar_with_recipe(n, &stages), "mutex").expect("compiles");
@@ -375,11 +379,14 @@ fn child_phases(n: usize) {
         let seconds = t.elapsed().as_secs_f64();
         println!("PHASE {n} {name} {seconds} {}", d.trace.len());
         host = Some(d.graph.clone());
-        trace.extend(d.trace.iter().cloned());
+        match &mut trace {
+            None => trace = Some(d.trace.clone()),
+            Some(t) => t.append(&d.trace),
+        }
         last = Some(d);
     }
     let mut d = last.expect("four phases");
-    d.trace = trace;
+    d.trace = trace.expect("four phases");
     if let Err(e) = check(n, &d) {
         eprintln!("N = {n} by phases: wrong result: {e}");
         std::process::exit(3);

@@ -34,7 +34,7 @@ use std::fmt;
 use std::sync::Arc;
 
 use crate::grammar::{CompiledAlternative, CompiledGrammar, CompiledRule, Limits};
-use crate::graph::{Graph, VertexId};
+use crate::graph::Graph;
 use crate::incremental::MatchStore;
 use crate::matching::Match;
 use crate::rewrite::{self, Changes};
@@ -193,18 +193,7 @@ impl PartialEq<RuleName> for String {
     }
 }
 
-/// One rule application of a derivation.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Application {
-    /// Name of the rule applied.
-    pub rule: RuleName,
-    /// Index of the right-hand alternative applied (0 for single-sided rules).
-    pub alternative: usize,
-    /// Host vertex matched by each pattern vertex, in pattern order.
-    pub matched: Vec<VertexId>,
-    /// Vertices created, in right-hand order.
-    pub created: Vec<VertexId>,
-}
+pub use crate::trace::{Application, Trace};
 
 /// A finished derivation.
 #[derive(Clone, Debug)]
@@ -216,7 +205,7 @@ pub struct Derivation {
     /// The mission graph.
     pub graph: Graph,
     /// Every application, in order.
-    pub trace: Vec<Application>,
+    pub trace: Trace,
     /// Steps skipped by rule `probability` (they count toward
     /// `max_iterations` and stage counts, but change nothing).
     pub skipped: u32,
@@ -229,9 +218,9 @@ impl Derivation {
     pub fn rule_counts(&self) -> Vec<(&str, usize)> {
         let mut counts: Vec<(&str, usize)> = Vec::new();
         for a in &self.trace {
-            match counts.iter_mut().find(|(r, _)| *r == a.rule) {
+            match counts.iter_mut().find(|(r, _)| *r == a.rule.as_str()) {
                 Some((_, n)) => *n += 1,
-                None => counts.push((&a.rule, 1)),
+                None => counts.push((a.rule.as_str(), 1)),
             }
         }
         counts
@@ -356,7 +345,11 @@ fn run_derivation(
         uses: vec![0; rules.len()],
         group_uses: vec![0; grammar.group_limits().len()],
         last_applied: None,
-        trace: Vec::with_capacity(expected_applications(grammar)),
+        trace: {
+            let mut trace = Trace::new(rules.iter().map(|r| r.name.clone()).collect());
+            trace.reserve(expected_applications(grammar));
+            trace
+        },
         steps: 0,
         skipped: 0,
         stores: rules.iter().map(|r| MatchStore::new(&r.pattern)).collect(),
@@ -525,7 +518,7 @@ struct Run<'g> {
     uses: Vec<u32>,
     group_uses: Vec<u32>,
     last_applied: Option<usize>,
-    trace: Vec<Application>,
+    trace: Trace,
     /// Applications plus skips.
     steps: u32,
     skipped: u32,
@@ -797,7 +790,7 @@ impl Run<'_> {
     fn apply(&mut self, r: usize, alt: usize) {
         let rule = &self.rules[r];
         let m = &self.drawn;
-        let created = rewrite::apply(
+        rewrite::apply(
             &mut self.host,
             &rule.alternatives[alt],
             m,
@@ -830,11 +823,7 @@ impl Run<'_> {
         }
         self.last_applied = Some(r);
         self.steps += 1;
-        self.trace.push(Application {
-            rule: rule.name.clone(),
-            alternative: alt,
-            matched: self.drawn.vertices.clone(),
-            created,
-        });
+        self.trace
+            .push(r, alt, &self.drawn.vertices, &self.changes.created);
     }
 }

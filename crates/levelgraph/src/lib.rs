@@ -36,6 +36,7 @@ mod incremental;
 pub mod matching;
 mod rewrite;
 pub mod rng;
+pub mod trace;
 
 pub use derive::{derive, Derivation, DeriveError, RuleName, StopReason};
 pub use grammar::{load, CompiledGrammar, Grammar, GrammarError};

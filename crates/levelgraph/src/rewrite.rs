@@ -80,7 +80,6 @@ fn host_edge(source: VertexId, target: VertexId, e: &NewEdge) -> Edge {
     }
 }
 
-/// Applies `rule` at `m`; returns the created vertices in right-hand order.
 /// What one application changed, for the incremental match stores
 /// ([`crate::incremental`]).
 #[derive(Clone, Debug, Default)]
@@ -115,14 +114,15 @@ impl Changes {
     }
 }
 
-/// Applies `plan` at `m`; returns the created vertices in right-hand order
-/// and records what changed in `changes` (which it clears first).
+/// Applies `plan` at `m` and records what changed in `changes` (which it
+/// clears first; `changes.created` lists the new vertices in right-hand
+/// order).
 pub(crate) fn apply(
     host: &mut Graph,
     plan: &CompiledAlternative,
     m: &Match,
     changes: &mut Changes,
-) -> Vec<VertexId> {
+) {
     changes.clear();
     for &j in &plan.removed_edges {
         let e = m.edges[j];
@@ -182,20 +182,16 @@ pub(crate) fn apply(
             changes.touched.push(v);
         }
     }
-    let created: Vec<VertexId> = plan
-        .fresh
-        .iter()
-        .map(|(tag, attrs)| {
-            let v = host.add_vertex(*tag);
-            if !attrs.is_empty() {
-                let vertex = host.vertex_mut(v).expect("new vertex");
-                vertex.attributes.extend(attrs.iter().cloned());
-            }
-            v
-        })
-        .collect();
-    changes.touched.extend(created.iter().copied());
-    changes.created.extend(created.iter().copied());
+    for (tag, attrs) in &plan.fresh {
+        let v = host.add_vertex(*tag);
+        if !attrs.is_empty() {
+            let vertex = host.vertex_mut(v).expect("new vertex");
+            vertex.attributes.extend(attrs.iter().cloned());
+        }
+        changes.created.push(v);
+    }
+    changes.touched.extend_from_slice(&changes.created);
+    let created = &changes.created;
     if let Some(frame) = m.frame {
         for (&v, &offset) in created.iter().zip(&plan.fresh_offsets) {
             let cell = frame.place(offset);
@@ -236,7 +232,6 @@ pub(crate) fn apply(
         changes.relinked.push((child, parent));
         changes.touched.push(child);
     }
-    created
 }
 
 /// Records `v`, everything stored in it and all their edges as removed,

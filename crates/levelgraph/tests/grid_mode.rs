@@ -65,7 +65,7 @@ fn the_host_starts_as_the_grid() {
     let cells: BTreeSet<[i32; 2]> = (0..100)
         .map(|seed| {
             let d = derive(&g, seed).unwrap();
-            let v = d.trace[0].matched[0];
+            let v = d.trace.get(0).unwrap().matched[0];
             d.graph.vertex(v).unwrap().cell.unwrap()
         })
         .collect();
@@ -89,7 +89,7 @@ fn orient_any_tries_the_four_directions() {
             let centre = host.vertex_at([2, 2]).unwrap();
             host.set_tag(centre, g.tags().get("r").unwrap());
             let d = derive_from(g, host, seed).unwrap();
-            let b = d.trace[0].matched[1];
+            let b = d.trace.get(0).unwrap().matched[1];
             let [x, y] = d.graph.vertex(b).unwrap().cell.unwrap();
             seen.insert([x - 2, y - 2]);
         }
@@ -116,7 +116,13 @@ fn mirror_adds_the_reflections() {
             let centre = host.vertex_at([2, 2]).unwrap();
             host.set_tag(centre, g.tags().get("r").unwrap());
             let d = derive_from(&g, host, seed).unwrap();
-            let cell = |i: usize| d.graph.vertex(d.trace[0].matched[i]).unwrap().cell.unwrap();
+            let cell = |i: usize| {
+                d.graph
+                    .vertex(d.trace.get(0).unwrap().matched[i])
+                    .unwrap()
+                    .cell
+                    .unwrap()
+            };
             let (b, c) = (cell(1), cell(2));
             // The turn from a→b to b→c: +1 left, -1 right (z of the cross product).
             let ab = [b[0] - 2, b[1] - 2];
@@ -145,7 +151,10 @@ fn new_vertices_need_free_cells() {
         "only the right-hand cell's r has a free cell beyond"
     );
     assert_eq!(
-        d.graph.vertex(d.trace[0].created[0]).unwrap().cell,
+        d.graph
+            .vertex(d.trace.get(0).unwrap().created[0])
+            .unwrap()
+            .cell,
         Some([2, 0])
     );
     assert_eq!(d.graph.vertex_count(), 3);

@@ -495,7 +495,7 @@ fn host_keeps_ids_attributes_positions_and_length_factors() {
     // `grow` matched the host's corridor room 0 – room 2 (the only room–room
     // edge at first) and the ids of the host survive.
     assert_eq!(d.trace.len(), 3);
-    assert_eq!(d.trace[0].rule, "grow");
+    assert_eq!(d.trace.get(0).unwrap().rule, "grow");
     let g = &d.graph;
     assert!(!g.contains_vertex(VertexId(1)), "the hole stays a hole");
     assert_eq!(g.tag_name(VertexId(0)), "room");
@@ -503,7 +503,7 @@ fn host_keeps_ids_attributes_positions_and_length_factors() {
     assert_eq!(g.vertex(VertexId(0)).unwrap().position, Some([0.5, 1.0]));
     assert_eq!(g.vertex(VertexId(3)).unwrap().attributes["color"], "blue");
     assert_eq!(
-        d.trace[0].created,
+        d.trace.get(0).unwrap().created,
         [VertexId(4)],
         "new ids above the host's"
     );

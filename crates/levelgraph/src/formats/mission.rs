@@ -389,11 +389,11 @@ pub fn host_for(doc: &MissionDoc, grammar: &CompiledGrammar) -> Result<Graph, Mi
     ))
 }
 
-fn trace_doc(a: &Application) -> TraceDoc {
+fn trace_doc(a: Application<'_>) -> TraceDoc {
     TraceDoc {
         rule: a.rule.to_string(),
         alternative: a.alternative,
-        matched: ids(&a.matched),
-        created: ids(&a.created),
+        matched: ids(a.matched),
+        created: ids(a.created),
     }
 }
