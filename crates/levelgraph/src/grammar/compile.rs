@@ -27,17 +27,7 @@ const PALETTE: [&str; 12] = [
 #[derive(Clone, Debug)]
 pub struct CompiledGrammar {
     model: Grammar,
-    tags: Symbols,
-    labels: Symbols,
-    /// Per declared tag; palette colours are borrowed, not copied.
-    colors: Vec<Cow<'static, str>>,
-    start: Symbol,
-    rules: Vec<CompiledRule>,
-    /// Combined `max_uses` of each group, by group index.
-    group_limits: Vec<u32>,
-    /// Grid mode: rows, columns and tag of the starting grid.
-    grid: Option<(u32, u32, Symbol)>,
-    recipe: Option<Vec<CompiledStage>>,
+    parts: Parts,
 }
 
 /// A recipe stage with rule names resolved.
@@ -140,17 +130,17 @@ impl CompiledGrammar {
 
     /// The tag table: declared tags in declaration order.
     pub fn tags(&self) -> &Symbols {
-        &self.tags
+        &self.parts.tags
     }
 
     /// The label table: labels in order of first use.
     pub fn labels(&self) -> &Symbols {
-        &self.labels
+        &self.parts.labels
     }
 
     /// The start symbol.
     pub fn start(&self) -> Symbol {
-        self.start
+        self.parts.start
     }
 
     /// Names, descriptions and colours of the declared tags (a palette
@@ -161,7 +151,7 @@ impl CompiledGrammar {
                 .model
                 .tags
                 .iter()
-                .zip(&self.colors)
+                .zip(&self.parts.colors)
                 .map(|(decl, color)| TagStyle {
                     name: decl.name.clone(),
                     description: decl.description.clone(),
@@ -173,24 +163,24 @@ impl CompiledGrammar {
 
     /// Number of rules.
     pub fn rule_count(&self) -> usize {
-        self.rules.len()
+        self.parts.rules.len()
     }
 
     pub(crate) fn rules(&self) -> &[CompiledRule] {
-        &self.rules
+        &self.parts.rules
     }
 
     pub(crate) fn group_limits(&self) -> &[u32] {
-        &self.group_limits
+        &self.parts.group_limits
     }
 
     /// Grid mode: rows, columns and tag of the starting grid.
     pub fn grid(&self) -> Option<(u32, u32, Symbol)> {
-        self.grid
+        self.parts.grid
     }
 
     pub(crate) fn recipe(&self) -> Option<&[CompiledStage]> {
-        self.recipe.as_deref()
+        self.parts.recipe.as_deref()
     }
 }
 
@@ -215,40 +205,24 @@ pub(crate) fn compile_owned(
 }
 
 /// Everything a [`CompiledGrammar`] holds besides its model.
+#[derive(Clone, Debug)]
 struct Parts {
     tags: Symbols,
     labels: Symbols,
+    /// Per declared tag; palette colours are borrowed, not copied.
     colors: Vec<Cow<'static, str>>,
     start: Symbol,
     rules: Vec<CompiledRule>,
+    /// Combined `max_uses` of each group, by group index.
     group_limits: Vec<u32>,
+    /// Grid mode: rows, columns and tag of the starting grid.
     grid: Option<(u32, u32, Symbol)>,
     recipe: Option<Vec<CompiledStage>>,
 }
 
 impl Parts {
     fn with_model(self, model: Grammar) -> CompiledGrammar {
-        let Parts {
-            tags,
-            labels,
-            colors,
-            start,
-            rules,
-            group_limits,
-            grid,
-            recipe,
-        } = self;
-        CompiledGrammar {
-            model,
-            tags,
-            labels,
-            colors,
-            start,
-            rules,
-            group_limits,
-            grid,
-            recipe,
-        }
+        CompiledGrammar { model, parts: self }
     }
 }
 
