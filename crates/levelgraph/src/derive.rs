@@ -322,17 +322,18 @@ pub fn derive_from(
     host: Graph,
     seed: u64,
 ) -> Result<Derivation, DeriveError> {
-    run_derivation(grammar, host, seed, false).map(|(d, _)| d)
+    run_derivation(grammar, host, seed, false).0
 }
 
 /// Runs a derivation; with `verify`, compares every built match store with
-/// a full search after each step and reports the first difference.
+/// a full search after each step and reports the first difference (also
+/// when the derivation fails).
 fn run_derivation(
     grammar: &CompiledGrammar,
     host: Graph,
     seed: u64,
     verify: bool,
-) -> Result<(Derivation, Option<String>), DeriveError> {
+) -> (Result<Derivation, DeriveError>, Option<String>) {
     let limits = *grammar.limits();
     let rules = grammar.rules();
     let mut run = Run {
@@ -437,8 +438,9 @@ fn run_derivation(
         skipped: run.skipped,
         stop,
     };
+    let mismatch = run.mismatch;
     if let Some((stage, steps)) = failed_stage {
-        return Err(DeriveError::StageFailed {
+        let failed = DeriveError::StageFailed {
             stage: stage.label.clone(),
             rules: stage
                 .rules
@@ -448,15 +450,17 @@ fn run_derivation(
             steps,
             min: stage.min,
             derivation: Box::new(derivation),
-        });
+        };
+        return (Err(failed), mismatch);
     }
     if derivation.graph.vertex_count() < limits.min_vertices as usize {
-        return Err(DeriveError::TooFewVertices {
+        let failed = DeriveError::TooFewVertices {
             min_vertices: limits.min_vertices,
             derivation: Box::new(derivation),
-        });
+        };
+        return (Err(failed), mismatch);
     }
-    Ok((derivation, run.mismatch))
+    (Ok(derivation), mismatch)
 }
 
 /// Runs the derivation of `grammar` with `seed`, checking after every step
@@ -465,10 +469,7 @@ fn run_derivation(
 /// first difference. For tests; slow.
 #[doc(hidden)]
 pub fn verify_incremental(grammar: &CompiledGrammar, seed: u64) -> Result<(), String> {
-    let mismatch = match run_derivation(grammar, start_host(grammar), seed, true) {
-        Ok((_, m)) => m,
-        Err(_) => None,
-    };
+    let (_, mismatch) = run_derivation(grammar, start_host(grammar), seed, true);
     mismatch.map_or(Ok(()), Err)
 }
 
@@ -477,7 +478,7 @@ pub fn verify_incremental(grammar: &CompiledGrammar, seed: u64) -> Result<(), St
 /// trace is allocated once; when unknown, room for a small level. Capped,
 /// since it only reserves.
 fn expected_applications(grammar: &CompiledGrammar) -> usize {
-    const CAP: u64 = 1 << 22;
+    const CAP: u64 = 1 << 20;
     let unknown = (grammar.limits().max_iterations as usize).min(RESERVED_VERTICES);
     let Some(stages) = grammar.recipe() else {
         return unknown;
@@ -489,10 +490,11 @@ fn expected_applications(grammar: &CompiledGrammar) -> usize {
 }
 
 /// Host size (vertices) from which a derivation counts as large: the
-/// host gets room for `max_vertices` (at most `LARGE_RESERVE`) at once.
+/// host gets room to grow `LARGE_GROWTH` times (at most to `max_vertices`)
+/// at once.
 const LARGE_FROM: usize = 1024;
-/// The most vertices a derivation reserves room for.
-const LARGE_RESERVE: usize = 1 << 22;
+/// How many times its size a large level gets room for.
+const LARGE_GROWTH: usize = 64;
 
 /// Vertices (and twice as many edges, and as many trace entries) reserved
 /// when a derivation starts, at most `max_vertices`.
@@ -796,10 +798,12 @@ impl Run<'_> {
             m,
             &mut self.changes,
         );
-        if self.host.vertex_count() == LARGE_FROM && !self.reserved_large {
-            // A large level: room for it to grow to max_vertices at once.
+        if self.host.vertex_count() >= LARGE_FROM && !self.reserved_large {
+            // A large level: room for it to grow a long way at once,
+            // instead of one copying doubling at a time.
             self.reserved_large = true;
-            let room = (self.limits.max_vertices as usize).min(LARGE_RESERVE);
+            let room =
+                (self.limits.max_vertices as usize).min(LARGE_GROWTH * self.host.vertex_count());
             let more = room.saturating_sub(self.host.vertex_count());
             self.host.reserve(more, 2 * more);
         }
@@ -814,9 +818,6 @@ impl Run<'_> {
                 store.update(&rule.pattern, &self.host, &self.changes);
             }
         }
-        if self.verify && self.mismatch.is_none() {
-            self.mismatch = self.check_stores();
-        }
         self.uses[r] += 1;
         if let Some(g) = rule.group {
             self.group_uses[g] += 1;
@@ -825,5 +826,8 @@ impl Run<'_> {
         self.steps += 1;
         self.trace
             .push(r, alt, &self.drawn.vertices, &self.changes.created);
+        if self.verify && self.mismatch.is_none() {
+            self.mismatch = self.check_stores();
+        }
     }
 }

@@ -152,7 +152,7 @@ pub struct Pattern {
 /// Which host changes can affect a pattern's matches beyond the matches
 /// that contain a changed vertex or use a removed edge (used by the
 /// derivation's incremental match stores).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Sensitivity {
     /// Per pattern vertex: whether its matches depend on the vertex's
     /// neighbourhood (exact valence, forbidden tags, or a `where not` edge
@@ -163,10 +163,18 @@ pub struct Sensitivity {
     /// the pattern does not use (`induced`, or a `where not` edge between
     /// two pattern vertices).
     pub pair: bool,
-    /// How many links away from the matched vertices the conditions look
-    /// (1 for forbidden tags or a condition vertex next to the match;
-    /// `usize::MAX` when a condition is not linked to the match at all).
+    /// How many links away from the matched vertices a changed vertex (a
+    /// retag, new attributes, a move in or out of a parent) can change what
+    /// the conditions see: 1 for forbidden tags or a condition vertex next
+    /// to the match, one more for a condition vertex with forbidden tags;
+    /// `usize::MAX` when a condition is not linked to the match at all.
     pub reach: usize,
+    /// How many links away from the matched vertices an added or removed
+    /// edge or containment can change what the conditions see: 0 when the
+    /// conditions only look at links at the matched vertices themselves;
+    /// for each condition link the nearer end's distance, and for a
+    /// condition vertex with an exact valence or forbidden tags its own.
+    pub edge_reach: usize,
     /// Whether adding host edges can only take matches away, never create
     /// one that does not use an added edge: true when every sensitivity is
     /// negative (forbidden tags, `induced`, `where not` conditions without
@@ -210,10 +218,12 @@ impl Nac {
         let single_edge = pattern.vertices.len() == bound
             && pattern.edges.len() == 1
             && pattern.inside.is_empty()
-            && pattern
-                .vertices
-                .iter()
-                .all(|v| v.forbidden.is_empty() && v.attributes.is_empty() && v.valence.is_none());
+            && pattern.vertices.iter().all(|v| {
+                matches!(v.tags, TagTest::Any)
+                    && v.forbidden.is_empty()
+                    && v.attributes.is_empty()
+                    && v.valence.is_none()
+            });
         Nac {
             pattern,
             bound,
@@ -547,7 +557,7 @@ impl Pattern {
                     }
                 }
                 image.frame = Some(frame);
-                if self.complete_ok(host, &image) {
+                if self.conditions_hold(host, &image) {
                     visit(&image)?;
                 }
             }
@@ -624,6 +634,7 @@ impl Pattern {
             .collect();
         let mut pair = self.induced;
         let mut reach = usize::from(self.vertices.iter().any(|v| !v.forbidden.is_empty()));
+        let mut edge_reach = 0;
         for nac in &self.nacs {
             let total = nac.pattern.vertices.len();
             // Links of the condition: its edges and containments.
@@ -657,8 +668,20 @@ impl Pattern {
                     }
                 }
             }
-            for &d in &dist[nac.bound..] {
-                reach = reach.max(d);
+            for (i, &d) in dist.iter().enumerate().skip(nac.bound) {
+                let v = &nac.pattern.vertices[i];
+                let sees_neighbours = !v.forbidden.is_empty();
+                reach = reach.max(if sees_neighbours {
+                    d.saturating_add(1)
+                } else {
+                    d
+                });
+                if sees_neighbours || v.valence.is_some() {
+                    edge_reach = edge_reach.max(d);
+                }
+            }
+            for &(a, b) in &links {
+                edge_reach = edge_reach.max(dist[a].min(dist[b]));
             }
         }
         let add_monotone = self.vertices.iter().all(|v| v.valence.is_none())
@@ -672,6 +695,7 @@ impl Pattern {
             single,
             pair,
             reach,
+            edge_reach,
             add_monotone,
         }
     }
@@ -766,16 +790,11 @@ impl Pattern {
                 }))
     }
 
-    /// Whether the checks that need a complete match (containment,
-    /// forbidden tags, `induced`, negative application conditions) still
-    /// accept `m`, a match found earlier in a host that changed since.
+    /// Whether the checks that need a complete match accept `m`:
+    /// containment, forbidden tags, `induced`, negative application
+    /// conditions. Also used on a match found earlier, after the host
+    /// changed (incremental stores).
     pub(crate) fn conditions_hold(&self, host: &Graph, m: &Match) -> bool {
-        self.complete_ok(host, m)
-    }
-
-    /// The checks that need a complete match: containment, forbidden tags,
-    /// induced matching, negative application conditions.
-    fn complete_ok(&self, host: &Graph, m: &Match) -> bool {
         self.inside
             .iter()
             .all(|&(c, p)| host.parent(m.vertices[c]) == Some(m.vertices[p]))
@@ -859,10 +878,7 @@ struct SearchState<'a> {
     pattern: &'a Pattern,
     host: &'a Graph,
     plan: &'a SearchPlan,
-    /// `fixed`: host vertices bound in advance (a NAC's view of the match
-    /// it guards, or the anchors of an anchored search); empty for a plain
-    /// search. Bound vertices come first in the plan.
-    /// From [`with_buffers`].
+    /// The search's buffers, from [`with_buffers`].
     b: &'a mut Buffers,
 }
 
@@ -919,7 +935,7 @@ impl<'a> SearchState<'a> {
         visit: &mut dyn FnMut(&Match) -> ControlFlow<()>,
     ) -> ControlFlow<()> {
         if depth == self.plan.steps.len() {
-            if self.pattern.complete_ok(self.host, &self.b.image) {
+            if self.pattern.conditions_hold(self.host, &self.b.image) {
                 return visit(&self.b.image);
             }
             return ControlFlow::Continue(());

@@ -72,6 +72,28 @@ fn conditions_of_every_kind() {
              rule cave_in max_uses 2 { (a:room) -- (b:room), (b) -- (c:room) => (a) -- (c) }",
         ),
         (
+            // An edge at a condition vertex whose valence the condition
+            // tests, one link from the match (found in review).
+            "where-not vertex with a valence",
+            "tags { s a k }\n\
+             rule start { (x:s) => (x:a) -- (y:a) }\n\
+             rule grow max_uses 14 { (x:a) -- (y:a) => (x) -- (n:a) -- (y) }\n\
+             rule key max_uses 6 { (x:a) -- (y:a) => (x) -- (y) -- (k:k) }\n\
+             rule link max_uses 6 { (y:a) -- (k:k), (z:a) => (y) -- (k) -- (z) }\n\
+             rule lonely max_uses 20 { (x:a) -- (y:a) where not (y) -- (k:k valence 1) => (x) -- (y) }",
+        ),
+        (
+            // An edge between two condition vertices at the same distance
+            // from the match (found in review).
+            "where-not edge between own vertices",
+            "tags { s a k }\n\
+             rule start { (x:s) => (x:a) -- (y:a) }\n\
+             rule grow max_uses 30 { (x:a) -- (y:a) => (x) -- (n:a) -- (y) }\n\
+             rule key max_uses 15 { (x:a) => (x) -- (k:k) }\n\
+             rule join max_uses 15 { (p:k) -- (x:a) -- (q:k) => (p) -- (x) -- (q), (p) -[t]- (q) }\n\
+             rule tri max_uses 40 { (x:a) -- (y:a) where not (x) -- (w:k), (x) -- (u:k), (w) -[t]- (u) => (x) -- (y) }",
+        ),
+        (
             "global condition",
             "tags { s a b }\n\
              rule start { (x:s) => (x:a) -- (y:a) }\n\

@@ -171,7 +171,8 @@ impl Edge {
     }
 
     /// Whether this edge has the same endpoints, direction, label and
-    /// cosmetic flag as `other`; undirected edges compare unordered.
+    /// cosmetic flag as `other`; undirected edges compare unordered. (The
+    /// graph itself compares packed kinds: [`Graph::find_identical_edge`].)
     pub fn same_kind_and_ends(&self, other: &Edge) -> bool {
         if self.directed != other.directed
             || self.cosmetic != other.cosmetic
@@ -203,6 +204,10 @@ impl EdgeKind {
     /// (`outgoing`) or from its target. Labels are symbols of one label
     /// table; indices up to 2^29 − 2 are told apart.
     pub fn new(directed: bool, cosmetic: bool, label: Option<Symbol>, outgoing: bool) -> Self {
+        debug_assert!(
+            label.map_or(true, |l| l.0 < (u32::MAX >> Self::LABEL_SHIFT)),
+            "label index past the packed range"
+        );
         let label = label.map_or(0, |l| (l.0 + 1) << Self::LABEL_SHIFT);
         EdgeKind(
             label
@@ -621,9 +626,14 @@ impl Graph {
             &[(0, edge.source), (1, edge.target)]
         };
         for &(slot, end) in ends {
+            // A vertex being removed has given up its list already.
+            if !self.contains_vertex(end) {
+                continue;
+            }
             let at = self.edge_pos[e.index()][slot];
-            // The list may already be gone (remove_vertex takes it first).
-            if self.incidence.get(end, at).map(|link| link.edge) != Some(e) {
+            let listed = self.incidence.get(end, at).map(|link| link.edge);
+            debug_assert_eq!(listed, Some(e), "edge_pos is out of step with the list");
+            if listed != Some(e) {
                 continue;
             }
             if let Some(moved) = self.incidence.swap_remove(end, at) {

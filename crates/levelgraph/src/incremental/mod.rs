@@ -5,22 +5,30 @@
 //! On small hosts a store is simply searched again when its rule is
 //! needed after a change (bookkeeping would cost more than it saves); from
 //! [`crate::derive`](mod@crate::derive)'s size threshold on, it is built with indexes by one
-//! full search and then maintained.
-//! After an application ([`Changes`]) it
+//! full search and then maintained. Either way a change that cannot reach
+//! the pattern leaves the store as it is: no vertex changed and no edge of
+//! a kind the pattern or its conditions look at was added or removed
+//! ([`Pattern::watched_kinds`]).
+//! After an application ([`Changes`]) a maintained store
 //! 1. drops the matches that contain a deleted or touched vertex (new tag,
 //!    attributes or parent), or use a removed edge;
-//! 2. drops the matches whose conditions look at a changed neighbourhood:
-//!    a vertex at a *single-sensitive* position (exact valence, forbidden
-//!    tags, a `where not` link to a condition vertex — see
-//!    [`Sensitivity`]) that is an endpoint of an added or removed edge or
-//!    containment, or lies within the conditions' reach of a touched
+//! 2. looks again at the matches whose conditions see a changed
+//!    neighbourhood: a vertex at a *single-sensitive* position (exact
+//!    valence, forbidden tags, a `where not` link to a condition vertex —
+//!    see [`Sensitivity`]) within the conditions' edge reach of an added
+//!    or removed edge or containment, or within their reach of a touched
 //!    vertex; and, for *pair-sensitive* patterns (`induced`, a `where not`
 //!    edge between pattern vertices), the matches containing both ends of
-//!    such a link;
+//!    such a link. Those matches are dropped, to be found again in step 3;
+//!    but where the change is an added edge and the conditions can only
+//!    reject more when edges are added ([`Sensitivity::add_monotone`]),
+//!    they are checked and dropped only if now rejected;
 //! 3. searches again, anchored at the changed elements only: each touched
-//!    vertex at every pattern position that accepts it, each added edge as
-//!    every pattern edge it could be, each changed neighbourhood at its
-//!    sensitive positions, each changed pair at every pair of positions.
+//!    vertex at every pattern position that accepts it (a new vertex only
+//!    where the position has no pattern edge: the others are found from its
+//!    new edges), each added edge as every pattern edge it could be, each
+//!    changed neighbourhood of step 2 at its sensitive positions, each
+//!    changed pair at every pair of positions.
 //!
 //! Matches that none of this reaches are unaffected: their vertices, edges
 //! and everything their conditions inspect are unchanged. Patterns whose
@@ -31,9 +39,10 @@
 //!
 //! Matches are kept in a dense vector (uniform draws in O(1)); removal is a
 //! swap with the last, so the order depends only on the sequence of
-//! changes and stays deterministic. The matches holding each vertex and
-//! each edge are found through [`slots::SlotIndex`] (intrusive lists, O(1)
-//! per link and unlink, never iterated as a whole).
+//! changes and stays deterministic. The matches holding each vertex are
+//! found through [`slots::SlotIndex`] (intrusive lists, O(1) per link and
+//! unlink, never iterated as a whole; whatever a walk returns is sorted
+//! before it is used), and those using an edge through its ends.
 
 mod slots;
 
@@ -75,9 +84,10 @@ pub(crate) struct MatchStore {
 struct Scratch {
     neighbourhood: Vec<VertexId>,
     pairs: Vec<(VertexId, VertexId)>,
+    research: Vec<VertexId>,
+    research_pairs: Vec<(VertexId, VertexId)>,
     frontier: Vec<VertexId>,
     next: Vec<VertexId>,
-    seen: Vec<VertexId>,
 }
 
 impl MatchStore {
@@ -346,22 +356,11 @@ impl MatchStore {
             self.clear();
             return;
         }
+        // Taken out for the update, which changes the rest of the store.
         let mut sc = std::mem::take(&mut self.scratch);
-        let single = std::mem::take(&mut self.sensitivity.single);
-        let (pair, reach, add_monotone) = (
-            self.sensitivity.pair,
-            self.sensitivity.reach,
-            self.sensitivity.add_monotone,
-        );
-        self.apply_changes(
-            pattern,
-            host,
-            changes,
-            &single,
-            (pair, reach, add_monotone),
-            &mut sc,
-        );
-        self.sensitivity.single = single;
+        let sens = std::mem::take(&mut self.sensitivity);
+        self.apply_changes(pattern, host, changes, &sens, &mut sc);
+        self.sensitivity = sens;
         self.scratch = sc;
     }
 
@@ -370,25 +369,34 @@ impl MatchStore {
         pattern: &Pattern,
         host: &Graph,
         changes: &Changes,
-        single: &[bool],
-        (pair, reach, add_monotone): (bool, usize, bool),
+        sens: &Sensitivity,
         sc: &mut Scratch,
     ) {
+        let (single, pair) = (&sens.single, sens.pair);
         let any_single = single.iter().any(|&s| s);
         // Where conditions may now reject a match: every changed link.
-        changed_links(host, changes, true, any_single, reach, sc);
-        let (neighbourhood, pairs) = (
+        let (mut neighbourhood, mut pairs) = (
             std::mem::take(&mut sc.neighbourhood),
             std::mem::take(&mut sc.pairs),
         );
+        changed_links(
+            host,
+            changes,
+            true,
+            sens,
+            &mut neighbourhood,
+            &mut pairs,
+            sc,
+        );
         // Where conditions may now accept a match: without the added edges
         // when adding can only reject (see `Sensitivity::add_monotone`).
-        let research = (add_monotone && !changes.added_edges.is_empty()).then(|| {
-            changed_links(host, changes, false, any_single, reach, sc);
-            (
-                std::mem::take(&mut sc.neighbourhood),
-                std::mem::take(&mut sc.pairs),
-            )
+        let research = (sens.add_monotone && !changes.added_edges.is_empty()).then(|| {
+            let (mut at, mut pairs) = (
+                std::mem::take(&mut sc.research),
+                std::mem::take(&mut sc.research_pairs),
+            );
+            changed_links(host, changes, false, sens, &mut at, &mut pairs, sc);
+            (at, pairs)
         });
 
         // 1. Matches on changed vertices and removed edges.
@@ -460,12 +468,17 @@ impl MatchStore {
                 {
                     continue;
                 }
-                let mut ends = vec![(edge.source, edge.target)];
+                self.add_found(
+                    pattern,
+                    host,
+                    &[(pe.source, edge.source), (pe.target, edge.target)],
+                );
                 if !edge.directed {
-                    ends.push((edge.target, edge.source));
-                }
-                for (a, b) in ends {
-                    self.add_found(pattern, host, &[(pe.source, a), (pe.target, b)]);
+                    self.add_found(
+                        pattern,
+                        host,
+                        &[(pe.source, edge.target), (pe.target, edge.source)],
+                    );
                 }
             }
         }
@@ -494,27 +507,28 @@ impl MatchStore {
         // Keep the buffers for the next update.
         sc.neighbourhood = neighbourhood;
         sc.pairs = pairs;
-        sc.neighbourhood.clear();
-        sc.pairs.clear();
+        if let Some((at, pairs)) = research {
+            sc.research = at;
+            sc.research_pairs = pairs;
+        }
     }
 }
 
-/// Collects in `sc.neighbourhood` the vertices whose neighbourhood changed
-/// (for single-sensitive positions: ends of removed, and with
-/// `with_added` added, edges and containments; with `any_single`, the
-/// vertices within `reach` of a touched vertex, and for `reach` ≥ 2 the
-/// vertices within `reach − 1` of any of those), sorted, and in `sc.pairs`
-/// the changed links (for pair-sensitive patterns).
+/// Collects in `neighbourhood` the vertices whose neighbourhood changed,
+/// sorted, for single-sensitive positions: the ends of removed (and with
+/// `with_added` added) edges and containments and, when some position is
+/// single-sensitive, every vertex within `sens.edge_reach` links of those
+/// ends and within `sens.reach` links of a touched vertex; and in `pairs`
+/// the changed links, for pair-sensitive patterns.
 fn changed_links(
     host: &Graph,
     changes: &Changes,
     with_added: bool,
-    any_single: bool,
-    reach: usize,
+    sens: &Sensitivity,
+    neighbourhood: &mut Vec<VertexId>,
+    pairs: &mut Vec<(VertexId, VertexId)>,
     sc: &mut Scratch,
 ) {
-    let neighbourhood = &mut sc.neighbourhood;
-    let pairs = &mut sc.pairs;
     neighbourhood.clear();
     pairs.clear();
     for &(_, a, b) in &changes.removed_edges {
@@ -533,47 +547,44 @@ fn changed_links(
         neighbourhood.extend([c, p]);
         pairs.push((c, p));
     }
-    if reach >= 1 && any_single {
-        // A touched vertex may be a condition vertex next to a match:
-        // its neighbours' matches are re-examined, out to the reach.
-        let (frontier, next, seen) = (&mut sc.frontier, &mut sc.next, &mut sc.seen);
-        frontier.clear();
-        frontier.extend_from_slice(&changes.touched);
-        seen.clear();
-        seen.extend_from_slice(frontier);
-        for _ in 0..reach {
-            next.clear();
-            for &v in frontier.iter() {
-                for_each_link(host, v, |w| {
-                    if !seen.contains(&w) {
-                        seen.push(w);
-                        next.push(w);
-                    }
-                });
-            }
-            neighbourhood.extend_from_slice(next);
-            std::mem::swap(frontier, next);
-        }
-        if reach >= 2 {
-            // Edge changes deeper in a condition: out to reach − 1.
-            frontier.clear();
-            frontier.extend_from_slice(neighbourhood);
-            for _ in 1..reach {
-                next.clear();
-                for &v in frontier.iter() {
-                    for_each_link(host, v, |w| {
-                        if !neighbourhood.contains(&w) && !next.contains(&w) {
-                            next.push(w);
-                        }
-                    });
-                }
-                neighbourhood.extend_from_slice(next);
-                std::mem::swap(frontier, next);
-            }
-        }
+    if sens.single.iter().any(|&s| s) {
+        // A link changed deeper in a condition (an edge between two of its
+        // own vertices, or at one whose valence or neighbours it tests):
+        // the matches within `edge_reach` of the link's ends.
+        within(host, neighbourhood, sens.edge_reach, sc);
+        // A touched vertex may be a condition vertex (or the neighbour of
+        // one whose neighbours it tests): the matches within `reach`.
+        let from = neighbourhood.len();
+        neighbourhood.extend_from_slice(&changes.touched);
+        let mut touched = neighbourhood.split_off(from);
+        within(host, &mut touched, sens.reach, sc);
+        neighbourhood.extend_from_slice(&touched);
     }
     neighbourhood.sort_unstable();
     neighbourhood.dedup();
+}
+
+/// Adds to `set` every vertex within `radius` links of a vertex in it
+/// (each once).
+fn within(host: &Graph, set: &mut Vec<VertexId>, radius: usize, sc: &mut Scratch) {
+    let (frontier, next) = (&mut sc.frontier, &mut sc.next);
+    frontier.clear();
+    frontier.extend_from_slice(set);
+    for _ in 0..radius {
+        next.clear();
+        for &v in frontier.iter() {
+            for_each_link(host, v, |w| {
+                if !set.contains(&w) && !next.contains(&w) {
+                    next.push(w);
+                }
+            });
+        }
+        if next.is_empty() {
+            break;
+        }
+        set.extend_from_slice(next);
+        std::mem::swap(frontier, next);
+    }
 }
 
 /// Calls `f` on each vertex one link from `v`: along any edge, or by
