@@ -36,6 +36,7 @@ mod incremental;
 pub mod matching;
 mod rewrite;
 pub mod rng;
+mod small_copy;
 pub mod trace;
 
 pub use derive::{derive, Derivation, DeriveError, RuleName, StopReason};

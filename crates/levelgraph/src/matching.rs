@@ -29,6 +29,7 @@ use std::ops::ControlFlow;
 use std::sync::OnceLock;
 
 use crate::graph::{Cell, EdgeId, EdgeKind, Graph, Symbol, VertexId};
+use crate::small_copy;
 
 /// Which host tags a pattern vertex accepts.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -868,7 +869,10 @@ impl Buffers {
 thread_local! {
     /// Idle search buffers of this thread (searches nest: a condition is
     /// searched inside the search it guards).
-    static BUFFERS: RefCell<Vec<Buffers>> = const { RefCell::new(Vec::new()) };
+    // Boxed, so that taking buffers from the pool and giving them back
+    // moves a pointer, not the whole struct (a `memcpy` call each way).
+    #[allow(clippy::vec_box)]
+    static BUFFERS: RefCell<Vec<Box<Buffers>>> = const { RefCell::new(Vec::new()) };
 }
 
 /// At most this many idle buffers are kept per thread.
@@ -887,7 +891,7 @@ struct SearchState<'a> {
 fn with_buffers<R>(f: impl FnOnce(&mut Buffers) -> R) -> R {
     let mut b = BUFFERS
         .with(|pool| pool.borrow_mut().pop())
-        .unwrap_or(Buffers::EMPTY);
+        .unwrap_or_else(|| Box::new(Buffers::EMPTY));
     let out = f(&mut b);
     BUFFERS.with(|pool| {
         let mut pool = pool.borrow_mut();
@@ -912,7 +916,7 @@ impl<'a> SearchState<'a> {
         b: &'a mut Buffers,
     ) -> Self {
         b.fixed.clear();
-        b.fixed.extend_from_slice(fixed);
+        small_copy::append(&mut b.fixed, fixed);
         b.image.vertices.clear();
         b.image.vertices.resize(pattern.vertices.len(), UNBOUND);
         b.image.edges.clear();
@@ -920,7 +924,7 @@ impl<'a> SearchState<'a> {
         b.image.frame = None;
         b.used.clear();
         b.used_edges.clear();
-        b.used_edges.extend_from_slice(used_edges);
+        small_copy::append(&mut b.used_edges, used_edges);
         SearchState {
             pattern,
             host,

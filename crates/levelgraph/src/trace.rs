@@ -11,6 +11,7 @@ use std::fmt;
 
 use crate::derive::RuleName;
 use crate::graph::VertexId;
+use crate::small_copy;
 
 /// One rule application of a derivation, as recorded in a [`Trace`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -73,8 +74,8 @@ impl Trace {
     ) {
         debug_assert!(rule < self.names.len());
         let start = self.vertices.len();
-        self.vertices.extend_from_slice(matched);
-        self.vertices.extend_from_slice(created);
+        small_copy::append(&mut self.vertices, matched);
+        small_copy::append(&mut self.vertices, created);
         self.steps.push(Step {
             start,
             rule: rule as u32,

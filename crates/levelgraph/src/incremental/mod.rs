@@ -51,6 +51,7 @@ use std::ops::ControlFlow;
 use crate::graph::{EdgeId, EdgeKind, Graph, VertexId};
 use crate::matching::{Match, Pattern, Sensitivity};
 use crate::rewrite::Changes;
+use crate::small_copy;
 use slots::SlotIndex;
 
 /// The current matches of one pattern in a host that changes.
@@ -163,10 +164,8 @@ impl MatchStore {
 
     /// Match `i`, written into `m` (whose buffers are reused).
     pub(crate) fn get_into(&self, i: usize, m: &mut Match) {
-        m.vertices.clear();
-        m.vertices.extend_from_slice(self.vertices_of(i));
-        m.edges.clear();
-        m.edges.extend_from_slice(self.edges_of(i));
+        small_copy::assign(&mut m.vertices, self.vertices_of(i));
+        small_copy::assign(&mut m.edges, self.edges_of(i));
         m.frame = self.frames[i];
     }
 
@@ -184,8 +183,8 @@ impl MatchStore {
 
     fn push(&mut self, m: &Match) {
         let at = self.len();
-        self.vertices.extend_from_slice(&m.vertices);
-        self.edges.extend_from_slice(&m.edges);
+        small_copy::append(&mut self.vertices, &m.vertices);
+        small_copy::append(&mut self.edges, &m.edges);
         self.frames.push(m.frame);
         if self.indexed {
             for (k, v) in m.vertices.iter().enumerate() {
