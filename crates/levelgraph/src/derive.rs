@@ -649,10 +649,12 @@ impl Run<'_> {
     fn draw_match(&mut self, r: usize) -> Result<usize, u8> {
         const REJECTIONS: usize = 8;
         let n = self.stores[r].len();
+        if n == 0 {
+            return Err(0);
+        }
         let mut rejected = [0usize; REJECTIONS];
         let mut rejections = 0;
         let mut reasons = 0u8;
-        let mut m = std::mem::take(&mut self.drawn);
         let mut alts = std::mem::take(&mut self.alternatives);
         let mut found = None;
         while rejections < REJECTIONS.min(n) {
@@ -660,8 +662,8 @@ impl Run<'_> {
             if rejected[..rejections].contains(&i) {
                 continue;
             }
-            self.stores[r].get_into(i, &mut m);
-            match self.allowed_alternatives(r, &m, &mut alts) {
+            self.stores[r].get_into(i, &mut self.drawn);
+            match self.allowed_alternatives(r, &self.drawn, &mut alts) {
                 0 => {
                     found = Some(self.pick_alternative(r, &alts));
                     break;
@@ -677,19 +679,18 @@ impl Run<'_> {
             // Past the rejections: every other match, in store order.
             let mut allowed: Vec<(usize, Vec<usize>)> = Vec::new();
             for i in (0..n).filter(|i| !rejected[..rejections].contains(i)) {
-                self.stores[r].get_into(i, &mut m);
-                match self.allowed_alternatives(r, &m, &mut alts) {
+                self.stores[r].get_into(i, &mut self.drawn);
+                match self.allowed_alternatives(r, &self.drawn, &mut alts) {
                     0 => allowed.push((i, alts.clone())),
                     why => reasons |= why,
                 }
             }
             if !allowed.is_empty() {
                 let (i, a) = &allowed[self.rng.below(allowed.len())];
-                self.stores[r].get_into(*i, &mut m);
+                self.stores[r].get_into(*i, &mut self.drawn);
                 found = Some(self.pick_alternative(r, a));
             }
         }
-        self.drawn = m;
         self.alternatives = alts;
         found.ok_or(reasons)
     }

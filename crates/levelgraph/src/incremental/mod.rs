@@ -74,7 +74,8 @@ pub(crate) struct MatchStore {
     /// The vertex slots (`i*nv + k`) holding each host vertex.
     by_vertex: SlotIndex,
     /// Scratch buffers of [`MatchStore::update`], kept to avoid allocating.
-    scratch: Scratch,
+    /// Boxed, so that taking it out for an update moves a pointer.
+    scratch: Option<Box<Scratch>>,
     /// Positions of matches to remove (scratch).
     hits: Vec<u32>,
     /// A match being checked again (scratch).
@@ -87,6 +88,7 @@ struct Scratch {
     pairs: Vec<(VertexId, VertexId)>,
     research: Vec<VertexId>,
     research_pairs: Vec<(VertexId, VertexId)>,
+    around: Vec<VertexId>,
     frontier: Vec<VertexId>,
     next: Vec<VertexId>,
 }
@@ -104,7 +106,7 @@ impl MatchStore {
             nv: pattern.vertices().len(),
             ne: pattern.edges().len(),
             by_vertex: SlotIndex::default(),
-            scratch: Scratch::default(),
+            scratch: None,
             hits: Vec::new(),
             probe: Match::default(),
         }
@@ -356,11 +358,11 @@ impl MatchStore {
             return;
         }
         // Taken out for the update, which changes the rest of the store.
-        let mut sc = std::mem::take(&mut self.scratch);
+        let mut sc = self.scratch.take().unwrap_or_default();
         let sens = std::mem::take(&mut self.sensitivity);
         self.apply_changes(pattern, host, changes, &sens, &mut sc);
         self.sensitivity = sens;
-        self.scratch = sc;
+        self.scratch = Some(sc);
     }
 
     fn apply_changes(
@@ -553,11 +555,14 @@ fn changed_links(
         within(host, neighbourhood, sens.edge_reach, sc);
         // A touched vertex may be a condition vertex (or the neighbour of
         // one whose neighbours it tests): the matches within `reach`.
-        let from = neighbourhood.len();
-        neighbourhood.extend_from_slice(&changes.touched);
-        let mut touched = neighbourhood.split_off(from);
-        within(host, &mut touched, sens.reach, sc);
-        neighbourhood.extend_from_slice(&touched);
+        if sens.reach > 0 && !changes.touched.is_empty() {
+            let mut around = std::mem::take(&mut sc.around);
+            around.clear();
+            around.extend_from_slice(&changes.touched);
+            within(host, &mut around, sens.reach, sc);
+            neighbourhood.extend_from_slice(&around);
+            sc.around = around;
+        }
     }
     neighbourhood.sort_unstable();
     neighbourhood.dedup();
@@ -566,6 +571,9 @@ fn changed_links(
 /// Adds to `set` every vertex within `radius` links of a vertex in it
 /// (each once).
 fn within(host: &Graph, set: &mut Vec<VertexId>, radius: usize, sc: &mut Scratch) {
+    if radius == 0 || set.is_empty() {
+        return;
+    }
     let (frontier, next) = (&mut sc.frontier, &mut sc.next);
     frontier.clear();
     frontier.extend_from_slice(set);
