@@ -10,20 +10,41 @@
 //! libraries, while staying editable: a full block moves to the end of the
 //! array with twice the room, and when more than half of the array is
 //! abandoned blocks it is compacted in vertex order.
+//!
+//! Each vertex's block record also carries the vertex's tag (or marks the
+//! id dead): a candidate's liveness, tag and degree, which the matcher
+//! tests first, come from one 16-byte record.
 
-use super::{Incidence, VertexId};
+use super::{Incidence, Symbol, VertexId};
+
+/// `Block::tag` of a removed (or never used) vertex id.
+const DEAD: u32 = u32::MAX;
 
 /// Room of a vertex's block when it gets its first edge.
 const FIRST_CAPACITY: u32 = 4;
 /// Arrays smaller than this are never compacted.
 const COMPACT_FROM: usize = 1024;
 
-/// A vertex's block in the shared array.
-#[derive(Clone, Copy, Debug, Default)]
+/// A vertex's block in the shared array, and its tag.
+#[derive(Clone, Copy, Debug)]
 struct Block {
     start: u32,
     len: u32,
     cap: u32,
+    /// The vertex's tag index, or `DEAD`.
+    tag: u32,
+}
+
+impl Block {
+    /// An empty block of a vertex with tag index `tag`.
+    fn empty(tag: u32) -> Block {
+        Block {
+            start: 0,
+            len: 0,
+            cap: 0,
+            tag,
+        }
+    }
 }
 
 /// The incidence lists of a graph, by vertex index.
@@ -39,9 +60,24 @@ pub(super) struct Adjacency {
 }
 
 impl Adjacency {
-    /// Adds an empty list for the next vertex index.
-    pub(super) fn push_vertex(&mut self) {
-        self.blocks.push(Block::default());
+    /// Adds an empty list for the next vertex index, a live vertex with
+    /// `tag` or (`None`) an unused id.
+    pub(super) fn push_vertex(&mut self, tag: Option<Symbol>) {
+        self.blocks.push(Block::empty(tag.map_or(DEAD, |t| t.0)));
+    }
+
+    /// The tag of `v`, or `None` if `v` is not live.
+    #[inline]
+    pub(super) fn tag(&self, v: VertexId) -> Option<Symbol> {
+        match self.blocks.get(v.index()) {
+            Some(b) if b.tag != DEAD => Some(Symbol(b.tag)),
+            _ => None,
+        }
+    }
+
+    /// Records the tag of `v` (`None`: `v` is removed).
+    pub(super) fn set_tag(&mut self, v: VertexId, tag: Option<Symbol>) {
+        self.blocks[v.index()].tag = tag.map_or(DEAD, |t| t.0);
     }
 
     /// Makes room for `vertices` more vertices and `entries` more entries.
@@ -96,7 +132,7 @@ impl Adjacency {
         let out = self.list(v).to_vec();
         let b = &mut self.blocks[v.index()];
         self.waste += b.cap as usize;
-        *b = Block::default();
+        *b = Block::empty(b.tag);
         out
     }
 
@@ -121,6 +157,7 @@ impl Adjacency {
             start,
             len: b.len,
             cap,
+            tag: b.tag,
         };
     }
 
@@ -174,7 +211,7 @@ mod tests {
         let mut adj = Adjacency::default();
         let n = 300;
         for _ in 0..n {
-            adj.push_vertex();
+            adj.push_vertex(None);
         }
         let mut want: Vec<Vec<u32>> = vec![Vec::new(); n];
         let mut e = 0;

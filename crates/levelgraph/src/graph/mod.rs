@@ -185,8 +185,15 @@ impl Edge {
     }
 }
 
-/// `Graph::live_tags` entry of a removed (or never used) vertex id.
-const DEAD: u32 = u32::MAX;
+/// An edge id's record: the edge while it is live, and its positions in
+/// its source's and its target's incidence lists (slot 1 unused for a
+/// loop), side by side so that removing an edge reads one place. The
+/// positions make removal O(1) at a hub (swap-remove).
+#[derive(Clone, Debug)]
+struct EdgeSlot {
+    edge: Option<Edge>,
+    pos: [u32; 2],
+}
 
 /// What an edge looks like from one of its ends: label, direction,
 /// cosmetic flag, and whether that end is the source. Packed into 32 bits
@@ -270,15 +277,11 @@ pub struct Graph {
     tags: Symbols,
     labels: Symbols,
     vertices: Vec<Option<Vertex>>,
-    /// Per vertex id: its tag index, or `DEAD`. A dense copy of the tags,
-    /// so that liveness and tag tests (the matcher's inner loop) read 4
-    /// bytes instead of a whole vertex record.
-    live_tags: Vec<u32>,
-    edges: Vec<Option<Edge>>,
+    edges: Vec<EdgeSlot>,
+    /// The incidence lists, and beside each a dense copy of the vertex's
+    /// tag (liveness and tag tests, the matcher's inner loop, read it with
+    /// the list's bounds instead of a whole vertex record).
     incidence: Adjacency,
-    /// Per edge: its position in its source's and its target's incidence
-    /// list, so removing an edge from a hub is O(1) (swap-remove).
-    edge_pos: Vec<[u32; 2]>,
     by_tag: Vec<Vec<VertexId>>,
     /// Per vertex: the vertices stored directly in it, in increasing id order.
     children: Vec<Vec<VertexId>>,
@@ -309,11 +312,9 @@ impl Graph {
     /// that a graph known to grow that far is not reallocated on the way.
     pub fn reserve(&mut self, vertices: usize, edges: usize) {
         self.vertices.reserve(vertices);
-        self.live_tags.reserve(vertices);
         self.children.reserve(vertices);
         self.incidence.reserve(vertices, 2 * edges);
         self.edges.reserve(edges);
-        self.edge_pos.reserve(edges);
     }
 
     /// The tag table.
@@ -362,9 +363,8 @@ impl Graph {
             cell: None,
             parent: None,
         }));
-        self.incidence.push_vertex();
+        self.incidence.push_vertex(Some(tag));
         self.children.push(Vec::new());
-        self.live_tags.push(tag.0);
         self.index_insert(tag, id);
         self.vertex_count += 1;
         id
@@ -378,8 +378,7 @@ impl Graph {
         assert!(id.index() >= self.vertices.len(), "vertex id {id} is taken");
         while self.vertices.len() < id.index() {
             self.vertices.push(None);
-            self.live_tags.push(DEAD);
-            self.incidence.push_vertex();
+            self.incidence.push_vertex(None);
             self.children.push(Vec::new());
         }
         self.add_vertex(tag)
@@ -410,10 +409,7 @@ impl Graph {
     /// The tag of `v`, or `None` if `v` is not live.
     #[inline]
     pub fn live_tag(&self, v: VertexId) -> Option<Symbol> {
-        match self.live_tags.get(v.index()) {
-            Some(&t) if t != DEAD => Some(Symbol(t)),
-            _ => None,
-        }
+        self.incidence.tag(v)
     }
 
     /// The tag of `v`. **Panics** if `v` is not live.
@@ -434,7 +430,7 @@ impl Graph {
         }
         self.index_remove(old, v);
         self.vertices[v.index()].as_mut().expect("live vertex").tag = tag;
-        self.live_tags[v.index()] = tag.0;
+        self.incidence.set_tag(v, Some(tag));
         self.index_insert(tag, v);
     }
 
@@ -448,7 +444,7 @@ impl Graph {
             self.remove_vertex(child);
         }
         let vertex = self.vertices[v.index()].take()?;
-        self.live_tags[v.index()] = DEAD;
+        self.incidence.set_tag(v, None);
         let incident = self.incidence.take(v);
         for link in incident {
             self.remove_edge(link.edge);
@@ -580,8 +576,10 @@ impl Graph {
                 },
             );
         }
-        self.edge_pos.push([at_source, at_target]);
-        self.edges.push(Some(edge));
+        self.edges.push(EdgeSlot {
+            edge: Some(edge),
+            pos: [at_source, at_target],
+        });
         self.edge_count += 1;
         id
     }
@@ -619,7 +617,9 @@ impl Graph {
     /// incidence list by swap-remove (so incidence order is the order of
     /// additions, changed only by removals; deterministic either way).
     pub fn remove_edge(&mut self, e: EdgeId) -> Option<Edge> {
-        let edge = self.edges.get_mut(e.index())?.take()?;
+        let slot = self.edges.get_mut(e.index())?;
+        let edge = slot.edge.take()?;
+        let pos = slot.pos;
         let ends: &[(usize, VertexId)] = if edge.source == edge.target {
             &[(0, edge.source)]
         } else {
@@ -630,16 +630,16 @@ impl Graph {
             if !self.contains_vertex(end) {
                 continue;
             }
-            let at = self.edge_pos[e.index()][slot];
+            let at = pos[slot];
             let listed = self.incidence.get(end, at).map(|link| link.edge);
-            debug_assert_eq!(listed, Some(e), "edge_pos is out of step with the list");
+            debug_assert_eq!(listed, Some(e), "edge positions out of step with the list");
             if listed != Some(e) {
                 continue;
             }
             if let Some(moved) = self.incidence.swap_remove(end, at) {
                 // A loop is listed once, at its source (slot 0).
                 let moved_slot = usize::from(!moved.kind.is_outgoing());
-                self.edge_pos[moved.edge.index()][moved_slot] = at;
+                self.edges[moved.edge.index()].pos[moved_slot] = at;
             }
         }
         self.edge_count -= 1;
@@ -648,7 +648,7 @@ impl Graph {
 
     /// The edge `e`, if it is live.
     pub fn edge(&self, e: EdgeId) -> Option<&Edge> {
-        self.edges.get(e.index()).and_then(Option::as_ref)
+        self.edges.get(e.index()).and_then(|s| s.edge.as_ref())
     }
 
     /// Sets the length factor of edge `e`; returns whether `e` is live.
@@ -657,7 +657,7 @@ impl Graph {
     /// direction or label in place could break the incidence lists or create
     /// two identical edges. Remove the edge and add a new one instead.
     pub fn set_length_factor(&mut self, e: EdgeId, length_factor: f64) -> bool {
-        match self.edges.get_mut(e.index()).and_then(Option::as_mut) {
+        match self.edges.get_mut(e.index()).and_then(|s| s.edge.as_mut()) {
             Some(edge) => {
                 edge.length_factor = length_factor;
                 true
@@ -688,7 +688,7 @@ impl Graph {
         self.edges
             .iter()
             .enumerate()
-            .filter_map(|(i, e)| e.as_ref().map(|e| (EdgeId(i as u32), e)))
+            .filter_map(|(i, s)| s.edge.as_ref().map(|e| (EdgeId(i as u32), e)))
     }
 
     /// Edges incident to `v` (both directions; a loop once), in the order
