@@ -604,6 +604,9 @@ impl Pattern {
             }
             fixed[i] = v;
         }
+        if fixed.iter().all(|&v| v != UNBOUND) {
+            return self.visit_fixed(host, fixed, visit);
+        }
         let owned;
         let plan = match anchors {
             [(i, _)] => &self.plans[*i],
@@ -621,6 +624,44 @@ impl Pattern {
             }
         };
         with_buffers(|b| SearchState::new(self, host, plan, fixed, &[], b).extend(0, visit))
+    }
+
+    /// The match, if any, that puts every pattern vertex `i` on `fixed[i]`:
+    /// the search with nothing left to search (an added edge anchoring both
+    /// vertices of a one-edge rule), without a search plan. Each pattern
+    /// edge takes the host edge `find_edge` finds, which is the only
+    /// candidate: the host never holds two identical edges.
+    fn visit_fixed(
+        &self,
+        host: &Graph,
+        fixed: &[VertexId],
+        visit: &mut dyn FnMut(&Match) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
+        let injective = fixed
+            .iter()
+            .enumerate()
+            .all(|(i, v)| !fixed[..i].contains(v));
+        if !injective || !(0..fixed.len()).all(|i| self.vertex_fits(host, i, fixed[i])) {
+            return ControlFlow::Continue(());
+        }
+        with_buffers(|b| {
+            small_copy::assign(&mut b.image.vertices, fixed);
+            b.image.edges.clear();
+            b.image.frame = None;
+            for (j, pe) in self.edges.iter().enumerate() {
+                let (from, to) = (fixed[pe.source], fixed[pe.target]);
+                let used = &b.image.edges;
+                match self.find_edge(host, j, from, to, |e| !used.contains(&e)) {
+                    Some(e) => b.image.edges.push(e),
+                    None => return ControlFlow::Continue(()),
+                }
+            }
+            if self.conditions_hold(host, &b.image) {
+                visit(&b.image)
+            } else {
+                ControlFlow::Continue(())
+            }
+        })
     }
 
     /// How far a change in the host can reach into this pattern's matches:
