@@ -380,25 +380,33 @@ impl MatchStore {
             std::mem::take(&mut sc.neighbourhood),
             std::mem::take(&mut sc.pairs),
         );
-        changed_links(
-            host,
-            changes,
-            true,
-            sens,
-            &mut neighbourhood,
-            &mut pairs,
-            sc,
-        );
+        // Only conditions look at changed links (none: nothing to collect).
+        let conditions = any_single || pair;
+        if conditions {
+            changed_links(
+                host,
+                changes,
+                true,
+                sens,
+                &mut neighbourhood,
+                &mut pairs,
+                sc,
+            );
+        } else {
+            neighbourhood.clear();
+            pairs.clear();
+        }
         // Where conditions may now accept a match: without the added edges
         // when adding can only reject (see `Sensitivity::add_monotone`).
-        let research = (sens.add_monotone && !changes.added_edges.is_empty()).then(|| {
-            let (mut at, mut pairs) = (
-                std::mem::take(&mut sc.research),
-                std::mem::take(&mut sc.research_pairs),
-            );
-            changed_links(host, changes, false, sens, &mut at, &mut pairs, sc);
-            (at, pairs)
-        });
+        let research =
+            (conditions && sens.add_monotone && !changes.added_edges.is_empty()).then(|| {
+                let (mut at, mut pairs) = (
+                    std::mem::take(&mut sc.research),
+                    std::mem::take(&mut sc.research_pairs),
+                );
+                changed_links(host, changes, false, sens, &mut at, &mut pairs, sc);
+                (at, pairs)
+            });
 
         // 1. Matches on changed vertices and removed edges.
         for &v in changes.deleted.iter().chain(&changes.touched) {
