@@ -742,6 +742,15 @@ impl Pattern {
         }
     }
 
+    /// The kinds (either end) of this pattern's own edges, sorted: a match
+    /// can only use host edges of these kinds.
+    pub(crate) fn edge_kinds(&self) -> Vec<EdgeKind> {
+        let mut kinds: Vec<EdgeKind> = self.kinds.iter().map(|k| k[0].either_end()).collect();
+        kinds.sort_unstable();
+        kinds.dedup();
+        kinds
+    }
+
     /// The kinds of host edge (either end) whose addition or removal can
     /// change this pattern's matches: those of its edges and of its
     /// conditions' edges. `None` when every edge counts (exact valences,

@@ -64,6 +64,8 @@ pub(crate) struct MatchStore {
     sensitivity: Sensitivity,
     /// The edge kinds that can change the matches (`Pattern::watched_kinds`).
     watched: Option<Vec<EdgeKind>>,
+    /// The edge kinds a match can use (`Pattern::edge_kinds`).
+    edge_kinds: Vec<EdgeKind>,
     /// Match `i` is `vertices[i*nv..(i+1)*nv]`, `edges[i*ne..(i+1)*ne]`,
     /// `frames[i]`: flat, so a search adds matches without allocating.
     vertices: Vec<VertexId>,
@@ -100,6 +102,7 @@ impl MatchStore {
             indexed: false,
             sensitivity: pattern.sensitivity(),
             watched: pattern.watched_kinds(),
+            edge_kinds: pattern.edge_kinds(),
             vertices: Vec::new(),
             edges: Vec::new(),
             frames: Vec::new(),
@@ -412,8 +415,11 @@ impl MatchStore {
         for &v in changes.deleted.iter().chain(&changes.touched) {
             self.remove_where(v, |_| true);
         }
-        for &(e, a, b) in &changes.removed_edges {
-            self.remove_using_edge(e, a, b);
+        for (&(e, a, b), &kind) in changes.removed_edges.iter().zip(&changes.removed_kinds) {
+            // Only an edge of a kind the pattern's edges have can be in a match.
+            if self.edge_kinds.binary_search(&kind.either_end()).is_ok() {
+                self.remove_using_edge(e, a, b);
+            }
         }
         // 2. Matches whose conditions look at a changed neighbourhood:
         // dropped where step 3 searches again, else (a change that can
