@@ -138,6 +138,9 @@ pub struct Pattern {
     /// bound in advance (an anchored search from an added edge or a changed
     /// pair), built when first needed.
     pair_plans: Vec<OnceLock<SearchPlan>>,
+    /// What a match store needs to know about this pattern, worked out
+    /// once (see [`Pattern::store_facts`]).
+    store_facts: OnceLock<StoreFacts>,
     /// Induced matching: no host edge between matched vertices may be left
     /// out of the match.
     induced: bool,
@@ -182,6 +185,17 @@ pub struct Sensitivity {
     /// exact valences or forbidden tags of their own), false when a pattern
     /// vertex has an exact valence (an added edge can bring a vertex to it).
     pub add_monotone: bool,
+}
+
+/// What the incremental match stores need to know about a pattern: how
+/// changes reach its matches ([`Pattern::sensitivity`]), the edge kinds
+/// whose changes can affect them at all (`None`: every kind) and the edge
+/// kinds its own edges have.
+#[derive(Clone, Debug)]
+pub(crate) struct StoreFacts {
+    pub(crate) sensitivity: Sensitivity,
+    pub(crate) watched: Option<Vec<EdgeKind>>,
+    pub(crate) edge_kinds: Vec<EdgeKind>,
 }
 
 /// A negative application condition: a pattern whose first `bound`
@@ -297,6 +311,7 @@ impl Pattern {
             kinds,
             plans: Vec::new(),
             pair_plans: Vec::new(),
+            store_facts: OnceLock::new(),
             induced: false,
             nacs: Vec::new(),
             inside: Vec::new(),
@@ -742,9 +757,19 @@ impl Pattern {
         }
     }
 
+    /// [`StoreFacts`] of this pattern, worked out on first use (a pattern
+    /// is complete once compiled; every derivation's stores share them).
+    pub(crate) fn store_facts(&self) -> &StoreFacts {
+        self.store_facts.get_or_init(|| StoreFacts {
+            sensitivity: self.sensitivity(),
+            watched: self.watched_kinds(),
+            edge_kinds: self.edge_kinds(),
+        })
+    }
+
     /// The kinds (either end) of this pattern's own edges, sorted: a match
     /// can only use host edges of these kinds.
-    pub(crate) fn edge_kinds(&self) -> Vec<EdgeKind> {
+    fn edge_kinds(&self) -> Vec<EdgeKind> {
         let mut kinds: Vec<EdgeKind> = self.kinds.iter().map(|k| k[0].either_end()).collect();
         kinds.sort_unstable();
         kinds.dedup();
@@ -755,7 +780,7 @@ impl Pattern {
     /// change this pattern's matches: those of its edges and of its
     /// conditions' edges. `None` when every edge counts (exact valences,
     /// forbidden tags or `induced` look at all edges).
-    pub(crate) fn watched_kinds(&self) -> Option<Vec<EdgeKind>> {
+    fn watched_kinds(&self) -> Option<Vec<EdgeKind>> {
         let looks_at_all = |p: &Pattern| {
             p.induced
                 || p.vertices

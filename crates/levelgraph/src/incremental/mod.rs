@@ -8,7 +8,7 @@
 //! full search and then maintained. Either way a change that cannot reach
 //! the pattern leaves the store as it is: no vertex changed and no edge of
 //! a kind the pattern or its conditions look at was added or removed
-//! ([`Pattern::watched_kinds`]).
+//! (`Pattern::store_facts`).
 //! After an application ([`Changes`]) a maintained store
 //! 1. drops the matches that contain a deleted or touched vertex (new tag,
 //!    attributes or parent), or use a removed edge;
@@ -49,7 +49,7 @@ mod slots;
 use std::ops::ControlFlow;
 
 use crate::graph::{EdgeId, EdgeKind, Graph, VertexId};
-use crate::matching::{Match, Pattern, Sensitivity};
+use crate::matching::{Match, Pattern, Sensitivity, StoreFacts};
 use crate::rewrite::Changes;
 use crate::small_copy;
 use slots::SlotIndex;
@@ -61,11 +61,6 @@ pub(crate) struct MatchStore {
     /// Whether `by_vertex` is kept: only for stores that are
     /// maintained incrementally.
     indexed: bool,
-    sensitivity: Sensitivity,
-    /// The edge kinds that can change the matches (`Pattern::watched_kinds`).
-    watched: Option<Vec<EdgeKind>>,
-    /// The edge kinds a match can use (`Pattern::edge_kinds`).
-    edge_kinds: Vec<EdgeKind>,
     /// Match `i` is `vertices[i*nv..(i+1)*nv]`, `edges[i*ne..(i+1)*ne]`,
     /// `frames[i]`: flat, so a search adds matches without allocating.
     vertices: Vec<VertexId>,
@@ -100,9 +95,6 @@ impl MatchStore {
         MatchStore {
             built: false,
             indexed: false,
-            sensitivity: pattern.sensitivity(),
-            watched: pattern.watched_kinds(),
-            edge_kinds: pattern.edge_kinds(),
             vertices: Vec::new(),
             edges: Vec::new(),
             frames: Vec::new(),
@@ -252,8 +244,8 @@ impl MatchStore {
     /// Whether `changes` cannot change the matches: no vertex changed and
     /// no edge of a watched kind was added or removed. Such a store stays
     /// exact as it is, searched or maintained.
-    fn unaffected(&self, host: &Graph, changes: &Changes) -> bool {
-        let Some(watched) = &self.watched else {
+    fn unaffected(facts: &StoreFacts, host: &Graph, changes: &Changes) -> bool {
+        let Some(watched) = &facts.watched else {
             return false;
         };
         let watched = |k: EdgeKind| watched.binary_search(&k.either_end()).is_ok();
@@ -347,7 +339,8 @@ impl MatchStore {
     /// without indexes (a small host, where a fresh search is cheaper than
     /// bookkeeping) is dropped, to be searched again when needed.
     pub(crate) fn update(&mut self, pattern: &Pattern, host: &Graph, changes: &Changes) {
-        if !self.built || self.unaffected(host, changes) {
+        let facts = pattern.store_facts();
+        if !self.built || Self::unaffected(facts, host, changes) {
             return;
         }
         if !self.indexed {
@@ -355,16 +348,14 @@ impl MatchStore {
             self.clear();
             return;
         }
-        if self.sensitivity.reach == usize::MAX {
+        if facts.sensitivity.reach == usize::MAX {
             self.built = false;
             self.clear();
             return;
         }
         // Taken out for the update, which changes the rest of the store.
         let mut sc = self.scratch.take().unwrap_or_default();
-        let sens = std::mem::take(&mut self.sensitivity);
-        self.apply_changes(pattern, host, changes, &sens, &mut sc);
-        self.sensitivity = sens;
+        self.apply_changes(pattern, host, changes, facts, &mut sc);
         self.scratch = Some(sc);
     }
 
@@ -373,9 +364,10 @@ impl MatchStore {
         pattern: &Pattern,
         host: &Graph,
         changes: &Changes,
-        sens: &Sensitivity,
+        facts: &StoreFacts,
         sc: &mut Scratch,
     ) {
+        let sens = &facts.sensitivity;
         let (single, pair) = (&sens.single, sens.pair);
         let any_single = single.iter().any(|&s| s);
         // Where conditions may now reject a match: every changed link.
@@ -417,7 +409,7 @@ impl MatchStore {
         }
         for (&(e, a, b), &kind) in changes.removed_edges.iter().zip(&changes.removed_kinds) {
             // Only an edge of a kind the pattern's edges have can be in a match.
-            if self.edge_kinds.binary_search(&kind.either_end()).is_ok() {
+            if facts.edge_kinds.binary_search(&kind.either_end()).is_ok() {
                 self.remove_using_edge(e, a, b);
             }
         }
