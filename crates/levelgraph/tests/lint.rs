@@ -279,3 +279,21 @@ fn induced_rules_are_not_duplicates_of_plain_ones() {
                rule tight induced { (a:room) -- (b:room) => (a) -- (x:room) -- (b) }\n";
     assert_eq!(findings(src), []);
 }
+
+#[test]
+fn a_where_not_with_nothing_of_its_own_is_reported() {
+    let src = "tags { s room key }\n\
+               rule start { (a:s) => (a:room) -- (b:room) }\n\
+               rule grow { (a:room) -- (b:room)\n\
+                 where not (a)\n\
+                 => (a) -- (c:room) -- (b) }\n\
+               rule key { (a:room) -- (b:room) where not (a) -- (k:key) => (a) -- (b) -- (k:key) }\n";
+    assert_eq!(
+        findings(src),
+        [(
+            Warning,
+            "rule `grow`: `where not` condition 1 names only pattern vertices and no edge or containment, so every match meets it and the rule never applies".to_owned(),
+            4
+        )]
+    );
+}

@@ -151,6 +151,30 @@ pub(super) fn check(model: &Grammar, out: &mut Vec<Diagnostic>) {
         if !grid_rule && !connected(&lhs_names, lhs_pairs) {
             out.push(not_connected(&rule.name, "pattern", rule_at(i)));
         }
+        for (k, cond) in rule.where_not.iter().enumerate() {
+            // Nothing of its own to look for: the condition is met by every
+            // match, so it rejects them all.
+            let only_matched = cond
+                .vertices
+                .iter()
+                .all(|v| lhs_names.contains(&v.name.as_str()));
+            if only_matched && cond.edges.is_empty() && cond.inside.is_empty() {
+                out.push(
+                    Diagnostic::new(
+                        Severity::Warning,
+                        format!(
+                            "rule `{}`: `where not` condition {} names only pattern vertices and no edge or containment, so every match meets it and the rule never applies",
+                            rule.name,
+                            k + 1
+                        ),
+                        cond.vertices
+                            .first()
+                            .map_or_else(|| rule_at(i), |v| location(v.span, format!("rules[{i}].where_not[{k}]"))),
+                    )
+                    .with_hint("a condition rejects a match when it can be found next to it: give it an edge, a containment or a vertex of its own"),
+                );
+            }
+        }
         let several = rule.rhs.len() > 1;
         for (k, alt) in rule.rhs.iter().enumerate() {
             let side = if several {
