@@ -297,3 +297,19 @@ fn a_where_not_with_nothing_of_its_own_is_reported() {
         )]
     );
 }
+
+#[test]
+fn a_grid_rule_without_a_grid_is_reported() {
+    let src = "tags { s room }\n\
+               rule start { (a:s) => (a:room) -- (b:room) }\n\
+               rule dig { (a:room @0,0) -- (b:room @1,0) => (a) -- (b) -- (c:room @2,0) }\n";
+    let found = findings(src);
+    assert!(
+        found.contains(&(
+            Warning,
+            "rule `dig` has grid offsets, but the grammar has no `grid`: it matches only a host whose vertices have cells".to_owned(),
+            3
+        )),
+        "{found:?}"
+    );
+}

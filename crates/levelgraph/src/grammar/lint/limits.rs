@@ -124,6 +124,19 @@ pub(super) fn check(model: &Grammar, out: &mut Vec<Diagnostic>) {
         // Grid rules (seed 003) are held together and placed by grid
         // offsets, not by edges: seed 000's limits below do not apply.
         let grid_rule = rule.lhs.vertices.iter().any(|v| v.offset.is_some());
+        if grid_rule && model.grid.is_none() {
+            out.push(
+                Diagnostic::new(
+                    Severity::Warning,
+                    format!(
+                        "rule `{}` has grid offsets, but the grammar has no `grid`: it matches only a host whose vertices have cells",
+                        rule.name
+                    ),
+                    rule_at(i),
+                )
+                .with_hint("add `grid ROWS x COLUMNS of TAG` to the grammar header, or derive from such a host with `generate --host`"),
+            );
+        }
         if !is_start_rule && !grid_rule && rule.lhs.vertices.len() < 2 {
             out.push(
                 Diagnostic::new(
