@@ -313,3 +313,26 @@ fn a_grid_rule_without_a_grid_is_reported() {
         "{found:?}"
     );
 }
+
+#[test]
+fn a_no_repeat_rule_alone_in_a_stage_of_several_steps_is_reported() {
+    let src = "tags { s room }\n\
+               rule start { (a:s) => (a:room) -- (b:room) }\n\
+               rule grow no_repeat { (a:room) -- (b:room) => (a) -- (c:room) -- (b) }\n\
+               recipe {\n\
+                 start 1\n\
+                 grow 3\n\
+               }\n";
+    let found = findings(src);
+    assert!(
+        found.contains(&(
+            Warning,
+            "recipe stage 2 needs at least 3 steps, but its only rule `grow` is `no_repeat` and cannot apply twice in a row".to_owned(),
+            6
+        )),
+        "{found:?}"
+    );
+    // And the derivation indeed stops there.
+    let g = grammar::load(src, "lint").unwrap();
+    assert!(levelgraph::derive(&g, 1).is_err());
+}

@@ -36,6 +36,28 @@ pub(super) fn check(model: &Grammar, out: &mut Vec<Diagnostic>) {
                     .filter_map(|sr| model.rules.iter().position(|r| r.name == sr.rule))
                     .collect();
                 members.iter().for_each(|&r| in_some_stage[r] = true);
+                if let [only] = members[..] {
+                    let rule = &model.rules[only];
+                    // Two applications in a row are what no_repeat forbids;
+                    // a skipped step (probability) would let it go on.
+                    if rule.no_repeat && rule.probability >= 1.0 && stage.min >= 2 {
+                        let label = stage
+                            .name
+                            .clone()
+                            .unwrap_or_else(|| format!("stage {}", si + 1));
+                        out.push(
+                            Diagnostic::new(
+                                Severity::Warning,
+                                format!(
+                                    "recipe {label} needs at least {} steps, but its only rule `{}` is `no_repeat` and cannot apply twice in a row",
+                                    stage.min, rule.name
+                                ),
+                                location(stage.span, format!("recipe.stages[{si}]")),
+                            )
+                            .with_hint("every derivation stops there after one step; add a second rule to the stage or drop `no_repeat`"),
+                        );
+                    }
+                }
                 let runs = members.iter().any(|&r| fires(&model.rules[r], &produced));
                 if !runs {
                     let label = stage
