@@ -15,7 +15,7 @@ use std::time::Instant;
 use clap::{Parser, Subcommand, ValueEnum};
 use levelgraph::derive::derive_from;
 use levelgraph::diagnostic::Severity;
-use levelgraph::drawing::{force_layout, ForceConfig};
+use levelgraph::drawing::{draw, ForceConfig};
 use levelgraph::formats::{
     host_for, to_dot, to_graphml, to_seed003_text, to_svg, MissionDoc, MissionError,
 };
@@ -231,7 +231,17 @@ fn generate(
     formats.sort();
     formats.dedup();
     let positions = if formats.contains(&Format::Svg) || formats.contains(&Format::Txt) {
-        force_layout(graph, &ForceConfig::for_picture(seed))
+        let config = ForceConfig::for_picture(seed);
+        let drawing = draw(graph, &config);
+        if drawing.iterations < config.iterations {
+            eprintln!(
+                "note: the picture's force-directed drawing made {} of {} iterations: a level of {} vertices reaches its work limit",
+                drawing.iterations,
+                config.iterations,
+                graph.vertex_count()
+            );
+        }
+        drawing.positions
     } else {
         Vec::new()
     };

@@ -8,8 +8,10 @@
 //! Vertices are also pushed off edges they are not part of (short-range
 //! vertex–edge repulsion, after Bertault's PrEd).
 //! Start positions are a grid in breadth-first order with a seeded jitter,
-//! so the same graph and seed give the same drawing. O(n²) per iteration,
-//! which is fine for mission graphs (tens to a few hundred vertices).
+//! so the same graph and seed give the same drawing. O(n² + n·m) per
+//! iteration, which is fine for mission graphs (tens to a few hundred
+//! vertices); a work budget ([`ForceConfig::work`]) cuts the iterations of
+//! larger graphs, so a picture of a huge level takes about a second.
 //! The geometric derivation of seed 000 (positions kept while rewriting) is
 //! a separate, later stage; this drawing only serves `mission.svg`.
 
@@ -23,20 +25,42 @@ use crate::rng::Rng;
 pub struct ForceConfig {
     /// Ideal edge length, in drawing units.
     pub edge_length: f64,
-    /// Number of iterations (the only loop; it always ends).
+    /// Number of iterations (the only loop; it always ends), at most: see
+    /// `work`.
     pub iterations: u32,
     /// Seed of the start jitter.
     pub seed: u64,
+    /// Most interactions the drawing may compute, counted as iterations ×
+    /// (n²/2 vertex pairs + n·m vertex–edge pairs) for n top-level vertices
+    /// and m edges between them: a large graph gets fewer iterations (none
+    /// past the budget: its start layout), instead of running for hours.
+    pub work: u64,
 }
 
+/// [`ForceConfig::work`] of a picture: 1.2 × 10⁹ interactions, about a
+/// second; every graph up to about 1,000 vertices gets all 400 iterations.
+pub const PICTURE_WORK: u64 = 1_200_000_000;
+
 impl ForceConfig {
-    /// Defaults for a picture: edge length 1, 400 iterations.
+    /// Defaults for a picture: edge length 1, 400 iterations within
+    /// [`PICTURE_WORK`].
     pub fn for_picture(seed: u64) -> Self {
         ForceConfig {
             edge_length: 1.0,
             iterations: 400,
             seed,
+            work: PICTURE_WORK,
         }
+    }
+
+    /// The iterations a drawing of `vertices` top-level vertices and `edges`
+    /// edges between them makes: `iterations`, cut to what `work` allows.
+    pub fn iterations_for(&self, vertices: usize, edges: usize) -> u32 {
+        let n = vertices as u64;
+        let pairs = n.saturating_mul(n.saturating_sub(1)) / 2;
+        let per_iteration = pairs.saturating_add(n.saturating_mul(edges as u64)).max(1);
+        let allowed = self.work / per_iteration;
+        u32::try_from(allowed).map_or(self.iterations, |a| a.min(self.iterations))
     }
 }
 
@@ -47,6 +71,22 @@ impl ForceConfig {
 /// position of the top-level vertex it is stored in, and its edges act on
 /// that vertex.
 pub fn force_layout(g: &Graph, config: &ForceConfig) -> Vec<Option<Point>> {
+    draw(g, config).positions
+}
+
+/// A drawing: the positions [`force_layout`] returns, and how many
+/// iterations made them (fewer than asked when [`ForceConfig::work`] cut
+/// them).
+#[derive(Clone, Debug)]
+pub struct Drawing {
+    /// Per vertex id, as [`force_layout`] returns them.
+    pub positions: Vec<Option<Point>>,
+    /// Iterations made.
+    pub iterations: u32,
+}
+
+/// [`force_layout`], also saying how many iterations it made.
+pub fn draw(g: &Graph, config: &ForceConfig) -> Drawing {
     let ids: Vec<VertexId> = g.vertex_ids().filter(|&v| g.parent(v).is_none()).collect();
     let n = ids.len();
     let mut slot = vec![usize::MAX; g.vertex_bound()];
@@ -81,10 +121,11 @@ pub fn force_layout(g: &Graph, config: &ForceConfig) -> Vec<Option<Point>> {
         })
         .collect();
     let k = config.edge_length;
+    let iterations = config.iterations_for(n, edges.len());
     let mut temperature = k * (n as f64).sqrt().max(1.0);
-    let cooling = temperature / f64::from(config.iterations.max(1));
+    let cooling = temperature / f64::from(iterations.max(1));
     let mut disp = vec![[0.0f64; 2]; n];
-    for _ in 0..config.iterations {
+    for _ in 0..iterations {
         disp.iter_mut().for_each(|d| *d = [0.0, 0.0]);
         for i in 0..n {
             for j in (i + 1)..n {
@@ -123,7 +164,10 @@ pub fn force_layout(g: &Graph, config: &ForceConfig) -> Vec<Option<Point>> {
     for v in g.vertex_ids() {
         out[v.index()] = Some(pos[slot[v.index()]]);
     }
-    out
+    Drawing {
+        positions: out,
+        iterations,
+    }
 }
 
 /// The top-level vertex `v` is stored in (at any depth), or `v` itself.
@@ -221,4 +265,36 @@ fn initial_positions(
         };
     }
     pos
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_work_budget_cuts_iterations_of_large_graphs_only() {
+        let config = ForceConfig::for_picture(1);
+        // Mission graphs and anything up to about 1,000 vertices: all of them.
+        assert_eq!(config.iterations_for(0, 0), 400);
+        assert_eq!(config.iterations_for(40, 45), 400);
+        assert_eq!(config.iterations_for(1_000, 1_500), 400);
+        // Larger: as many as the budget allows, down to none.
+        assert_eq!(config.iterations_for(3_000, 4_000), 72);
+        assert_eq!(config.iterations_for(100_000, 200_000), 0);
+        assert_eq!(config.iterations_for(usize::MAX / 2, usize::MAX / 2), 0);
+    }
+
+    #[test]
+    fn a_drawing_reports_the_iterations_it_made() {
+        let mut g = Graph::new();
+        let a = g.add_vertex_named("room");
+        let b = g.add_vertex_named("room");
+        g.connect(a, b, false);
+        let mut config = ForceConfig::for_picture(3);
+        assert_eq!(draw(&g, &config).iterations, 400);
+        config.work = 3;
+        let cut = draw(&g, &config);
+        assert_eq!(cut.iterations, 1);
+        assert!(cut.positions[a.index()].is_some() && cut.positions[b.index()].is_some());
+    }
 }
