@@ -235,10 +235,10 @@ fn generate(
         let drawing = draw(graph, &config);
         if drawing.iterations < config.iterations {
             eprintln!(
-                "note: the picture's force-directed drawing made {} of {} iterations: a level of {} vertices reaches its work limit",
+                "note: the picture's force-directed drawing made {} of {} iterations: {} top-level vertices reach its work limit",
                 drawing.iterations,
                 config.iterations,
-                graph.vertex_count()
+                drawing.vertices
             );
         }
         drawing.positions

@@ -506,9 +506,7 @@ const BLOCKED_BY_PLACEMENT: u8 = 4;
 
 /// Host size (vertices) from which match stores are maintained
 /// incrementally instead of searched again after each change. Below it a
-/// fresh search of the chosen rule is cheaper; 64 rather than the earlier
-/// 256 since stores got cheap to keep (mutex STS ring of 10,000: 7.2 ->
-/// 6.0 ms; the example grammars stay below it).
+/// fresh search of the chosen rule is cheaper (BENCHMARKS.md, mutex STS).
 pub const INCREMENTAL_FROM: usize = 64;
 
 /// The state of one derivation.

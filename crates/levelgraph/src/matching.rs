@@ -331,6 +331,8 @@ impl Pattern {
     /// `transforms`. Edges and all other conditions still apply.
     /// **Panics** unless there is one offset per vertex.
     pub fn with_grid(mut self, offsets: Vec<[i32; 2]>, transforms: Vec<u8>) -> Self {
+        // The store facts depend on all of it: worked out again when needed.
+        self.store_facts = OnceLock::new();
         assert_eq!(offsets.len(), self.vertices.len());
         self.grid = Some((offsets, transforms));
         self
@@ -340,6 +342,8 @@ impl Pattern {
     /// indices to match a host vertex stored in the other's image.
     /// **Panics** if an index is out of range.
     pub fn with_inside(mut self, inside: Vec<(usize, usize)>) -> Self {
+        // The store facts depend on all of it: worked out again when needed.
+        self.store_facts = OnceLock::new();
         let n = self.vertices.len();
         assert!(inside.iter().all(|&(c, p)| c < n && p < n));
         self.inside = inside;
@@ -350,6 +354,8 @@ impl Pattern {
     /// given negative application conditions (each built over this
     /// pattern's vertices, see [`Nac::new`]).
     pub fn with_conditions(mut self, induced: bool, nacs: Vec<Nac>) -> Self {
+        // The store facts depend on all of it: worked out again when needed.
+        self.store_facts = OnceLock::new();
         self.induced = induced;
         self.nacs = nacs;
         self

@@ -336,3 +336,23 @@ fn a_no_repeat_rule_alone_in_a_stage_of_several_steps_is_reported() {
     let g = grammar::load(src, "lint").unwrap();
     assert!(levelgraph::derive(&g, 1).is_err());
 }
+
+#[test]
+fn a_dead_stage_is_not_also_reported_for_no_repeat() {
+    let src = "tags { s room key }\n\
+               rule start { (a:s) => (a:room) -- (b:room) }\n\
+               rule grow no_repeat { (a:key) -- (b:room) => (a) -- (c:room) -- (b) }\n\
+               recipe {\n\
+                 start 1\n\
+                 grow 3\n\
+               }\n";
+    let found = findings(src);
+    assert!(
+        found.iter().any(|(_, m, _)| m.contains("can never run")),
+        "{found:?}"
+    );
+    assert!(
+        !found.iter().any(|(_, m, _)| m.contains("no_repeat")),
+        "{found:?}"
+    );
+}

@@ -575,7 +575,8 @@ fn changed_links(
 }
 
 /// Adds to `set` every vertex within `radius` links of a vertex in it
-/// (each once; `set` comes back sorted). Sorting instead of membership
+/// (each once; with a radius of 0 or an empty set, `set` is left as it is,
+/// else it comes back sorted). Sorting instead of membership
 /// scans keeps a hub's thousands of neighbours from costing a quadratic
 /// walk.
 fn within(host: &Graph, set: &mut Vec<VertexId>, radius: usize, sc: &mut Scratch) {

@@ -36,8 +36,10 @@ pub(super) fn check(model: &Grammar, out: &mut Vec<Diagnostic>) {
                     .filter_map(|sr| model.rules.iter().position(|r| r.name == sr.rule))
                     .collect();
                 members.iter().for_each(|&r| in_some_stage[r] = true);
-                if let [only] = members[..] {
-                    let rule = &model.rules[only];
+                let runs = members.iter().any(|&r| fires(&model.rules[r], &produced));
+                // (A stage that can never run is reported as such below.)
+                if let (true, [only]) = (runs, &members[..]) {
+                    let rule = &model.rules[*only];
                     // Two applications in a row are what no_repeat forbids;
                     // a skipped step (probability) would let it go on.
                     if rule.no_repeat && rule.probability >= 1.0 && stage.min >= 2 {
@@ -58,7 +60,6 @@ pub(super) fn check(model: &Grammar, out: &mut Vec<Diagnostic>) {
                         );
                     }
                 }
-                let runs = members.iter().any(|&r| fires(&model.rules[r], &produced));
                 if !runs {
                     let label = stage
                         .name
