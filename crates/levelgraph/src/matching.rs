@@ -625,9 +625,6 @@ impl Pattern {
             }
             fixed[i] = v;
         }
-        if fixed.iter().all(|&v| v != UNBOUND) {
-            return self.visit_fixed(host, fixed, visit);
-        }
         let owned;
         let plan = match anchors {
             [(i, _)] => &self.plans[*i],
@@ -645,44 +642,6 @@ impl Pattern {
             }
         };
         with_buffers(|b| SearchState::new(self, host, plan, fixed, &[], b).extend(0, visit))
-    }
-
-    /// The match, if any, that puts every pattern vertex `i` on `fixed[i]`:
-    /// the search with nothing left to search (an added edge anchoring both
-    /// vertices of a one-edge rule), without a search plan. Each pattern
-    /// edge takes the host edge `find_edge` finds, which is the only
-    /// candidate: the host never holds two identical edges.
-    fn visit_fixed(
-        &self,
-        host: &Graph,
-        fixed: &[VertexId],
-        visit: &mut dyn FnMut(&Match) -> ControlFlow<()>,
-    ) -> ControlFlow<()> {
-        let injective = fixed
-            .iter()
-            .enumerate()
-            .all(|(i, v)| !fixed[..i].contains(v));
-        if !injective || !(0..fixed.len()).all(|i| self.vertex_fits(host, i, fixed[i])) {
-            return ControlFlow::Continue(());
-        }
-        with_buffers(|b| {
-            small_copy::assign(&mut b.image.vertices, fixed);
-            b.image.edges.clear();
-            b.image.frame = None;
-            for (j, pe) in self.edges.iter().enumerate() {
-                let (from, to) = (fixed[pe.source], fixed[pe.target]);
-                let used = &b.image.edges;
-                match self.find_edge(host, j, from, to, |e| !used.contains(&e)) {
-                    Some(e) => b.image.edges.push(e),
-                    None => return ControlFlow::Continue(()),
-                }
-            }
-            if self.conditions_hold(host, &b.image) {
-                visit(&b.image)
-            } else {
-                ControlFlow::Continue(())
-            }
-        })
     }
 
     /// How far a change in the host can reach into this pattern's matches:
@@ -834,8 +793,7 @@ impl Pattern {
 
     /// A host edge from `a` to `b` (the images of pattern edge `j`'s source
     /// and target) that can be the image of edge `j` and that `free`
-    /// accepts. Scans the shorter of the two incidence lists, so a check
-    /// at a hub costs the other end's degree, and reads no edge records.
+    /// accepts ([`Graph::find_edge`]).
     #[inline]
     fn find_edge(
         &self,
@@ -845,15 +803,7 @@ impl Pattern {
         b: VertexId,
         free: impl Fn(EdgeId) -> bool,
     ) -> Option<EdgeId> {
-        let (la, lb) = (host.incidences(a), host.incidences(b));
-        let (list, other, want) = if lb.len() < la.len() {
-            (lb, a, self.kinds[j][1])
-        } else {
-            (la, b, self.kinds[j][0])
-        };
-        list.iter()
-            .find(|link| link.other == other && link.kind.fits(want) && free(link.edge))
-            .map(|link| link.edge)
+        host.find_edge(a, b, self.kinds[j][0], free)
     }
 
     fn vertex_fits(&self, host: &Graph, i: usize, v: VertexId) -> bool {

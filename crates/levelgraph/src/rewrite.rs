@@ -80,6 +80,27 @@ fn host_edge(source: VertexId, target: VertexId, e: &NewEdge) -> Edge {
     }
 }
 
+/// An edge an application removed, as it was.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct RemovedEdge {
+    pub(crate) id: EdgeId,
+    pub(crate) source: VertexId,
+    pub(crate) target: VertexId,
+    /// Its kind seen from its source.
+    pub(crate) kind: EdgeKind,
+}
+
+impl RemovedEdge {
+    fn new(id: EdgeId, edge: &Edge) -> Self {
+        RemovedEdge {
+            id,
+            source: edge.source,
+            target: edge.target,
+            kind: edge.kind(),
+        }
+    }
+}
+
 /// What one application changed, for the incremental match stores
 /// ([`crate::incremental`]).
 #[derive(Clone, Debug, Default)]
@@ -91,11 +112,8 @@ pub(crate) struct Changes {
     pub(crate) created: Vec<VertexId>,
     /// Vertices removed (with everything stored in them).
     pub(crate) deleted: Vec<VertexId>,
-    /// Edges removed, with their endpoints.
-    pub(crate) removed_edges: Vec<(EdgeId, VertexId, VertexId)>,
-    /// The kind of each removed edge (in `removed_edges` order), seen from
-    /// its source.
-    pub(crate) removed_kinds: Vec<EdgeKind>,
+    /// Edges removed, with their endpoints and kinds.
+    pub(crate) removed_edges: Vec<RemovedEdge>,
     /// Edges added.
     pub(crate) added_edges: Vec<EdgeId>,
     /// `(child, parent)` containments made or broken.
@@ -108,7 +126,6 @@ impl Changes {
         self.created.clear();
         self.deleted.clear();
         self.removed_edges.clear();
-        self.removed_kinds.clear();
         self.added_edges.clear();
         self.relinked.clear();
     }
@@ -127,8 +144,7 @@ pub(crate) fn apply(
     for &j in &plan.removed_edges {
         let e = m.edges[j];
         if let Some(edge) = host.remove_edge(e) {
-            changes.removed_edges.push((e, edge.source, edge.target));
-            changes.removed_kinds.push(edge.kind());
+            changes.removed_edges.push(RemovedEdge::new(e, &edge));
         }
     }
     // Taken out before deletions, so a kept vertex stored in a deleted
@@ -250,9 +266,8 @@ fn record_deletion(host: &Graph, v: VertexId, changes: &mut Changes) {
         }
         for e in host.incident_edges(x) {
             let edge = host.edge(e).expect("incident edge is live");
-            if !changes.removed_edges.iter().any(|&(r, _, _)| r == e) {
-                changes.removed_edges.push((e, edge.source, edge.target));
-                changes.removed_kinds.push(edge.kind());
+            if !changes.removed_edges.iter().any(|r| r.id == e) {
+                changes.removed_edges.push(RemovedEdge::new(e, edge));
             }
         }
         stack.extend(host.children(x).iter().copied());

@@ -230,6 +230,11 @@ impl EdgeKind {
         EdgeKind(self.0 & !Self::OUTGOING)
     }
 
+    /// The same edge seen from its other end.
+    pub fn other_end(self) -> EdgeKind {
+        EdgeKind(self.0 ^ Self::OUTGOING)
+    }
+
     /// Whether the edge is cosmetic.
     pub fn is_cosmetic(self) -> bool {
         self.0 & Self::COSMETIC != 0
@@ -600,16 +605,29 @@ impl Graph {
     /// Scans the shorter of the two endpoints' incidence lists (without
     /// reading the edges themselves).
     pub fn find_identical_edge(&self, edge: &Edge) -> Option<EdgeId> {
-        let a = self.incidence.list(edge.source);
-        let b = self.incidence.list(edge.target);
-        let (list, other, outgoing) = if b.len() < a.len() {
-            (b, edge.source, false)
+        self.find_edge(edge.source, edge.target, edge.kind(), |_| true)
+    }
+
+    /// The first edge between `a` and `b` that has kind `at_a` seen from
+    /// `a` (see [`EdgeKind::fits`]) and that `accept` takes. Scans the
+    /// shorter of the two incidence lists, so a lookup at a hub costs the
+    /// other end's degree, and reads no edge record.
+    #[inline]
+    pub fn find_edge(
+        &self,
+        a: VertexId,
+        b: VertexId,
+        at_a: EdgeKind,
+        accept: impl Fn(EdgeId) -> bool,
+    ) -> Option<EdgeId> {
+        let (la, lb) = (self.incidence.list(a), self.incidence.list(b));
+        let (list, other, want) = if lb.len() < la.len() {
+            (lb, a, at_a.other_end())
         } else {
-            (a, edge.target, true)
+            (la, b, at_a)
         };
-        let want = EdgeKind::new(edge.directed, edge.cosmetic, edge.label, outgoing);
         list.iter()
-            .find(|link| link.other == other && link.kind.fits(want))
+            .find(|link| link.other == other && link.kind.fits(want) && accept(link.edge))
             .map(|link| link.edge)
     }
 

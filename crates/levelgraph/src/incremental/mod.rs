@@ -252,7 +252,7 @@ impl MatchStore {
         changes.touched.is_empty()
             && changes.deleted.is_empty()
             && changes.relinked.is_empty()
-            && !changes.removed_kinds.iter().any(|&k| watched(k))
+            && !changes.removed_edges.iter().any(|r| watched(r.kind))
             && !changes
                 .added_edges
                 .iter()
@@ -407,10 +407,10 @@ impl MatchStore {
         for &v in changes.deleted.iter().chain(&changes.touched) {
             self.remove_where(v, |_| true);
         }
-        for (&(e, a, b), &kind) in changes.removed_edges.iter().zip(&changes.removed_kinds) {
+        for r in &changes.removed_edges {
             // Only an edge of a kind the pattern's edges have can be in a match.
-            if facts.edge_kinds.binary_search(&kind.either_end()).is_ok() {
-                self.remove_using_edge(e, a, b);
+            if facts.edge_kinds.binary_search(&r.kind.either_end()).is_ok() {
+                self.remove_using_edge(r.id, r.source, r.target);
             }
         }
         // 2. Matches whose conditions look at a changed neighbourhood:
@@ -538,7 +538,8 @@ fn changed_links(
 ) {
     neighbourhood.clear();
     pairs.clear();
-    for &(_, a, b) in &changes.removed_edges {
+    for r in &changes.removed_edges {
+        let (a, b) = (r.source, r.target);
         neighbourhood.extend([a, b]);
         pairs.push((a, b));
     }
