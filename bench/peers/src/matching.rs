@@ -350,6 +350,15 @@ fn zero() -> Timing {
     }
 }
 
+/// `t` seconds shared by `n` matches, formatted; a dash for no matches.
+fn per_match(t: f64, n: u64) -> String {
+    if n == 0 {
+        "–".to_string()
+    } else {
+        fmt_secs(t / n as f64)
+    }
+}
+
 pub fn table(rows: &[(Row, bool)]) -> String {
     let mut s = String::new();
     s.push_str(
@@ -357,13 +366,7 @@ pub fn table(rows: &[(Row, bool)]) -> String {
     );
     s.push_str("|---|---|---|---|---|---|---|---|---|---|---|\n");
     for (r, peer) in rows {
-        let per_match = |t: f64| {
-            if r.matches == 0 {
-                "–".to_string()
-            } else {
-                fmt_secs(t / r.matches as f64)
-            }
-        };
+        let of_run = |t: f64| per_match(t, r.matches);
         let ours = format!(
             "| {} | {} / {} | {} | {} | {} | {} |",
             r.pattern,
@@ -371,7 +374,7 @@ pub fn table(rows: &[(Row, bool)]) -> String {
             fmt_int(r.edges as u64),
             fmt_int(r.matches),
             fmt_secs(r.ours.median),
-            per_match(r.ours.median),
+            of_run(r.ours.median),
             fmt_secs(r.ours_find_all.median),
         );
         if *peer {
@@ -379,7 +382,7 @@ pub fn table(rows: &[(Row, bool)]) -> String {
                 "{ours} {} | {} | {} | {} | {} |\n",
                 fmt_secs(r.petgraph.median),
                 fmt_secs(r.petgraph_matrix.median),
-                per_match(r.petgraph.median),
+                of_run(r.petgraph.median),
                 fmt_ratio(r.ours.median / r.petgraph.median),
                 fmt_ratio(r.petgraph.median / r.ours.median),
             ));
@@ -399,21 +402,14 @@ pub fn cold_table(rows: &[(Row, bool)]) -> String {
     );
     s.push_str("|---|---|---|---|---|---|\n");
     for (r, _) in rows {
-        let per = |t: f64, n: u64| {
-            if n == 0 {
-                "–".to_string()
-            } else {
-                fmt_secs(t / n as f64)
-            }
-        };
         s.push_str(&format!(
             "| {} | {} | {} | {} | {} | {} |\n",
             r.pattern,
             fmt_int(r.vertices as u64),
-            per(r.ours.median, r.matches),
+            per_match(r.ours.median, r.matches),
             r.cold_hosts,
             fmt_int(r.cold_matches),
-            per(r.cold.median, r.cold_matches),
+            per_match(r.cold.median, r.cold_matches),
         ));
     }
     s
