@@ -19,6 +19,7 @@ use levelgraph::drawing::{draw, ForceConfig};
 use levelgraph::formats::{
     host_for, to_dot, to_graphml, to_seed003_text, to_svg, MissionDoc, MissionError,
 };
+use levelgraph::geometric::GeometrySettings;
 use levelgraph::grammar::{self, lint::lint, CompiledGrammar, GrammarError};
 use levelgraph::{DeriveError, Graph};
 
@@ -59,6 +60,12 @@ enum Command {
             default_value = "json,dot,svg,graphml,txt"
         )]
         formats: Vec<Format>,
+        /// Geometric derivation (seed 000): keep a plane drawing while
+        /// rewriting and end with room circles that pass the
+        /// self-intersection test (also on when the grammar's header says
+        /// `geometric`).
+        #[arg(long)]
+        geometric: bool,
     },
     /// Parse and lint a grammar: report errors and warnings with their line.
     Check {
@@ -104,7 +111,15 @@ fn main() -> ExitCode {
             out,
             host,
             formats,
-        } => generate(grammar.as_deref(), seed, &out, host.as_deref(), formats),
+            geometric,
+        } => generate(
+            grammar.as_deref(),
+            seed,
+            &out,
+            host.as_deref(),
+            formats,
+            geometric,
+        ),
         Command::Check { grammar } => check(&grammar),
         Command::GrammarJson { grammar } => grammar_json(grammar.as_deref()),
     };
@@ -196,15 +211,46 @@ fn generate(
     out: &Path,
     host: Option<&Path>,
     mut formats: Vec<Format>,
+    geometric: bool,
 ) -> Result<(), Failure> {
     let loaded = load_grammar(path)?;
     reject_lint_errors(&loaded)?;
     let grammar = &loaded.grammar;
+    let geometry = match (&grammar.model().geometry, geometric) {
+        (Some(settings), _) => Some(settings.clone()),
+        (None, true) => Some(GeometrySettings::default()),
+        (None, false) => None,
+    };
+    if geometry.is_some() && grammar.grid().is_some() {
+        eprintln!(
+            "error: grammar `{}` is a grid grammar; a geometric derivation needs a start symbol, not a grid",
+            grammar.name()
+        );
+        eprintln!("  hint: grid vertices are drawn at their cells; leave out --geometric");
+        return Err(Failure::BadInput);
+    }
     let host = host.map(|h| load_host(h, grammar)).transpose()?;
     let started = Instant::now();
-    let result = match host {
-        Some(host) => derive_from(grammar, host, seed),
-        None => levelgraph::derive(grammar, seed),
+    let result = match (host, &geometry) {
+        (host, Some(settings)) => {
+            let outcome = match host {
+                Some(host) => levelgraph::geometric::derive_from(grammar, host, seed, settings),
+                None => levelgraph::geometric::derive(grammar, seed, settings),
+            };
+            outcome.map(|g| {
+                if g.attempts > 1 {
+                    eprintln!(
+                        "note: the drawings of {} attempts failed the self-intersection test; attempt {} (seed {}) passed",
+                        g.attempts - 1,
+                        g.attempts,
+                        g.derivation.seed
+                    );
+                }
+                g.derivation
+            })
+        }
+        (Some(host), None) => derive_from(grammar, host, seed),
+        (None, None) => levelgraph::derive(grammar, seed),
     };
     let derivation = match result {
         Ok(d) => d,
@@ -219,6 +265,9 @@ fn generate(
                 DeriveError::StageFailed { .. } => {
                     "try another --seed, or lower the stage's minimum count in the recipe"
                 }
+                DeriveError::Drawing { .. } => {
+                    "try another --seed, raise `retries` in the grammar's `geometric` block, or cap max_valence"
+                }
             };
             eprintln!("  hint: {hint}");
             return Err(Failure::Derivation);
@@ -230,7 +279,14 @@ fn generate(
     let graph = &derivation.graph;
     formats.sort();
     formats.dedup();
-    let positions = if formats.contains(&Format::Svg) || formats.contains(&Format::Txt) {
+    let positions = if geometry.is_some() {
+        // The derivation's own drawing.
+        let mut positions = vec![None; graph.vertex_bound()];
+        for (v, x) in graph.vertices() {
+            positions[v.index()] = x.position;
+        }
+        positions
+    } else if formats.contains(&Format::Svg) || formats.contains(&Format::Txt) {
         let config = ForceConfig::for_picture(seed);
         let drawing = draw(graph, &config);
         if drawing.iterations < config.iterations {

@@ -10,7 +10,6 @@ use std::hint::black_box;
 use std::time::Instant;
 
 use levelgraph::grammar;
-use levelgraph::DeriveError;
 
 const SEEDS: u64 = 1_000;
 const ROUNDS: usize = 7;
@@ -44,8 +43,7 @@ fn main() {
                     ok += 1;
                     d
                 }
-                Err(DeriveError::TooFewVertices { derivation, .. })
-                | Err(DeriveError::StageFailed { derivation, .. }) => *derivation,
+                Err(e) => e.into_derivation(),
             };
             sizes.push(d.graph.vertex_count());
             applications += d.trace.len();

@@ -84,8 +84,7 @@ fn grammar_text(cap: usize, growing: bool) -> String {
 fn derivation(r: Result<Derivation, DeriveError>) -> (bool, Derivation) {
     match r {
         Ok(d) => (true, d),
-        Err(DeriveError::TooFewVertices { derivation, .. })
-        | Err(DeriveError::StageFailed { derivation, .. }) => (false, *derivation),
+        Err(e) => (false, e.into_derivation()),
     }
 }
 

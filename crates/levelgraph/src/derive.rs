@@ -33,6 +33,7 @@
 use std::fmt;
 use std::sync::Arc;
 
+use crate::geometric::Hook;
 use crate::grammar::{CompiledAlternative, CompiledGrammar, CompiledRule, Limits};
 use crate::graph::Graph;
 use crate::incremental::MatchStore;
@@ -283,16 +284,66 @@ pub enum DeriveError {
         /// What was derived before it stopped; `stop` says why the stage stopped.
         derivation: Box<Derivation>,
     },
+    /// Geometric derivation: the drawing of every attempt failed the
+    /// self-intersection test (seed 000).
+    #[error(
+        "geometric derivation failed: the drawings of all {attempts} attempts (seed {seed} and {} retries) have crossing corridors or overlapping rooms; the last has {crossings} crossings and {overlaps} overlaps ({})",
+        attempts - 1,
+        derivation.summary()
+    )]
+    Drawing {
+        /// The seed asked for.
+        seed: u64,
+        /// Attempts made (1 + retries).
+        attempts: u32,
+        /// Pairs of crossing corridors in the last attempt's drawing.
+        crossings: usize,
+        /// Pairs of overlapping rooms in the last attempt's drawing.
+        overlaps: usize,
+        /// The last attempt.
+        derivation: Box<Derivation>,
+    },
+}
+
+impl DeriveError {
+    /// What was derived before the derivation failed.
+    pub fn derivation(&self) -> &Derivation {
+        match self {
+            DeriveError::TooFewVertices { derivation, .. }
+            | DeriveError::StageFailed { derivation, .. }
+            | DeriveError::Drawing { derivation, .. } => derivation,
+        }
+    }
+
+    /// [`DeriveError::derivation`], by value.
+    pub fn into_derivation(self) -> Derivation {
+        match self {
+            DeriveError::TooFewVertices { derivation, .. }
+            | DeriveError::StageFailed { derivation, .. }
+            | DeriveError::Drawing { derivation, .. } => *derivation,
+        }
+    }
 }
 
 /// Derives a mission graph with `seed`, from one vertex with the start
-/// symbol, or in grid mode from the grammar's grid (seed 003).
+/// symbol, or in grid mode from the grammar's grid (seed 003). A grammar
+/// whose header says `geometric` is derived by [`crate::geometric::derive`]
+/// with its settings (the graph then has positions and room radii, and
+/// `seed` of the result is the attempt's seed).
 ///
 /// # Errors
 /// [`DeriveError::TooFewVertices`] when it ends below `min_vertices`;
-/// [`DeriveError::StageFailed`] when a recipe stage cannot make its minimum.
+/// [`DeriveError::StageFailed`] when a recipe stage cannot make its minimum;
+/// [`DeriveError::Drawing`] when no geometric attempt's drawing passes.
 pub fn derive(grammar: &CompiledGrammar, seed: u64) -> Result<Derivation, DeriveError> {
-    derive_from(grammar, start_host(grammar), seed)
+    match &grammar.model().geometry {
+        Some(settings) => crate::geometric::derive(grammar, seed, settings).map(|g| g.derivation),
+        None => plain(grammar, start_host(grammar), seed),
+    }
+}
+
+fn plain(grammar: &CompiledGrammar, host: Graph, seed: u64) -> Result<Derivation, DeriveError> {
+    run_derivation(grammar, host, seed, false, None).0
 }
 
 /// The host a derivation starts from: one start-symbol vertex, or in grid
@@ -313,7 +364,8 @@ fn start_host(grammar: &CompiledGrammar) -> Graph {
 }
 
 /// Derives from a given host graph. The host's tag and label tables must
-/// be the grammar's or extend them (`Graph::with_symbols`).
+/// be the grammar's or extend them (`Graph::with_symbols`). A `geometric`
+/// grammar is derived by [`crate::geometric::derive_from`].
 ///
 /// # Errors
 /// As [`derive()`].
@@ -322,22 +374,39 @@ pub fn derive_from(
     host: Graph,
     seed: u64,
 ) -> Result<Derivation, DeriveError> {
-    run_derivation(grammar, host, seed, false).0
+    match &grammar.model().geometry {
+        Some(settings) => {
+            crate::geometric::derive_from(grammar, host, seed, settings).map(|g| g.derivation)
+        }
+        None => plain(grammar, host, seed),
+    }
+}
+
+/// [`derive_from`] keeping a drawing: the geometric derivation's loop.
+pub(crate) fn derive_with_hook<'g>(
+    grammar: &'g CompiledGrammar,
+    host: Graph,
+    seed: u64,
+    hook: &mut Hook<'g>,
+) -> Result<Derivation, DeriveError> {
+    run_derivation(grammar, host, seed, false, Some(hook)).0
 }
 
 /// Runs a derivation; with `verify`, compares every built match store with
 /// a full search after each step and reports the first difference (also
 /// when the derivation fails).
-fn run_derivation(
-    grammar: &CompiledGrammar,
+fn run_derivation<'g>(
+    grammar: &'g CompiledGrammar,
     host: Graph,
     seed: u64,
     verify: bool,
+    geometry: Option<&mut Hook<'g>>,
 ) -> (Result<Derivation, DeriveError>, Option<String>) {
     let limits = *grammar.limits();
     let rules = grammar.rules();
     let mut run = Run {
         rules,
+        geometry,
         group_limits: grammar.group_limits(),
         limits,
         max_valence: limits.max_valence.map_or(usize::MAX, |v| v as usize),
@@ -469,7 +538,7 @@ fn run_derivation(
 /// first difference. For tests; slow.
 #[doc(hidden)]
 pub fn verify_incremental(grammar: &CompiledGrammar, seed: u64) -> Result<(), String> {
-    let (_, mismatch) = run_derivation(grammar, start_host(grammar), seed, true);
+    let (_, mismatch) = run_derivation(grammar, start_host(grammar), seed, true, None);
     mismatch.map_or(Ok(()), Err)
 }
 
@@ -510,8 +579,10 @@ const BLOCKED_BY_PLACEMENT: u8 = 4;
 pub const INCREMENTAL_FROM: usize = 64;
 
 /// The state of one derivation.
-struct Run<'g> {
+struct Run<'g, 'h> {
     rules: &'g [CompiledRule],
+    /// The geometric derivation's drawing, when there is one.
+    geometry: Option<&'h mut Hook<'g>>,
     group_limits: &'g [u32],
     limits: Limits,
     max_valence: usize,
@@ -544,7 +615,7 @@ struct Run<'g> {
     reserved_large: bool,
 }
 
-impl Run<'_> {
+impl Run<'_, '_> {
     /// One step among `pool` (rule index, weight). `None` when a rule was
     /// applied or skipped; the stop reason when none applies.
     fn step(&mut self, pool: &[(usize, f64)]) -> Option<StopReason> {
@@ -700,8 +771,15 @@ impl Run<'_> {
     /// (`BLOCKED_BY_*` bits).
     fn allowed_alternatives(&self, r: usize, m: &Match, allowed: &mut Vec<usize>) -> u8 {
         let rule = &self.rules[r];
+        if self
+            .geometry
+            .as_ref()
+            .is_some_and(|g| g.is_flipped(r, &self.host, m))
+        {
+            return BLOCKED_BY_PLACEMENT;
+        }
         let room = i64::from(self.limits.max_vertices) - self.host.vertex_count() as i64;
-        let blocked = |alt: &CompiledAlternative| -> u8 {
+        let blocked = |a: usize, alt: &CompiledAlternative| -> u8 {
             if alt.vertex_delta > room {
                 return BLOCKED_BY_VERTICES;
             }
@@ -715,12 +793,19 @@ impl Run<'_> {
             {
                 return BLOCKED_BY_VALENCE;
             }
+            if self
+                .geometry
+                .as_ref()
+                .is_some_and(|g| !g.has_placement(r, a, &self.host, m))
+            {
+                return BLOCKED_BY_PLACEMENT;
+            }
             0
         };
         let mut reasons = 0;
         allowed.clear();
         for (a, alt) in rule.alternatives.iter().enumerate() {
-            match blocked(alt) {
+            match blocked(a, alt) {
                 0 => allowed.push(a),
                 why => reasons |= why,
             }
@@ -793,12 +878,18 @@ impl Run<'_> {
     fn apply(&mut self, r: usize, alt: usize) {
         let rule = &self.rules[r];
         let m = &self.drawn;
+        if let Some(g) = self.geometry.as_mut() {
+            g.before_apply(r, alt, m, &self.host);
+        }
         rewrite::apply(
             &mut self.host,
             &rule.alternatives[alt],
             m,
             &mut self.changes,
         );
+        if let Some(g) = self.geometry.as_mut() {
+            g.after_apply(m, &self.changes.created, &mut self.host);
+        }
         if self.host.vertex_count() >= LARGE_FROM && !self.reserved_large {
             // A large level: room for it to grow a long way at once,
             // instead of one copying doubling at a time.

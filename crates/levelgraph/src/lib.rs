@@ -30,6 +30,7 @@ pub mod derive;
 pub mod diagnostic;
 pub mod drawing;
 pub mod formats;
+pub mod geometric;
 pub mod grammar;
 pub mod graph;
 mod incremental;

@@ -11,7 +11,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use levelgraph::derive::{derive, Derivation, DeriveError, StopReason};
+use levelgraph::derive::{derive, Derivation, StopReason};
 use levelgraph::drawing::{force_layout, ForceConfig};
 use levelgraph::formats::{to_dot, to_svg, MissionDoc};
 use levelgraph::grammar::{self, CompiledGrammar};
@@ -37,8 +37,7 @@ fn examples() -> Vec<(String, CompiledGrammar)> {
 fn derivation(g: &CompiledGrammar, seed: u64) -> (Derivation, bool) {
     match derive(g, seed) {
         Ok(d) => (d, true),
-        Err(DeriveError::TooFewVertices { derivation, .. })
-        | Err(DeriveError::StageFailed { derivation, .. }) => (*derivation, false),
+        Err(e) => (e.into_derivation(), false),
     }
 }
 
@@ -218,10 +217,7 @@ fn default_grammar_mostly_succeeds() {
                     (limits.min_vertices as usize..=limits.max_vertices as usize).contains(&n),
                 )
             }
-            Err(DeriveError::TooFewVertices { derivation, .. })
-            | Err(DeriveError::StageFailed { derivation, .. }) => {
-                (derivation.graph.vertex_count(), false)
-            }
+            Err(e) => (e.derivation().graph.vertex_count(), false),
         };
         let slot = histogram.entry(count).or_default();
         if success {

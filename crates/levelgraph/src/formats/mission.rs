@@ -68,6 +68,9 @@ pub struct NodeDoc {
     /// Position `[x, y]` in drawing units, when the graph has one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub position: Option<Point>,
+    /// Room radius in drawing units, after a geometric derivation.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub radius: Option<f64>,
     /// Grid cell `[x, y]` in grid mode, if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cell: Option<[i32; 2]>,
@@ -222,6 +225,7 @@ impl MissionDoc {
                 tag: g.tags().name(v.tag).to_owned(),
                 attributes: v.attributes.clone(),
                 position: v.position,
+                radius: v.radius,
                 cell: v.cell,
                 parent: v.parent.map(|p| p.0),
             })
@@ -310,6 +314,7 @@ impl MissionDoc {
             let vertex = g.vertex_mut(v).expect("just inserted");
             vertex.attributes = n.attributes.clone();
             vertex.position = n.position;
+            vertex.radius = n.radius;
             if let Some(cell) = n.cell {
                 if !g.set_cell(v, Some(cell)) {
                     return Err(MissionError::DuplicateCell { index: i, cell });

@@ -69,15 +69,33 @@ fn nested_offsets(g: &Graph) -> Vec<[f64; 2]> {
 /// id, drawing units; see [`crate::drawing::force_layout`]). Vertices
 /// without a position are drawn at the origin. Stored (nested) vertices
 /// are small circles on the rim of the top-level vertex they are stored in.
+///
+/// After a geometric derivation (top-level vertices with a room radius),
+/// each room is drawn as a circle of its radius at the same scale as the
+/// positions, so the picture shows the rooms as they will be laid out;
+/// the scale makes the mean room radius 20 pixels.
 pub fn to_svg(g: &Graph, positions: &[Option<Point>], alphabet: &Alphabet, title: &str) -> String {
     let offsets = nested_offsets(g);
-    let radius = |v: VertexId| {
-        if g.parent(v).is_some() {
-            NESTED_RADIUS
-        } else {
-            RADIUS
-        }
+    let radii: Vec<f64> = g
+        .vertices()
+        .filter(|(_, v)| v.parent.is_none())
+        .filter_map(|(_, v)| v.radius)
+        .filter(|r| r.is_finite() && *r > 0.0)
+        .collect();
+    let scale = if radii.is_empty() {
+        SCALE
+    } else {
+        RADIUS * radii.len() as f64 / radii.iter().sum::<f64>()
     };
+    let radius = |v: VertexId| match g.vertex(v) {
+        Some(x) if x.parent.is_some() => NESTED_RADIUS,
+        Some(x) => x
+            .radius
+            .filter(|r| r.is_finite() && *r > 0.0 && !radii.is_empty())
+            .map_or(RADIUS, |r| r * scale),
+        None => RADIUS,
+    };
+    let widest = g.vertex_ids().map(radius).fold(RADIUS, f64::max);
     let at = |v: VertexId| {
         positions
             .get(v.index())
@@ -98,8 +116,8 @@ pub fn to_svg(g: &Graph, positions: &[Option<Point>], alphabet: &Alphabet, title
     }
     let px = |p: Point| {
         [
-            MARGIN + RADIUS + (p[0] - min[0]) * SCALE,
-            TITLE_HEIGHT + MARGIN + RADIUS + (p[1] - min[1]) * SCALE,
+            MARGIN + widest + (p[0] - min[0]) * scale,
+            TITLE_HEIGHT + MARGIN + widest + (p[1] - min[1]) * scale,
         ]
     };
     // Pixel centre of a vertex's circle.
@@ -108,8 +126,8 @@ pub fn to_svg(g: &Graph, positions: &[Option<Point>], alphabet: &Alphabet, title
         let o = offsets[v.index()];
         [p[0] + o[0], p[1] + o[1]]
     };
-    let drawing_w = (max[0] - min[0]) * SCALE + 2.0 * (MARGIN + RADIUS);
-    let drawing_h = (max[1] - min[1]) * SCALE + 2.0 * (MARGIN + RADIUS) + TITLE_HEIGHT;
+    let drawing_w = (max[0] - min[0]) * scale + 2.0 * (MARGIN + widest);
+    let drawing_h = (max[1] - min[1]) * scale + 2.0 * (MARGIN + widest) + TITLE_HEIGHT;
 
     let mut used_tags: Vec<&str> = Vec::new();
     for (_, v) in g.vertices() {
@@ -227,7 +245,7 @@ pub fn to_svg(g: &Graph, positions: &[Option<Point>], alphabet: &Alphabet, title
                 vertex_group(
                     p,
                     Disc {
-                        radius: RADIUS,
+                        radius: radius(id),
                         stroke_width: 1.5,
                         font,
                         baseline: 3.5,

@@ -28,6 +28,8 @@ const PALETTE: [&str; 12] = [
 pub struct CompiledGrammar {
     model: Grammar,
     parts: Parts,
+    /// Each rule's drawing for geometric derivation, made when first needed.
+    drawings: std::sync::OnceLock<Vec<crate::geometric::RuleDrawing>>,
 }
 
 /// A recipe stage with rule names resolved.
@@ -113,6 +115,12 @@ pub(crate) struct CompiledAlternative {
 }
 
 impl CompiledGrammar {
+    /// Each rule's drawing (geometric derivation), made once.
+    pub(crate) fn rule_drawings(&self) -> &[crate::geometric::RuleDrawing] {
+        self.drawings
+            .get_or_init(|| crate::geometric::RuleDrawing::for_rules(self.rules()))
+    }
+
     /// The model this was compiled from.
     pub fn model(&self) -> &Grammar {
         &self.model
@@ -222,7 +230,11 @@ struct Parts {
 
 impl Parts {
     fn with_model(self, model: Grammar) -> CompiledGrammar {
-        CompiledGrammar { model, parts: self }
+        CompiledGrammar {
+            model,
+            parts: self,
+            drawings: std::sync::OnceLock::new(),
+        }
     }
 }
 
@@ -342,6 +354,9 @@ fn compile_parts(grammar: &Grammar, src: Option<&str>) -> Result<Parts, Vec<Diag
         let tag = resolve_tag(&mut cx, &tags, &spec.tag, &Location::Field("grid".into()))?;
         Some((spec.rows, spec.columns, tag))
     });
+    if let Some(settings) = &grammar.geometry {
+        check_geometry(&mut cx, &tags, settings, grammar.grid.is_some());
+    }
     if !cx.errors.is_empty() {
         return Err(cx.errors);
     }
@@ -517,6 +532,56 @@ impl Cx<'_> {
             location,
             hint,
         });
+    }
+}
+
+/// The `geometric` settings: not with a grid, declared tags, radii above 0
+/// with min ≤ max, a finite margin of at least 0 (the text parser checks
+/// the numbers too; the JSON form needs it here).
+fn check_geometry(
+    cx: &mut Cx<'_>,
+    tags: &Symbols,
+    settings: &crate::geometric::GeometrySettings,
+    grid: bool,
+) {
+    let at = |field: &str| Location::Field(format!("geometry.{field}"));
+    if grid {
+        cx.error(
+            "a grid grammar cannot be `geometric`".into(),
+            Location::Field("geometry".into()),
+            Some("grid vertices are drawn at their cells; remove `geometric` or `grid`".into()),
+        );
+    }
+    let range_ok = |[lo, hi]: [f64; 2]| lo.is_finite() && hi.is_finite() && lo > 0.0 && lo <= hi;
+    if !range_ok(settings.room_radius) {
+        cx.error(
+            format!(
+                "room_radius {}..{} is not a range of radii above 0",
+                settings.room_radius[0], settings.room_radius[1]
+            ),
+            at("room_radius"),
+            None,
+        );
+    }
+    for (tag, &range) in &settings.tag_radius {
+        resolve_tag(cx, tags, tag, &at("tag_radius"));
+        if !range_ok(range) {
+            cx.error(
+                format!(
+                    "radius {}..{} of tag `{tag}` is not a range of radii above 0",
+                    range[0], range[1]
+                ),
+                at("tag_radius"),
+                None,
+            );
+        }
+    }
+    if !(settings.margin.is_finite() && settings.margin >= 0.0) {
+        cx.error(
+            format!("margin {} must be a number of at least 0", settings.margin),
+            at("margin"),
+            None,
+        );
     }
 }
 

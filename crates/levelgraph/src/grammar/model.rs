@@ -31,6 +31,10 @@ pub struct Grammar {
     /// start-symbol vertex.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub grid: Option<GridSpec>,
+    /// Geometric derivation (seed 000): `geometric` in the header, with
+    /// its settings.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub geometry: Option<crate::geometric::GeometrySettings>,
     /// The alphabet, in declaration order.
     pub tags: Vec<TagDecl>,
     /// The rules, in declaration order.

@@ -14,6 +14,7 @@ use super::model::{
     ReplacementVertex, Rule, RuleEdge, Side, Stage, StageRule, TagDecl, WILDCARD,
 };
 use crate::diagnostic::{line_col, Diagnostic, Span};
+use crate::geometric::{GeometrySettings, SpringShape};
 
 /// Parses grammar text. `default_name` names the grammar when the text has
 /// no `grammar "name" { … }` header (the CLI passes the file stem).
@@ -88,7 +89,12 @@ impl<'src> SideNames<'src> {
     }
 }
 
-const SETTINGS: &str = "start, max_iterations, min_vertices, max_vertices, max_valence, grid";
+const SETTINGS: &str =
+    "start, max_iterations, min_vertices, max_vertices, max_valence, grid, geometric";
+
+/// The settings of a `geometric { … }` block, for the unknown-setting hint.
+const GEOMETRIC_SETTINGS: &str =
+    "spring, steps, finish_steps, room_radius, radius, margin, retries";
 const RULE_ATTRIBUTES: &str =
     "weight, max_uses, probability, no_repeat, priority, group, induced, orient any, mirror";
 
@@ -165,6 +171,7 @@ impl<'src> Parser<'src> {
             start: "s".to_owned(),
             limits: Limits::default(),
             grid: None,
+            geometry: None,
             tags: Vec::new(),
             rules: Vec::new(),
             groups: Vec::new(),
@@ -281,6 +288,7 @@ impl<'src> Parser<'src> {
                         tag: tag.to_owned(),
                     });
                 }
+                "geometric" => grammar.geometry = Some(self.geometric()?),
                 _ => {
                     return Err(Diagnostic::error(format!("unknown setting `{key}`"), span)
                         .with_hint(format!("settings are: {SETTINGS}")))
@@ -288,6 +296,93 @@ impl<'src> Parser<'src> {
             }
         }
         Ok(())
+    }
+
+    /// `geometric`, optionally followed by `{ settings }`.
+    fn geometric(&mut self) -> Result<GeometrySettings, Diagnostic> {
+        let mut settings = GeometrySettings::default();
+        if !self.eat(&TokenKind::LBrace) {
+            return Ok(settings);
+        }
+        let mut seen: BTreeMap<&str, Span> = BTreeMap::new();
+        while !self.eat(&TokenKind::RBrace) {
+            let (key, span) = self.ident("a geometric setting or `}`")?;
+            if key != "radius" {
+                if let Some(first) = seen.get(key) {
+                    let line = line_col(self.src, first.start).line;
+                    return Err(Diagnostic::error(format!("`{key}` is set twice"), span)
+                        .with_hint(format!("it is first set at line {line}")));
+                }
+                seen.insert(key, span);
+            }
+            match key {
+                "spring" => {
+                    let (shape, at) = self.ident("`logarithmic` or `sigmoid`")?;
+                    settings.spring = match shape {
+                        "logarithmic" => SpringShape::Logarithmic,
+                        "sigmoid" => SpringShape::Sigmoid,
+                        _ => {
+                            return Err(Diagnostic::error(format!("unknown spring `{shape}`"), at)
+                                .with_hint("the springs are `logarithmic` and `sigmoid`"))
+                        }
+                    }
+                }
+                "steps" => settings.steps = self.count(key)?,
+                "finish_steps" => settings.finish_steps = self.count(key)?,
+                "retries" => settings.retries = self.count(key)?,
+                "margin" => settings.margin = self.length(key, true)?,
+                "room_radius" => settings.room_radius = self.length_range(key)?,
+                "radius" => {
+                    let (tag, _) = self.ident("a tag name after `radius`")?;
+                    let range = self.length_range("radius")?;
+                    settings.tag_radius.insert(tag.to_owned(), range);
+                }
+                _ => {
+                    return Err(Diagnostic::error(
+                        format!("unknown geometric setting `{key}`"),
+                        span,
+                    )
+                    .with_hint(format!("geometric settings are: {GEOMETRIC_SETTINGS}")))
+                }
+            }
+        }
+        Ok(settings)
+    }
+
+    /// A length in drawing units: a number above 0 (or 0 when `zero`).
+    fn length(&mut self, what: &str, zero: bool) -> Result<f64, Diagnostic> {
+        let tok = self.peek();
+        match tok.kind {
+            TokenKind::Number(n) if n.is_finite() && (n > 0.0 || (zero && n == 0.0)) => {
+                self.bump();
+                Ok(n)
+            }
+            TokenKind::Number(_) => Err(Diagnostic::error(
+                format!(
+                    "`{what}` must be a number {} 0",
+                    if zero { "of at least" } else { "greater than" }
+                ),
+                tok.span,
+            )),
+            _ => Err(self.unexpected(&format!("a number for `{what}`"))),
+        }
+    }
+
+    /// `R` or `MIN..MAX`: lengths above 0, MIN ≤ MAX.
+    fn length_range(&mut self, what: &str) -> Result<[f64; 2], Diagnostic> {
+        let start = self.peek().span;
+        let lo = self.length(what, false)?;
+        if !self.eat(&TokenKind::DotDot) {
+            return Ok([lo, lo]);
+        }
+        let hi = self.length(what, false)?;
+        if hi < lo {
+            return Err(
+                Diagnostic::error(format!("`{what}` range {lo}..{hi} is empty"), start)
+                    .with_hint("write the smaller radius first"),
+            );
+        }
+        Ok([lo, hi])
     }
 
     fn count(&mut self, what: &str) -> Result<u32, Diagnostic> {

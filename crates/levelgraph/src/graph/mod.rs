@@ -126,6 +126,9 @@ pub struct Vertex {
     pub attributes: BTreeMap<String, String>,
     /// Optional position in the plane (set by drawing or geometric derivation).
     pub position: Option<Point>,
+    /// Room radius in drawing units, given by the geometric derivation's
+    /// finishing step (seed 000), if any.
+    pub radius: Option<f64>,
     /// The grid cell `[x, y]` of the vertex in grid mode (seed 003's
     /// grid-linked graph), if any. Set through [`Graph::set_cell`], which
     /// keeps cells unique.
@@ -365,6 +368,7 @@ impl Graph {
             tag,
             attributes: BTreeMap::new(),
             position: None,
+            radius: None,
             cell: None,
             parent: None,
         }));

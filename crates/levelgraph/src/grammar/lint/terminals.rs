@@ -7,7 +7,7 @@
 //! with the first seed that shows it and how many seeds did.
 
 use super::location;
-use crate::derive::{derive, DeriveError};
+use crate::derive::derive;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::grammar::CompiledGrammar;
 
@@ -21,8 +21,7 @@ pub(super) fn check(grammar: &CompiledGrammar, samples: u64, out: &mut Vec<Diagn
     for seed in 1..=samples {
         let graph = match derive(grammar, seed) {
             Ok(d) => d.graph,
-            Err(DeriveError::TooFewVertices { derivation, .. })
-            | Err(DeriveError::StageFailed { derivation, .. }) => derivation.graph,
+            Err(e) => e.into_derivation().graph,
         };
         let mut present = vec![false; model.tags.len()];
         for (_, v) in graph.vertices() {

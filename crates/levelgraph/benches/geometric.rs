@@ -1,0 +1,111 @@
+//! Geometric derivation benchmark (issue 4, seed 000): over seeds 1..=N of
+//! every example grammar that is not a grid grammar, the share of
+//! derivations whose drawing passes the self-intersection test on the
+//! first try and after retries, the derivations that fail their limits,
+//! and the time per derivation; for both spring shapes.
+//!
+//! A small harness (no criterion). Each example is derived with its own
+//! `geometric` settings if its header has them, else the defaults, with
+//! only the spring changed. Run with
+//! `cargo bench -p levelgraph --bench geometric`; `GEO_SEEDS` (default
+//! 1000) sets N. Figures go to BENCHMARKS.md.
+
+use std::time::Instant;
+
+use levelgraph::geometric::{self, GeometrySettings, SpringShape};
+use levelgraph::{grammar, DeriveError};
+
+/// Per grammar and spring: what N derivations did.
+#[derive(Default)]
+struct Tally {
+    first_try: usize,
+    after_retries: usize,
+    limits: usize,
+    drawing: usize,
+    attempts: u64,
+    seconds: f64,
+    vertices: usize,
+    relaxations: u64,
+    steps: u64,
+    unsettled: u64,
+}
+
+fn run(g: &levelgraph::CompiledGrammar, settings: &GeometrySettings, seeds: u64) -> Tally {
+    let mut t = Tally::default();
+    let start = Instant::now();
+    for seed in 1..=seeds {
+        match geometric::derive(g, seed, settings) {
+            Ok(d) => {
+                t.after_retries += 1;
+                t.first_try += usize::from(d.attempts == 1);
+                t.attempts += u64::from(d.attempts);
+                t.vertices += d.derivation.graph.vertex_count();
+                t.relaxations += u64::from(d.relax.relaxations);
+                t.steps += d.relax.steps;
+                t.unsettled += u64::from(d.relax.unsettled);
+            }
+            Err(DeriveError::Drawing { attempts, .. }) => {
+                t.drawing += 1;
+                t.attempts += u64::from(attempts);
+            }
+            Err(_) => t.limits += 1,
+        }
+    }
+    t.seconds = start.elapsed().as_secs_f64();
+    t
+}
+
+fn main() {
+    let seeds: u64 = std::env::var("GEO_SEEDS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(1_000);
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples");
+    let mut files: Vec<_> = std::fs::read_dir(dir)
+        .expect("examples folder")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "lg"))
+        .collect();
+    files.sort();
+    println!("seeds 1..={seeds}; first try = attempt 1 passes; after retries = some attempt passes; limits = the rewriting failed its limits (no retry)");
+    println!();
+    println!("| grammar | spring | first try | after retries | failed: limits | failed: drawing | mean attempts | mean vertices | ms / derivation | force steps / relaxation | relaxations stopped by the step limit |");
+    println!("|---|---|---|---|---|---|---|---|---|---|---|");
+    for path in files {
+        let name = path.file_stem().unwrap().to_string_lossy().into_owned();
+        let text = std::fs::read_to_string(&path).expect("example readable");
+        let g = grammar::load(&text, &name).expect("example compiles");
+        if g.grid().is_some() {
+            println!("| {name} | – | grid grammar: not geometric | | | | | | |");
+            continue;
+        }
+        for spring in [SpringShape::Logarithmic, SpringShape::Sigmoid] {
+            let mut settings = g.model().geometry.clone().unwrap_or_default();
+            settings.spring = spring;
+            if let Some(n) = std::env::var("GEO_FINISH")
+                .ok()
+                .and_then(|s| s.parse().ok())
+            {
+                settings.finish_steps = n;
+            }
+            if let Some(n) = std::env::var("GEO_STEPS").ok().and_then(|s| s.parse().ok()) {
+                settings.steps = n;
+            }
+            let t = run(&g, &settings, seeds);
+            let pct = |k: usize| 100.0 * k as f64 / seeds as f64;
+            let passed = t.after_retries.max(1);
+            println!(
+                "| {name} | {spring:?} | {:.1} % | {:.1} % | {} | {} | {:.2} | {:.1} | {:.2} | {:.1} | {:.1} % |",
+                pct(t.first_try),
+                pct(t.after_retries),
+                t.limits,
+                t.drawing,
+                t.attempts as f64 / (seeds as usize - t.limits).max(1) as f64,
+                t.vertices as f64 / passed as f64,
+                t.seconds * 1e3 / seeds as f64,
+                t.steps as f64 / t.relaxations.max(1) as f64,
+                100.0 * t.unsettled as f64 / t.relaxations.max(1) as f64,
+            );
+        }
+    }
+}

@@ -1,0 +1,128 @@
+//! Finishing a geometric derivation (seed 000): room radii, scaling to
+//! the ideal edge lengths, and a last relaxation toward them.
+
+use super::forces::RelaxParams;
+use super::geometry::distance;
+use super::host_drawing::{place_stored, relax_host, Scratch};
+use super::{GeometrySettings, RelaxStats};
+use crate::drawing::top_level;
+use crate::graph::{Graph, Point};
+use crate::rng::Rng;
+
+/// Gives each top-level vertex of `host` a radius (its tag's range from
+/// `settings.tag_radius`, else `settings.room_radius`, drawn with a
+/// generator seeded from `seed`), scales the drawing about the origin by
+/// the largest `ideal / length` over its edges (ideal = the two radii plus
+/// the margin), relaxes it toward the ideals, and puts stored vertices at
+/// their rooms.
+pub(crate) fn finish(
+    host: &mut Graph,
+    settings: &GeometrySettings,
+    seed: u64,
+    stats: &mut RelaxStats,
+) {
+    // A stream of its own, so radii do not shift the derivation's draws.
+    let mut rng = Rng::seeded(seed ^ 0x7261_6469_7573_0000);
+    let ids: Vec<_> = host.vertex_ids().collect();
+    for &v in &ids {
+        let top = host.parent(v).is_none();
+        let tag = host.tags().name(host.tag(v)).to_owned();
+        let [lo, hi] = settings
+            .tag_radius
+            .get(&tag)
+            .copied()
+            .unwrap_or(settings.room_radius);
+        let r = if top {
+            Some(lo + (hi - lo) * rng.unit())
+        } else {
+            None
+        };
+        if let Some(x) = host.vertex_mut(v) {
+            x.radius = r;
+        }
+    }
+    let mut scale: f64 = 0.0;
+    let mut total = 0.0;
+    let mut count = 0usize;
+    for (_, e) in host.edges() {
+        let (a, b) = (top_level(host, e.source), top_level(host, e.target));
+        if a == b {
+            continue;
+        }
+        let (va, vb) = (host.vertex(a).expect("live"), host.vertex(b).expect("live"));
+        let ideal = va.radius.unwrap_or(0.0) + vb.radius.unwrap_or(0.0) + settings.margin;
+        total += ideal;
+        count += 1;
+        let length = distance(
+            va.position.unwrap_or([0.0; 2]),
+            vb.position.unwrap_or([0.0; 2]),
+        );
+        if length > 1e-9 {
+            scale = scale.max(ideal / length);
+        }
+    }
+    if scale > 0.0 {
+        for &v in &ids {
+            if let Some(x) = host.vertex_mut(v) {
+                if let Some(p) = x.position.as_mut() {
+                    p[0] *= scale;
+                    p[1] *= scale;
+                }
+            }
+        }
+    }
+    let base = if count > 0 { total / count as f64 } else { 1.0 };
+    let params = RelaxParams {
+        shape: settings.spring,
+        spring: 1.0,
+        repulsion: 0.05,
+        base,
+        margin: settings.margin,
+        max_step: 0.05 * base,
+        tolerance: 1e-4,
+        max_steps: settings.finish_steps,
+    };
+    let out = relax_host(
+        host,
+        &params,
+        Some(settings.margin),
+        None,
+        &mut Scratch::default(),
+    );
+    stats.add(out);
+    separate(host);
+    place_stored(host);
+}
+
+/// Scales the drawing about the origin by the smallest factor that leaves
+/// no two circles overlapping (when the relaxation left some closer than
+/// their radii): a uniform scale keeps every angle, so it cannot make two
+/// corridors cross. Circles at one point cannot be separated this way and
+/// are left to the self-intersection test.
+fn separate(host: &mut Graph) {
+    let rooms: Vec<(Point, f64)> = host
+        .vertices()
+        .filter(|(_, v)| v.parent.is_none())
+        .filter_map(|(_, v)| Some((v.position?, v.radius.unwrap_or(0.0))))
+        .collect();
+    let mut scale: f64 = 1.0;
+    for (i, &(p, r)) in rooms.iter().enumerate() {
+        for &(q, s) in &rooms[i + 1..] {
+            let d = distance(p, q);
+            if d > 1e-9 && d < r + s {
+                scale = scale.max((r + s) / d);
+            }
+        }
+    }
+    if scale > 1.0 {
+        // A hair more, so that rounding cannot leave a pair just touching.
+        let scale = scale * (1.0 + 1e-9);
+        let ids: Vec<_> = host.vertex_ids().collect();
+        for v in ids {
+            if let Some(p) = host.vertex_mut(v).and_then(|x| x.position.as_mut()) {
+                p[0] *= scale;
+                p[1] *= scale;
+            }
+        }
+    }
+}

@@ -1,0 +1,359 @@
+//! Force-directed relaxation of a drawing in progress (seed 000): springs
+//! toward each edge's desired length, inverse-square repulsion between
+//! vertices that counts their room radii, a short-range push of vertices
+//! off edges they are not part of, and a cap on each vertex's move per
+//! step. Stops when the drawing's energy stops changing, or at a step limit.
+//!
+//! The spring is Eades' logarithmic one ("A heuristic for graph drawing",
+//! 1984), which seed 000 uses, or an algebraic sigmoid, which seed 000
+//! proposes because a logarithmic spring pulls long edges in only weakly
+//! (BENCHMARKS.md compares the two).
+
+use super::geometry::{ln, sigmoid};
+use crate::graph::Point;
+
+/// The shape of the spring force along an edge of current length `d` and
+/// desired length `L`. Both have slope 1 at `d = L` in units of `d/L`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SpringShape {
+    /// `ln(d / L)`: very strong on short edges, weak on long ones (Eades 1984,
+    /// seed 000).
+    Logarithmic,
+    /// `s((d − L) / L)` with `s(x) = x / √(1 + x²)`: bounded both ways.
+    Sigmoid,
+}
+
+impl SpringShape {
+    /// The force pulling the ends of an edge together (negative: pushing
+    /// apart), in units of the spring's strength.
+    pub(crate) fn force(self, d: f64, length: f64) -> f64 {
+        match self {
+            SpringShape::Logarithmic => ln(d / length),
+            SpringShape::Sigmoid => sigmoid((d - length) / length),
+        }
+    }
+}
+
+/// An edge of the drawing: its two ends (indices into the positions), its
+/// desired length, and its strength (cosmetic edges pull more weakly).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Spring {
+    pub(crate) a: usize,
+    pub(crate) b: usize,
+    pub(crate) length: f64,
+    pub(crate) strength: f64,
+    /// Whether the edge pushes vertices off itself (corridors do; cosmetic
+    /// edges do not).
+    pub(crate) solid: bool,
+}
+
+/// Tuning of [`relax`].
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct RelaxParams {
+    pub(crate) shape: SpringShape,
+    /// Spring strength, per unit of base length.
+    pub(crate) spring: f64,
+    /// Repulsion strength: a pair at distance equal to its separation is
+    /// pushed apart with this force.
+    pub(crate) repulsion: f64,
+    /// The separation of two vertices without radii, and the range of the
+    /// vertex–edge push; also the unit of forces.
+    pub(crate) base: f64,
+    /// Extra room between two circles (added to the sum of radii).
+    pub(crate) margin: f64,
+    /// Largest move of one vertex in one step.
+    pub(crate) max_step: f64,
+    /// Stop when the energy changes by less than this fraction in a step.
+    pub(crate) tolerance: f64,
+    /// Most steps.
+    pub(crate) max_steps: u32,
+}
+
+/// How a relaxation ended.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct RelaxOutcome {
+    pub(crate) steps: u32,
+    /// Whether the energy settled (else the step limit stopped it).
+    pub(crate) converged: bool,
+    /// Whether the result was thrown away because it made corridors cross.
+    pub(crate) reverted: bool,
+}
+
+/// The fraction of the force a vertex moves by in a step (stable for a
+/// vertex held by up to about ten unit-slope springs).
+const GAIN: f64 = 0.2;
+
+/// Root-mean-square force below which a drawing counts as settled: a step
+/// then moves a vertex by at most about `GAIN × SETTLED` = 0.2 % of the
+/// base length.
+const SETTLED: f64 = 0.01;
+
+/// Repulsion range, in separations: pairs farther apart than this do not
+/// interact (their inverse-square force is below 1/36 of the contact one).
+const RANGE: f64 = 6.0;
+
+/// Relaxes `pos` in place, moving only the vertices listed in `active`
+/// (each once; the others stay where they are but still push and pull).
+/// `radius[i]` is vertex `i`'s room radius (0 during the derivation).
+/// Deterministic: the same input gives the same bits. One step costs
+/// O(a·(n + m)) for `a` active vertices.
+pub(crate) fn relax(
+    pos: &mut [Point],
+    radius: &[f64],
+    active: &[usize],
+    springs: &[Spring],
+    params: &RelaxParams,
+    scratch: &mut RelaxScratch,
+) -> RelaxOutcome {
+    let n = pos.len();
+    scratch.moving.clear();
+    scratch.moving.resize(n, false);
+    for &i in active {
+        scratch.moving[i] = true;
+    }
+    let moving = &scratch.moving;
+    // The springs and solid edges that can move something.
+    scratch.springs.clear();
+    scratch.springs.extend(
+        springs
+            .iter()
+            .filter(|s| moving[s.a] || moving[s.b])
+            .copied(),
+    );
+    let free = active.len().max(1) as f64;
+    let mut previous = f64::INFINITY;
+    let mut outcome = RelaxOutcome::default();
+    while outcome.steps < params.max_steps {
+        outcome.steps += 1;
+        let force = &mut scratch.force;
+        force.clear();
+        force.resize(n, [0.0, 0.0]);
+        repel(pos, radius, active, params, force);
+        pull(pos, &scratch.springs, moving, params, force);
+        push_off_edges(pos, springs, active, moving, params, force);
+        let mut energy = 0.0;
+        for &i in active {
+            let f = force[i];
+            let len2 = f[0] * f[0] + f[1] * f[1];
+            energy += len2;
+            let len = len2.sqrt();
+            // Step = a fraction of the force (in base units), capped at
+            // `max_step`: with the whole force, an edge's two ends would
+            // overshoot its length and oscillate for ever.
+            let step = GAIN * params.base * len;
+            if step > 0.0 {
+                let scale = step.min(params.max_step) / len;
+                pos[i][0] += f[0] * scale;
+                pos[i][1] += f[1] * scale;
+            }
+        }
+        // Energy: the sum of squared forces on the moving vertices. Settled
+        // when it is small (the mean force below `SETTLED`, so no vertex
+        // moves visibly) or stops changing.
+        let settled = energy <= SETTLED * SETTLED * free
+            || (previous.is_finite() && (previous - energy).abs() <= params.tolerance * previous);
+        if settled {
+            outcome.converged = true;
+            break;
+        }
+        previous = energy;
+    }
+    outcome
+}
+
+/// Buffers of [`relax`], reused between calls.
+#[derive(Debug, Default)]
+pub(crate) struct RelaxScratch {
+    force: Vec<Point>,
+    moving: Vec<bool>,
+    springs: Vec<Spring>,
+}
+
+/// Inverse-square repulsion on each active vertex from every vertex within
+/// range, plus a linear push between circles closer than their radii and
+/// margin.
+fn repel(
+    pos: &[Point],
+    radius: &[f64],
+    active: &[usize],
+    params: &RelaxParams,
+    force: &mut [Point],
+) {
+    for &i in active {
+        let mut fi = [0.0, 0.0];
+        for j in 0..pos.len() {
+            if j == i {
+                continue;
+            }
+            let dx = pos[i][0] - pos[j][0];
+            let dy = pos[i][1] - pos[j][1];
+            let contact = radius[i] + radius[j];
+            let separation = if contact > 0.0 {
+                contact + params.margin
+            } else {
+                params.base
+            };
+            let d2 = dx * dx + dy * dy;
+            let reach = RANGE * separation;
+            if d2 >= reach * reach {
+                continue;
+            }
+            let (d, ux, uy) = if d2 > 1e-18 {
+                let d = d2.sqrt();
+                (d, dx / d, dy / d)
+            } else {
+                // Coincident: part them along a fixed direction by index.
+                (1e-9, if i < j { 1.0 } else { -1.0 }, 0.0)
+            };
+            let ratio = separation / d.max(1e-3 * separation);
+            let mut f = params.repulsion * ratio * ratio;
+            if d < separation {
+                f += (separation - d) / separation * 4.0;
+            }
+            fi[0] += ux * f;
+            fi[1] += uy * f;
+        }
+        force[i][0] += fi[0];
+        force[i][1] += fi[1];
+    }
+}
+
+/// Spring forces along the edges, on their moving ends.
+fn pull(
+    pos: &[Point],
+    springs: &[Spring],
+    moving: &[bool],
+    params: &RelaxParams,
+    force: &mut [Point],
+) {
+    for s in springs {
+        let dx = pos[s.b][0] - pos[s.a][0];
+        let dy = pos[s.b][1] - pos[s.a][1];
+        let d = (dx * dx + dy * dy).sqrt();
+        if d <= 1e-12 {
+            continue;
+        }
+        let f = params.spring * s.strength * params.shape.force(d, s.length);
+        let (fx, fy) = (dx / d * f, dy / d * f);
+        if moving[s.a] {
+            force[s.a][0] += fx;
+            force[s.a][1] += fy;
+        }
+        if moving[s.b] {
+            force[s.b][0] -= fx;
+            force[s.b][1] -= fy;
+        }
+    }
+}
+
+/// Short-range vertex–edge repulsion (after Bertault's PrEd, 1999): an
+/// active vertex within `base / 2` of a solid edge it is not part of is
+/// pushed off it, and the edge's moving ends are pushed back, so that a
+/// vertex does not drift across a corridor.
+fn push_off_edges(
+    pos: &[Point],
+    springs: &[Spring],
+    active: &[usize],
+    moving: &[bool],
+    params: &RelaxParams,
+    force: &mut [Point],
+) {
+    let range = 0.5 * params.base;
+    for s in springs.iter().filter(|s| s.solid) {
+        let (a, b) = (pos[s.a], pos[s.b]);
+        let (ex, ey) = (b[0] - a[0], b[1] - a[1]);
+        let len2 = ex * ex + ey * ey;
+        if len2 < 1e-18 {
+            continue;
+        }
+        let (lo_x, hi_x) = (a[0].min(b[0]) - range, a[0].max(b[0]) + range);
+        let (lo_y, hi_y) = (a[1].min(b[1]) - range, a[1].max(b[1]) + range);
+        for &i in active {
+            let p = pos[i];
+            if i == s.a || i == s.b || p[0] < lo_x || p[0] > hi_x || p[1] < lo_y || p[1] > hi_y {
+                continue;
+            }
+            let t = (((p[0] - a[0]) * ex + (p[1] - a[1]) * ey) / len2).clamp(0.0, 1.0);
+            let (dx, dy) = (p[0] - (a[0] + t * ex), p[1] - (a[1] + t * ey));
+            let d = (dx * dx + dy * dy).sqrt();
+            if d >= range || d < 1e-12 {
+                continue;
+            }
+            let f = (range / d - 1.0).min(4.0) / d;
+            force[i][0] += dx * f;
+            force[i][1] += dy * f;
+            if moving[s.a] {
+                force[s.a][0] -= dx * f * (1.0 - t);
+                force[s.a][1] -= dy * f * (1.0 - t);
+            }
+            if moving[s.b] {
+                force[s.b][0] -= dx * f * t;
+                force[s.b][1] -= dy * f * t;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::geometric::geometry::distance;
+
+    fn params(shape: SpringShape) -> RelaxParams {
+        RelaxParams {
+            shape,
+            spring: 1.0,
+            repulsion: 0.05,
+            base: 1.0,
+            margin: 0.0,
+            max_step: 0.1,
+            tolerance: 1e-4,
+            max_steps: 2_000,
+        }
+    }
+
+    #[test]
+    fn an_edge_settles_near_its_length_with_either_spring() {
+        for shape in [SpringShape::Logarithmic, SpringShape::Sigmoid] {
+            for start in [0.2, 3.0] {
+                let mut pos = vec![[0.0, 0.0], [start, 0.0]];
+                let springs = [Spring {
+                    a: 0,
+                    b: 1,
+                    length: 1.0,
+                    strength: 1.0,
+                    solid: true,
+                }];
+                let out = relax(
+                    &mut pos,
+                    &[0.0; 2],
+                    &[0, 1],
+                    &springs,
+                    &params(shape),
+                    &mut RelaxScratch::default(),
+                );
+                assert!(out.converged, "{shape:?} from {start}: {out:?}");
+                let d = distance(pos[0], pos[1]);
+                assert!((d - 1.0).abs() < 0.15, "{shape:?} from {start}: length {d}");
+            }
+        }
+    }
+
+    #[test]
+    fn circles_are_pushed_apart_and_pinned_vertices_stay() {
+        let mut pos = vec![[0.0, 0.0], [0.5, 0.0]];
+        let mut p = params(SpringShape::Sigmoid);
+        p.margin = 0.1;
+        relax(
+            &mut pos,
+            &[1.0, 1.0],
+            &[1],
+            &[],
+            &p,
+            &mut RelaxScratch::default(),
+        );
+        assert_eq!(pos[0], [0.0, 0.0]);
+        assert!(distance(pos[0], pos[1]) >= 2.0, "{pos:?}");
+    }
+}

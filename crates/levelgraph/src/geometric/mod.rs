@@ -1,0 +1,310 @@
+//! Geometric derivation (seed 000; PRODUCT.md section B): a derivation
+//! that keeps a plane drawing of the level while it rewrites, and ends
+//! with rooms as circles that can become geometry.
+//!
+//! - From the start every vertex has a position (the start vertex sits at
+//!   the origin). Vertices mapped from the pattern keep their host
+//!   positions; the vertices a rule creates are placed by carrying the
+//!   rule's own drawing (module `rule_drawing`) onto the host with the
+//!   similarity that takes a pattern edge (the basis) onto its image.
+//! - A match whose drawing is a reflection of the rule's drawing (a
+//!   *flipped* match, told by the signed angles between the pattern's edges
+//!   around each mapped vertex) is never applied: re-attached
+//!   neighbourhood edges would cross the substitute.
+//! - After each application a few force-directed steps ([`forces`])
+//!   untangle the drawing.
+//! - Finishing (module `finish`): each vertex gets a room radius, the drawing is
+//!   scaled by the largest factor any edge needs to reach its ideal length
+//!   (the two radii plus a margin) and relaxed toward the ideals; the
+//!   self-intersection test ([`check_drawing`]) then decides. A derivation that
+//!   fails it is run again with the next seed of [`attempt_seed`], up to
+//!   [`GeometrySettings::retries`] times, and then reported.
+
+mod check;
+mod finish;
+pub mod forces;
+mod geometry;
+mod host_drawing;
+mod placement;
+mod rule_drawing;
+
+use std::cell::RefCell;
+use std::collections::BTreeMap;
+
+pub use check::{check_drawing, check_graph, DrawingCheck};
+pub use forces::SpringShape;
+pub use geometry::segments_cross;
+
+use crate::derive::{self, Derivation, DeriveError};
+use crate::grammar::{CompiledGrammar, CompiledRule};
+use crate::graph::{Graph, Point, VertexId};
+use crate::matching::Match;
+use forces::RelaxParams;
+pub(crate) use rule_drawing::RuleDrawing;
+
+/// Tuning of a geometric derivation. Start from [`GeometrySettings::default`]
+/// (more fields may be added).
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields, default)]
+#[non_exhaustive]
+pub struct GeometrySettings {
+    /// The spring shape of every relaxation.
+    pub spring: SpringShape,
+    /// Most force steps after each application (the relaxation also stops
+    /// when the drawing's energy settles).
+    pub steps: u32,
+    /// Most force steps of the finishing relaxation.
+    pub finish_steps: u32,
+    /// Range `[min, max]` of room radii, drawn uniformly per vertex, in
+    /// drawing units (the ideal edge length while rewriting is 1).
+    pub room_radius: [f64; 2],
+    /// Radius ranges of particular tags, by tag name (`[r, r]` for a fixed
+    /// radius); other tags use `room_radius`.
+    pub tag_radius: BTreeMap<String, [f64; 2]>,
+    /// Room between two rooms joined by an edge, added to the sum of their
+    /// radii for the edge's ideal length; also the clearance the finishing
+    /// relaxation keeps between circles.
+    pub margin: f64,
+    /// Derivations run again with the next seed when the drawing fails the
+    /// self-intersection test.
+    pub retries: u32,
+}
+
+impl Default for GeometrySettings {
+    fn default() -> Self {
+        GeometrySettings {
+            spring: SpringShape::Logarithmic,
+            steps: 50,
+            finish_steps: 300,
+            room_radius: [1.0, 2.0],
+            tag_radius: BTreeMap::new(),
+            margin: 0.5,
+            retries: 20,
+        }
+    }
+}
+
+impl GeometrySettings {
+    /// The relaxation after each application: unit edge length.
+    fn rewrite_params(&self) -> RelaxParams {
+        RelaxParams {
+            shape: self.spring,
+            spring: 1.0,
+            repulsion: 0.05,
+            base: 1.0,
+            margin: 0.0,
+            max_step: 0.1,
+            tolerance: 1e-3,
+            max_steps: self.steps,
+        }
+    }
+}
+
+/// The seed of attempt `attempt` (0 is `seed` itself): SplitMix64's
+/// finaliser of `seed + attempt · φ·2⁶⁴`, so neighbouring seeds give
+/// unrelated retries.
+pub fn attempt_seed(seed: u64, attempt: u32) -> u64 {
+    if attempt == 0 {
+        return seed;
+    }
+    let mut z = seed.wrapping_add(u64::from(attempt).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// Force steps made by a derivation, for reports and benchmarks.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RelaxStats {
+    /// Relaxations run (one per application, plus the finishing one).
+    pub relaxations: u32,
+    /// Force steps in all.
+    pub steps: u64,
+    /// Relaxations the step limit stopped before the energy settled.
+    pub unsettled: u32,
+    /// Relaxations undone because they made corridors cross.
+    pub reverted: u32,
+}
+
+/// A level whose drawing passed the self-intersection test.
+#[derive(Clone, Debug)]
+pub struct GeometricDerivation {
+    /// The derivation of the attempt that passed; its graph has a
+    /// position for every vertex and a radius for every top-level vertex
+    /// (stored vertices sit at their room's position, without a radius).
+    /// `derivation.seed` is that attempt's seed.
+    pub derivation: Derivation,
+    /// The seed asked for.
+    pub seed: u64,
+    /// Attempts made, 1 when the first passed.
+    pub attempts: u32,
+    /// Force steps of the passing attempt.
+    pub relax: RelaxStats,
+}
+
+/// A geometric derivation of `grammar` with `seed`, from one start vertex
+/// at the origin. Grid grammars are derived on their grid and are not
+/// geometric (their cells are their positions): use [`crate::derive()`].
+///
+/// # Errors
+/// The errors of [`crate::derive()`] when the rewriting fails its limits
+/// (at once: a retry would not be a fair sample of the grammar);
+/// [`DeriveError::Drawing`] when no attempt's drawing passes.
+pub fn derive(
+    grammar: &CompiledGrammar,
+    seed: u64,
+    settings: &GeometrySettings,
+) -> Result<GeometricDerivation, DeriveError> {
+    let mut host = Graph::with_symbols(grammar.tags().clone(), grammar.labels().clone());
+    let start = host.add_vertex(grammar.start());
+    if let Some(v) = host.vertex_mut(start) {
+        v.position = Some([0.0, 0.0]);
+    }
+    derive_from(grammar, host, seed, settings)
+}
+
+/// A geometric derivation from a given host graph. Host vertices without a
+/// position get one from [`crate::drawing::force_layout`] first.
+///
+/// # Errors
+/// As [`derive()`].
+pub fn derive_from(
+    grammar: &CompiledGrammar,
+    mut host: Graph,
+    seed: u64,
+    settings: &GeometrySettings,
+) -> Result<GeometricDerivation, DeriveError> {
+    if host.vertices().any(|(_, v)| v.position.is_none()) {
+        let layout =
+            crate::drawing::force_layout(&host, &crate::drawing::ForceConfig::for_picture(seed));
+        for v in host.vertex_ids().collect::<Vec<_>>() {
+            if let Some(x) = host.vertex_mut(v) {
+                if x.position.is_none() {
+                    x.position = layout[v.index()];
+                }
+            }
+        }
+    }
+    let drawings = grammar.rule_drawings();
+    let mut last = None;
+    for attempt in 0..=settings.retries {
+        let s = attempt_seed(seed, attempt);
+        let mut hook = Hook::new(grammar.rules(), drawings, settings);
+        let mut d = derive::derive_with_hook(grammar, host.clone(), s, &mut hook)?;
+        finish::finish(&mut d.graph, settings, s, &mut hook.stats);
+        let check = check_graph(&d.graph);
+        if check.passes() {
+            return Ok(GeometricDerivation {
+                derivation: d,
+                seed,
+                attempts: attempt + 1,
+                relax: hook.stats,
+            });
+        }
+        last = Some((check, d));
+    }
+    let (check, derivation) = last.expect("at least one attempt");
+    Err(DeriveError::Drawing {
+        seed,
+        attempts: settings.retries + 1,
+        crossings: check.crossings.len(),
+        overlaps: check.overlaps.len(),
+        derivation: Box::new(derivation),
+    })
+}
+
+/// What the derivation loop asks of the geometry: whether a match is
+/// flipped or has no plane placement, and to draw what an application
+/// created.
+pub(crate) struct Hook<'a> {
+    rules: &'a [CompiledRule],
+    drawings: &'a [RuleDrawing],
+    params: RelaxParams,
+    pub(crate) stats: RelaxStats,
+    relax_scratch: host_drawing::Scratch,
+    placement: RefCell<placement::Scratch>,
+    around: Vec<VertexId>,
+}
+
+impl<'a> Hook<'a> {
+    fn new(
+        rules: &'a [CompiledRule],
+        drawings: &'a [RuleDrawing],
+        settings: &GeometrySettings,
+    ) -> Self {
+        Hook {
+            rules,
+            drawings,
+            params: settings.rewrite_params(),
+            stats: RelaxStats::default(),
+            relax_scratch: host_drawing::Scratch::default(),
+            placement: RefCell::new(placement::Scratch::default()),
+            around: Vec::new(),
+        }
+    }
+
+    /// Whether rule `r` may not be applied at `m` because the match is flipped.
+    pub(crate) fn is_flipped(&self, r: usize, host: &Graph, m: &Match) -> bool {
+        self.drawings[r].is_flipped(host, m)
+    }
+
+    /// Whether alternative `alt` of rule `r` has a placement at `m` that
+    /// keeps the drawing plane; the placement is kept for [`Hook::after_apply`].
+    pub(crate) fn has_placement(&self, r: usize, alt: usize, host: &Graph, m: &Match) -> bool {
+        placement::plan(
+            &self.drawings[r],
+            alt,
+            &self.rules[r].alternatives[alt],
+            host,
+            m,
+            self.params.base,
+            &mut self.placement.borrow_mut(),
+        )
+    }
+
+    /// Works out the placement of alternative `alt` of rule `r` at `m`,
+    /// before the host changes.
+    pub(crate) fn before_apply(&mut self, r: usize, alt: usize, m: &Match, host: &Graph) {
+        if !self.has_placement(r, alt, host, m) {
+            // Not allowed by `has_placement`, so not drawn; a placement
+            // without positions leaves the vertices at the origin.
+            self.placement.get_mut().fresh.clear();
+        }
+    }
+
+    /// Puts the vertices the application at `m` created (`created`, in the
+    /// alternative's order) where [`Hook::before_apply`] placed them, then
+    /// relaxes the drawing around them: the matched and created vertices
+    /// and their neighbours move, the rest of the level stays.
+    pub(crate) fn after_apply(&mut self, m: &Match, created: &[VertexId], host: &mut Graph) {
+        let fresh = &self.placement.get_mut().fresh;
+        for (j, &v) in created.iter().enumerate() {
+            let p: Point = fresh.get(j).copied().unwrap_or([0.0, 0.0]);
+            if let Some(x) = host.vertex_mut(v) {
+                x.position = Some(p);
+            }
+        }
+        let mut around = std::mem::take(&mut self.around);
+        around.clear();
+        around.extend_from_slice(&m.vertices);
+        around.extend_from_slice(created);
+        let out = host_drawing::relax_host(
+            host,
+            &self.params,
+            None,
+            Some(&around),
+            &mut self.relax_scratch,
+        );
+        self.around = around;
+        self.stats.add(out);
+    }
+}
+
+impl RelaxStats {
+    fn add(&mut self, out: forces::RelaxOutcome) {
+        self.relaxations += 1;
+        self.steps += u64::from(out.steps);
+        self.unsettled += u32::from(!out.converged);
+        self.reverted += u32::from(out.reverted);
+    }
+}

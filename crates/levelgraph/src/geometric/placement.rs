@@ -1,0 +1,177 @@
+//! Choosing where an application's fresh vertices go: the first way of
+//! laying the rule's drawing on the host ([`RuleDrawing::variants`]) whose
+//! new corridors cross no corridor that stays, and whose fresh vertices
+//! do not land on a vertex. An application with no such way is not made,
+//! so the drawing stays plane while rewriting (seed 000's flipped matches
+//! are the case this generalises: their substitutes cross the
+//! re-attached neighbourhood).
+
+use super::geometry::{distance, segments_cross};
+use super::rule_drawing::RuleDrawing;
+use crate::drawing::top_level;
+use crate::grammar::{CompiledAlternative, End};
+use crate::graph::{Graph, Point, VertexId};
+use crate::matching::Match;
+
+/// A fresh vertex closer than this (in units of the ideal edge length) to a
+/// vertex that stays would sit on it.
+const TOO_CLOSE: f64 = 0.1;
+
+/// One end of a segment: a host vertex (top-level) or a fresh vertex.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Side {
+    Host(VertexId),
+    Fresh(usize),
+}
+
+/// Buffers reused by every placement of one derivation.
+#[derive(Debug, Default)]
+pub(crate) struct Scratch {
+    pub(crate) fresh: Vec<Point>,
+    new: Vec<(u32, u32, Point, Point)>,
+}
+
+/// Finds a crossing-free placement of `alt`'s fresh vertices at `m`,
+/// leaving it in `scratch.fresh`. `false` when every variant crosses.
+pub(crate) fn plan(
+    drawing: &RuleDrawing,
+    alt_index: usize,
+    alt: &CompiledAlternative,
+    host: &Graph,
+    m: &Match,
+    unit: f64,
+    scratch: &mut Scratch,
+) -> bool {
+    for variant in drawing.variants() {
+        let mut fresh = std::mem::take(&mut scratch.fresh);
+        let placed = drawing.place(alt_index, host, m, unit, variant, &mut fresh);
+        scratch.fresh = fresh;
+        if !placed {
+            // No positions to go by: anything goes.
+            return true;
+        }
+        if !crosses(alt, host, m, unit, scratch) {
+            return true;
+        }
+    }
+    false
+}
+
+/// Distance from `p` to the segment `a b`.
+fn point_segment_distance(p: Point, a: Point, b: Point) -> f64 {
+    let (ex, ey) = (b[0] - a[0], b[1] - a[1]);
+    let len2 = ex * ex + ey * ey;
+    let t = if len2 > 0.0 {
+        (((p[0] - a[0]) * ex + (p[1] - a[1]) * ey) / len2).clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    distance(p, [a[0] + t * ex, a[1] + t * ey])
+}
+
+/// Whether the placement in `scratch.fresh` makes a new corridor cross a
+/// corridor that stays (or another new one), or puts a fresh vertex on a
+/// vertex that stays.
+fn crosses(
+    alt: &CompiledAlternative,
+    host: &Graph,
+    m: &Match,
+    unit: f64,
+    scratch: &mut Scratch,
+) -> bool {
+    let fresh = &scratch.fresh;
+    let deleted = |v: VertexId| alt.deleted.iter().any(|&d| m.vertices[d] == v);
+    let stored_fresh = |j: usize| alt.added_inside.iter().any(|&(c, _)| c == End::Fresh(j));
+    let id = |e: Side| match e {
+        Side::Host(v) => v.0,
+        Side::Fresh(j) => u32::MAX - j as u32,
+    };
+    let pos = |v: VertexId| host.vertex(v).and_then(|x| x.position);
+    // The new corridors.
+    scratch.new.clear();
+    for e in alt.added_edges.iter().filter(|e| !e.cosmetic) {
+        let mut ends = [Side::Fresh(0); 2];
+        let mut points = [[0.0; 2]; 2];
+        let mut skip = false;
+        for (k, end) in [e.source, e.target].into_iter().enumerate() {
+            match end {
+                End::Kept(i) => {
+                    let v = top_level(host, m.vertices[i]);
+                    match pos(v) {
+                        Some(p) => {
+                            ends[k] = Side::Host(v);
+                            points[k] = p;
+                        }
+                        None => skip = true,
+                    }
+                }
+                End::Fresh(j) if stored_fresh(j) => skip = true,
+                End::Fresh(j) => {
+                    ends[k] = Side::Fresh(j);
+                    points[k] = fresh[j];
+                }
+            }
+        }
+        if !skip && ends[0] != ends[1] {
+            scratch
+                .new
+                .push((id(ends[0]), id(ends[1]), points[0], points[1]));
+        }
+    }
+    let new = &scratch.new;
+    for (i, &(a, b, pa, pb)) in new.iter().enumerate() {
+        for &(c, d, pc, pd) in &new[i + 1..] {
+            if a != c && a != d && b != c && b != d && segments_cross(pa, pb, pc, pd) {
+                return true;
+            }
+        }
+    }
+    // Fresh vertices on vertices that stay, and new corridors through them.
+    for (v, x) in host.vertices() {
+        if x.parent.is_some() || deleted(v) {
+            continue;
+        }
+        if let Some(p) = x.position {
+            if fresh.iter().any(|&f| distance(f, p) < TOO_CLOSE * unit) {
+                return true;
+            }
+            let through = new.iter().any(|&(a, b, pa, pb)| {
+                a != v.0 && b != v.0 && point_segment_distance(p, pa, pb) < TOO_CLOSE * unit
+            });
+            if through {
+                return true;
+            }
+        }
+    }
+    // New corridors across corridors that stay, and fresh vertices on them
+    // (nearly on one, a vertex would sit on the corridor in the picture
+    // and a rounding error away from crossing it).
+    for (eid, e) in host.edges() {
+        if e.cosmetic
+            || alt.removed_edges.iter().any(|&j| m.edges[j] == eid)
+            || deleted(e.source)
+            || deleted(e.target)
+        {
+            continue;
+        }
+        let (c, d) = (top_level(host, e.source), top_level(host, e.target));
+        if c == d {
+            continue;
+        }
+        let (Some(pc), Some(pd)) = (pos(c), pos(d)) else {
+            continue;
+        };
+        if fresh
+            .iter()
+            .any(|&f| point_segment_distance(f, pc, pd) < TOO_CLOSE * unit)
+        {
+            return true;
+        }
+        for &(a, b, pa, pb) in new {
+            if a != c.0 && a != d.0 && b != c.0 && b != d.0 && segments_cross(pa, pb, pc, pd) {
+                return true;
+            }
+        }
+    }
+    false
+}

@@ -1,0 +1,361 @@
+//! Each rule's own drawing (seed 000): positions for its pattern vertices
+//! and, per right-hand alternative, for the vertices it creates; the
+//! pattern edge used as the basis when fresh vertices are placed; and the
+//! signed angles that tell a rotated match from a flipped one.
+//!
+//! A rule's drawing is its default drawing: the pattern is laid out by
+//! the same forces as the level (springs of length 1, repulsion), from a
+//! start fixed by the rule's index; then each alternative's fresh vertices
+//! start between their kept neighbours, pushed away from the pattern's
+//! centre, and are relaxed with the pattern vertices held still. Vertices
+//! mapped from the pattern therefore sit in the replacement where they sit
+//! in the pattern, as seed 000's editor required.
+
+use super::forces::{relax, RelaxParams, RelaxScratch, Spring, SpringShape};
+use super::geometry::{signed_sine, sub, Similarity};
+use crate::grammar::{CompiledAlternative, CompiledRule, End};
+use crate::graph::{Graph, Point};
+use crate::matching::{Match, Pattern};
+use crate::rng::Rng;
+
+/// Below this |sine| an angle of the rule's drawing is too flat to tell a
+/// rotation from a reflection, and is not checked.
+const FLAT: f64 = 0.25;
+
+/// The drawing of one rule.
+#[derive(Clone, Debug)]
+pub(crate) struct RuleDrawing {
+    /// Position of each pattern vertex.
+    pattern: Vec<Point>,
+    /// The pattern edge `(u, v)` used as the basis, if the pattern has one
+    /// between distinct positions.
+    basis: Option<(usize, usize)>,
+    /// `(at, a, b, sign)`: around pattern vertex `at`, the angle from
+    /// neighbour `a` to neighbour `b` turns counter-clockwise (`sign` > 0)
+    /// or clockwise in the rule's drawing; a match must agree.
+    angles: Vec<(usize, usize, usize, f64)>,
+    /// Per alternative: the position of each vertex it creates.
+    fresh: Vec<Vec<Point>>,
+    /// The centroid of the pattern's drawing.
+    centre: Point,
+}
+
+impl RuleDrawing {
+    /// The drawings of a grammar's rules, in order.
+    pub(crate) fn for_rules(rules: &[CompiledRule]) -> Vec<Self> {
+        rules
+            .iter()
+            .enumerate()
+            .map(|(i, r)| Self::new(r, i))
+            .collect()
+    }
+
+    /// The default drawing of `rule`, the `index`-th rule of its grammar.
+    /// Made with the sigmoid spring whatever the derivation uses: a rule's
+    /// drawing is part of the grammar, not of a derivation's tuning.
+    fn new(rule: &CompiledRule, index: usize) -> Self {
+        let shape = SpringShape::Sigmoid;
+        let pattern = draw_pattern(&rule.pattern, index, shape);
+        let basis = rule
+            .pattern
+            .edges()
+            .iter()
+            .filter(|e| pattern[e.source] != pattern[e.target])
+            .min_by_key(|e| e.cosmetic)
+            .map(|e| (e.source, e.target));
+        let angles = angles(&rule.pattern, &pattern);
+        let fresh = rule
+            .alternatives
+            .iter()
+            .map(|alt| draw_fresh(&rule.pattern, &pattern, alt, shape))
+            .collect();
+        let centre = centroid(pattern.iter().copied()).unwrap_or([0.0, 0.0]);
+        RuleDrawing {
+            pattern,
+            basis,
+            angles,
+            fresh,
+            centre,
+        }
+    }
+
+    /// Whether match `m` is a flipped image of the rule's drawing: some
+    /// angle of the drawing turns the other way in the host (seed 000's
+    /// signed angles between edges around mapped vertices). Host vertices
+    /// without a position, and flat host angles, do not count.
+    pub(crate) fn is_flipped(&self, host: &Graph, m: &Match) -> bool {
+        let at = |i: usize| host.vertex(m.vertices[i]).and_then(|v| v.position);
+        self.angles
+            .iter()
+            .any(|&(v, a, b, sign)| match (at(v), at(a), at(b)) {
+                (Some(pv), Some(pa), Some(pb)) => signed_sine(pv, pa, pb) * sign < 0.0,
+                _ => false,
+            })
+    }
+
+    /// The ways alternative `alt` may be laid on the host, in order of
+    /// preference: the rule's drawing, then (only when the pattern has no
+    /// angle to keep, so a mirror image is no flipped match) its mirror
+    /// image across the basis edge, each at full size and shrunk toward
+    /// the pattern's centre.
+    pub(crate) fn variants(&self) -> impl Iterator<Item = Variant> + '_ {
+        let mirrors: &[bool] = if self.angles.is_empty() {
+            &[false, true]
+        } else {
+            &[false]
+        };
+        [1.0, 0.6, 0.35]
+            .into_iter()
+            .flat_map(move |scale| mirrors.iter().map(move |&mirror| Variant { scale, mirror }))
+    }
+
+    /// Where alternative `alt` puts its fresh vertices at match `m` in
+    /// `variant`: the rule's drawing carried onto the host by the
+    /// similarity that takes the basis edge onto its image; without a
+    /// basis (a start rule), the drawing translated onto the first pattern
+    /// vertex and scaled by `unit`. `None` when the match has no positions.
+    pub(crate) fn place(
+        &self,
+        alt: usize,
+        host: &Graph,
+        m: &Match,
+        unit: f64,
+        variant: Variant,
+        out: &mut Vec<Point>,
+    ) -> bool {
+        let at = |i: usize| host.vertex(m.vertices[i]).and_then(|v| v.position);
+        let map = self
+            .basis
+            .and_then(|(u, v)| {
+                Similarity::between(self.pattern[u], self.pattern[v], at(u)?, at(v)?)
+            })
+            .or_else(|| {
+                let first = at(0)?;
+                Some(Similarity::translation(self.pattern[0], first, unit))
+            });
+        let Some(map) = map else {
+            return false;
+        };
+        let (a, b) = match self.basis {
+            Some((u, v)) => (self.pattern[u], self.pattern[v]),
+            None => (
+                self.pattern[0],
+                [self.pattern[0][0] + 1.0, self.pattern[0][1]],
+            ),
+        };
+        let centre = self.centre;
+        out.clear();
+        out.extend(self.fresh[alt].iter().map(|&p| {
+            let p = if variant.mirror { reflect(p, a, b) } else { p };
+            let c = if variant.mirror {
+                reflect(centre, a, b)
+            } else {
+                centre
+            };
+            map.apply([
+                c[0] + variant.scale * (p[0] - c[0]),
+                c[1] + variant.scale * (p[1] - c[1]),
+            ])
+        }));
+        true
+    }
+}
+
+/// How a rule's drawing is laid on the host: shrunk by `scale` toward the
+/// pattern's centre, and mirrored across the basis edge or not.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Variant {
+    pub(crate) scale: f64,
+    pub(crate) mirror: bool,
+}
+
+/// `p` reflected across the line through `a` and `b` (distinct).
+fn reflect(p: Point, a: Point, b: Point) -> Point {
+    let d = sub(b, a);
+    let q = sub(p, a);
+    let t = (q[0] * d[0] + q[1] * d[1]) / (d[0] * d[0] + d[1] * d[1]);
+    let foot = [a[0] + t * d[0], a[1] + t * d[1]];
+    [2.0 * foot[0] - p[0], 2.0 * foot[1] - p[1]]
+}
+
+/// Small-drawing forces: unit springs, gentle repulsion.
+fn rule_params(shape: SpringShape) -> RelaxParams {
+    RelaxParams {
+        shape,
+        spring: 1.0,
+        repulsion: 0.1,
+        base: 1.0,
+        margin: 0.0,
+        max_step: 0.05,
+        tolerance: 1e-7,
+        max_steps: 3_000,
+    }
+}
+
+fn draw_pattern(pattern: &Pattern, index: usize, shape: SpringShape) -> Vec<Point> {
+    let n = pattern.vertices().len();
+    if n <= 1 {
+        return vec![[0.0, 0.0]; n];
+    }
+    let mut rng = Rng::seeded(0x5eed_d4a3 ^ index as u64);
+    let mut pos: Vec<Point> = (0..n).map(|_| [rng.unit(), rng.unit()]).collect();
+    let springs: Vec<Spring> = pattern
+        .edges()
+        .iter()
+        .map(|e| Spring {
+            a: e.source,
+            b: e.target,
+            length: 1.0,
+            strength: 1.0,
+            solid: !e.cosmetic,
+        })
+        .collect();
+    let all: Vec<usize> = (0..n).collect();
+    relax(
+        &mut pos,
+        &vec![0.0; n],
+        &all,
+        &springs,
+        &rule_params(shape),
+        &mut RelaxScratch::default(),
+    );
+    pos
+}
+
+/// The checked angles of a pattern drawing.
+fn angles(pattern: &Pattern, pos: &[Point]) -> Vec<(usize, usize, usize, f64)> {
+    let mut out = Vec::new();
+    for v in 0..pattern.vertices().len() {
+        let mut around: Vec<usize> = pattern
+            .edges()
+            .iter()
+            .filter_map(|e| match (e.source == v, e.target == v) {
+                (true, false) => Some(e.target),
+                (false, true) => Some(e.source),
+                _ => None,
+            })
+            .collect();
+        around.sort_unstable();
+        around.dedup();
+        for (i, &a) in around.iter().enumerate() {
+            for &b in &around[i + 1..] {
+                let s = signed_sine(pos[v], pos[a], pos[b]);
+                if s.abs() >= FLAT {
+                    out.push((v, a, b, s.signum()));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Positions of the fresh vertices of `alt`, with the kept pattern vertices
+/// held at `pattern`.
+fn draw_fresh(
+    pattern: &Pattern,
+    at: &[Point],
+    alt: &CompiledAlternative,
+    shape: SpringShape,
+) -> Vec<Point> {
+    let np = at.len();
+    let nf = alt.fresh.len();
+    if nf == 0 {
+        return Vec::new();
+    }
+    let index = |e: End| match e {
+        End::Kept(i) => i,
+        End::Fresh(j) => np + j,
+    };
+    let kept = |i: usize| i >= np || !alt.deleted.contains(&i);
+    let mut springs: Vec<Spring> = pattern
+        .edges()
+        .iter()
+        .enumerate()
+        .filter(|(j, e)| !alt.removed_edges.contains(j) && kept(e.source) && kept(e.target))
+        .map(|(_, e)| (e.source, e.target, e.cosmetic))
+        .chain(
+            alt.added_edges
+                .iter()
+                .map(|e| (index(e.source), index(e.target), e.cosmetic)),
+        )
+        .map(|(a, b, cosmetic)| Spring {
+            a,
+            b,
+            length: 1.0,
+            strength: 1.0,
+            solid: !cosmetic,
+        })
+        .collect();
+    springs.retain(|s| kept(s.a) && kept(s.b));
+    let centre = centroid(
+        at.iter()
+            .enumerate()
+            .filter(|&(i, _)| kept(i))
+            .map(|(_, p)| *p),
+    )
+    .unwrap_or([0.0, 0.0]);
+    let mut pos: Vec<Point> = at.to_vec();
+    for j in 0..nf {
+        let me = np + j;
+        let neighbours = springs.iter().filter_map(|s| {
+            let other = if s.a == me {
+                s.b
+            } else if s.b == me {
+                s.a
+            } else {
+                return None;
+            };
+            (other < np).then(|| at[other])
+        });
+        let start = match centroid(neighbours) {
+            Some(c) => {
+                // Away from the pattern's centre: a vertex between two kept
+                // ones goes outside the pattern, not onto its edge.
+                let out = sub(c, centre);
+                let len = (out[0] * out[0] + out[1] * out[1]).sqrt();
+                if len > 1e-9 {
+                    // Out, and a quarter to the left of out: a start on the
+                    // line through the centre would keep a cycle's new
+                    // vertices on the line of the edge they go round, where
+                    // no force can take them off.
+                    let (ux, uy) = (out[0] / len, out[1] / len);
+                    [c[0] + 0.5 * ux - 0.25 * uy, c[1] + 0.5 * uy + 0.25 * ux]
+                } else {
+                    // Between two vertices symmetric about the centre (a
+                    // subdivided edge): a little to one side.
+                    [c[0] + 0.01 * (j as f64 + 1.0), c[1] + 0.1]
+                }
+            }
+            None => [centre[0] + 0.5 + 0.25 * j as f64, centre[1] + 0.5],
+        };
+        pos.push(start);
+    }
+    let fresh: Vec<usize> = (np..np + nf).collect();
+    // Deleted pattern vertices are gone from the replacement: far away, so
+    // they push nothing.
+    for (i, p) in pos.iter_mut().enumerate().take(np) {
+        if !kept(i) {
+            *p = [1e9 + i as f64 * 1e3, 1e9];
+        }
+    }
+    relax(
+        &mut pos,
+        &vec![0.0; np + nf],
+        &fresh,
+        &springs,
+        &rule_params(shape),
+        &mut RelaxScratch::default(),
+    );
+    pos.split_off(np)
+}
+
+fn centroid(points: impl Iterator<Item = Point>) -> Option<Point> {
+    let mut sum = [0.0, 0.0];
+    let mut n = 0usize;
+    for p in points {
+        sum[0] += p[0];
+        sum[1] += p[1];
+        n += 1;
+    }
+    (n > 0).then(|| [sum[0] / n as f64, sum[1] / n as f64])
+}
