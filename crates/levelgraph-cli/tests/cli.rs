@@ -499,3 +499,68 @@ fn host_with_broken_json_exits_2_and_writes_nothing() {
         stderr(&o)
     );
 }
+
+#[test]
+fn geometric_generation_draws_rooms_at_their_positions() {
+    let out = scratch("geometric");
+    let out_s = out.to_str().unwrap();
+    let o = run(&["generate", "--geometric", "--seed", "3", "--out", out_s]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let doc: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(out.join("mission.json")).unwrap()).unwrap();
+    let nodes = doc["nodes"].as_array().unwrap();
+    assert!(!nodes.is_empty());
+    for n in nodes {
+        assert!(n["position"].is_array(), "{n}");
+        assert!(n["radius"].as_f64().is_some_and(|r| r > 0.0), "{n}");
+    }
+    // The picture draws each room as a circle of its radius, to scale.
+    let svg = fs::read_to_string(out.join("mission.svg")).unwrap();
+    let radii: std::collections::BTreeSet<&str> = svg
+        .split(" r=\"")
+        .skip(1)
+        .filter_map(|s| s.split('"').next())
+        .collect();
+    assert!(radii.len() > 2, "rooms of different sizes: {radii:?}");
+    // Same seed, same bytes.
+    let again = scratch("geometric-again");
+    let o = run(&[
+        "generate",
+        "--geometric",
+        "--seed",
+        "3",
+        "--out",
+        again.to_str().unwrap(),
+    ]);
+    assert!(o.status.success());
+    for f in ["mission.json", "mission.svg"] {
+        assert_eq!(
+            fs::read(out.join(f)).unwrap(),
+            fs::read(again.join(f)).unwrap(),
+            "{f}"
+        );
+    }
+    // A grammar whose header says `geometric` needs no flag.
+    let wheel = examples().join("wheel.lg");
+    let o = run(&["generate", wheel.to_str().unwrap(), "--out", out_s]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(fs::read_to_string(out.join("mission.json"))
+        .unwrap()
+        .contains("\"radius\""));
+}
+
+#[test]
+fn geometric_generation_of_a_grid_grammar_is_refused() {
+    let out = scratch("geometric-grid");
+    let grid = examples().join("grid-dungeon.lg");
+    let o = run(&[
+        "generate",
+        grid.to_str().unwrap(),
+        "--geometric",
+        "--out",
+        out.join("x").to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("is a grid grammar"), "{}", stderr(&o));
+    assert!(!out.join("x").exists());
+}

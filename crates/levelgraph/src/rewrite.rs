@@ -7,7 +7,9 @@
 //! does not mention; right-hand vertices with new names are created; pattern
 //! edges with an identical right-hand edge are kept as they are (label,
 //! length factor), the others removed; right-hand edges with no identical
-//! pattern edge are added, unless the host already has an identical edge.
+//! pattern edge are added, unless the host already has an identical edge,
+//! with length factor 1, or with `{length: F}` F times the mean length
+//! factor of the matched pattern edges (seed 000's subdivided edges).
 //!
 //! Containment (`(i) in (r)`) works like edges: a pattern containment not
 //! on the right takes the child out to the top level, a right-hand
@@ -141,6 +143,13 @@ pub(crate) fn apply(
     changes: &mut Changes,
 ) {
     changes.clear();
+    // Seed 000's subdivided edges: a factor relative to the host part the
+    // rule replaces, read before its edges go.
+    let mean_factor = if plan.added_edges.iter().any(|e| e.length.is_some()) {
+        mean_length_factor(host, m)
+    } else {
+        1.0
+    };
     for &j in &plan.removed_edges {
         let e = m.edges[j];
         if let Some(edge) = host.remove_edge(e) {
@@ -223,7 +232,11 @@ pub(crate) fn apply(
     };
     for e in &plan.added_edges {
         let before = host.edge_count();
-        let id = host.add_edge(host_edge(resolve(e.source), resolve(e.target), e));
+        let mut edge = host_edge(resolve(e.source), resolve(e.target), e);
+        if let Some(f) = e.length {
+            edge.length_factor = f * mean_factor;
+        }
+        let id = host.add_edge(edge);
         if host.edge_count() > before {
             changes.added_edges.push(id);
         }
@@ -247,6 +260,21 @@ pub(crate) fn apply(
         debug_assert!(stored, "inside_allows checked this application");
         changes.relinked.push((child, parent));
         changes.touched.push(child);
+    }
+}
+
+/// The mean length factor of the host edges matched by the pattern's
+/// edges; 1 for a pattern without edges.
+fn mean_length_factor(host: &Graph, m: &Match) -> f64 {
+    let factors: Vec<f64> = m
+        .edges
+        .iter()
+        .filter_map(|&e| host.edge(e).map(|x| x.length_factor))
+        .collect();
+    if factors.is_empty() {
+        1.0
+    } else {
+        factors.iter().sum::<f64>() / factors.len() as f64
     }
 }
 

@@ -272,16 +272,19 @@ fn draw_fresh(
         .iter()
         .enumerate()
         .filter(|(j, e)| !alt.removed_edges.contains(j) && kept(e.source) && kept(e.target))
-        .map(|(_, e)| (e.source, e.target, e.cosmetic))
-        .chain(
-            alt.added_edges
-                .iter()
-                .map(|e| (index(e.source), index(e.target), e.cosmetic)),
-        )
-        .map(|(a, b, cosmetic)| Spring {
+        .map(|(_, e)| (e.source, e.target, e.cosmetic, 1.0))
+        .chain(alt.added_edges.iter().map(|e| {
+            (
+                index(e.source),
+                index(e.target),
+                e.cosmetic,
+                e.length.unwrap_or(1.0),
+            )
+        }))
+        .map(|(a, b, cosmetic, length)| Spring {
             a,
             b,
-            length: 1.0,
+            length,
             strength: 1.0,
             solid: !cosmetic,
         })

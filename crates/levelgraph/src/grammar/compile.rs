@@ -60,6 +60,9 @@ pub(crate) struct NewEdge {
     pub(crate) directed: bool,
     pub(crate) cosmetic: bool,
     pub(crate) label: Option<Symbol>,
+    /// `{length: F}`: the new edge's length factor is F times the mean of
+    /// the matched pattern edges' (seed 000's subdivided edges); else 1.
+    pub(crate) length: Option<f64>,
 }
 
 /// A rule with its pattern compiled and its rewriting planned.
@@ -618,6 +621,22 @@ fn name_index<'a>(
     index
 }
 
+/// `{length: F}` belongs to edges a rule adds: an error on a pattern or
+/// condition edge.
+fn reject_lengths(cx: &mut Cx<'_>, edges: &[RuleEdge], path: Path<'_>, side: &str) {
+    for (k, e) in edges.iter().enumerate() {
+        if e.length.is_some() {
+            cx.error(
+                format!("an edge of a {side} cannot have a length"),
+                cx_loc(e.span, path.item("edges", k)),
+                Some(
+                    "`{length: F}` belongs on the right-hand side, on an edge the rule adds".into(),
+                ),
+            );
+        }
+    }
+}
+
 fn resolve_edges(
     cx: &mut Cx<'_>,
     edges: &[RuleEdge],
@@ -644,6 +663,13 @@ fn resolve_edges(
                 );
                 return None;
             };
+            if e.length.is_some_and(|f| !(f.is_finite() && f > 0.0)) {
+                cx.error(
+                    format!("edge length {} must be a number greater than 0", e.length.unwrap_or(0.0)),
+                    at.clone(),
+                    None,
+                );
+            }
             if a == b {
                 cx.error(
                     format!("edge from vertex `{}` to itself", e.source),
@@ -1010,6 +1036,7 @@ fn compile_rule(
     let pattern_vertices =
         compile_pattern_vertices(cx, tags, rule.lhs.vertices.iter(), lhs_path, false);
     let lhs_edges = resolve_edges(cx, &rule.lhs.edges, &lhs_index, labels, lhs_path);
+    reject_lengths(cx, &rule.lhs.edges, lhs_path, "pattern");
     let lhs_inside = resolve_inside(cx, &rule.lhs.inside, &lhs_index, lhs_path);
 
     let nacs: Vec<Nac> = rule
@@ -1151,6 +1178,7 @@ fn compile_nac(
     }
     let own_vertices = compile_pattern_vertices(cx, tags, own.iter().copied(), path, false);
     let resolved = resolve_edges(cx, &nac.edges, &index, labels, path);
+    reject_lengths(cx, &nac.edges, path, "`where not` condition");
     let inside = resolve_inside(cx, &nac.inside, &index, path);
     if cx.errors.len() > errors_before {
         return None;
@@ -1302,8 +1330,18 @@ fn compile_alternative(
             .enumerate()
             .find(|(k, re)| !paired_rhs.contains(k) && model::same_edge(le, re));
         match pair {
-            Some((k, _)) => {
+            Some((k, re)) => {
                 paired_rhs.insert(k);
+                if re.length.is_some() {
+                    cx.error(
+                        format!(
+                            "edge between `{}` and `{}` is kept from the pattern, so it keeps its length factor",
+                            re.source, re.target
+                        ),
+                        cx_loc(re.span, path.item("edges", k)),
+                        Some("only an edge the rule adds can take `{length: F}`".into()),
+                    );
+                }
             }
             None => removed_edges.push(j),
         }
@@ -1320,6 +1358,7 @@ fn compile_alternative(
             directed: re.directed,
             cosmetic: re.cosmetic,
             label,
+            length: re.length,
         });
     }
 

@@ -367,6 +367,12 @@ pub struct RuleEdge {
     /// `-[label]-`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub label: Option<String>,
+    /// `-- {length: F} `: on the right-hand side, the edge is a subdivided
+    /// edge whose length factor is `F` times the mean length factor of the
+    /// matched pattern edges (seed 000). Not allowed on the left or in
+    /// conditions.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub length: Option<f64>,
     /// Where the edge operator was written.
     #[serde(skip)]
     pub span: Option<Span>,

@@ -692,6 +692,11 @@ impl<'src> Parser<'src> {
                     _ => break,
                 };
                 self.bump();
+                let length = if edge.is_some() && self.at(&TokenKind::LBrace) {
+                    Some(self.edge_length()?)
+                } else {
+                    None
+                };
                 if !self.at(&TokenKind::LParen) {
                     return Err(self.unexpected("a vertex after the edge"));
                 }
@@ -703,6 +708,7 @@ impl<'src> Parser<'src> {
                         directed,
                         cosmetic,
                         label: label.map(str::to_owned),
+                        length,
                         span: Some(op_span),
                     }),
                     None => side.inside.push(Containment {
@@ -723,6 +729,16 @@ impl<'src> Parser<'src> {
             v.apply(spec, kind)?;
         }
         Ok(side)
+    }
+
+    /// `{length: F}` after an edge operator, F a number above 0.
+    fn edge_length(&mut self) -> Result<f64, Diagnostic> {
+        self.expect(TokenKind::LBrace)?;
+        self.keyword("length", "`length` (an edge's only attribute)")?;
+        self.expect(TokenKind::Colon)?;
+        let value = self.length("length", false)?;
+        self.expect(TokenKind::RBrace)?;
+        Ok(value)
     }
 
     fn vertex<V: SideVertex>(&mut self, side: &mut Side<V>) -> Result<&'src str, Diagnostic> {

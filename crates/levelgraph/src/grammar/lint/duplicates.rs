@@ -136,6 +136,7 @@ impl Labelled {
             directed: true,
             cosmetic: false,
             label: Some(format!("in.{scope}")),
+            length: None,
             span: None,
         };
         for c in &rule.lhs.inside {
