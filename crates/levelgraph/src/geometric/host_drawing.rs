@@ -127,7 +127,6 @@ pub(crate) fn relax_host(
             solid: !e.cosmetic,
         });
     }
-    let before = crossings_at(&s.pos, &s.springs, &s.active, &mut s.moving);
     s.start.clear();
     s.start.extend_from_slice(&s.pos);
     let mut out = relax(
@@ -138,8 +137,10 @@ pub(crate) fn relax_host(
         params,
         &mut s.relax,
     );
+    // `before` is counted only when needed: a derivation's drawing is
+    // plane, so it is 0 unless the host came in with crossings.
     let after = crossings_at(&s.pos, &s.springs, &s.active, &mut s.moving);
-    if after > before {
+    if after > 0 && after > crossings_at(&s.start, &s.springs, &s.active, &mut s.moving) {
         // The forces pulled a corridor across another: keep the drawing as
         // it was, which is plane (forces cannot be trusted to untangle it).
         s.pos.clear();

@@ -74,8 +74,8 @@ impl Default for GeometrySettings {
     fn default() -> Self {
         GeometrySettings {
             spring: SpringShape::Logarithmic,
-            steps: 50,
-            finish_steps: 300,
+            steps: 8,
+            finish_steps: 60,
             room_radius: [1.0, 2.0],
             tag_radius: BTreeMap::new(),
             margin: 0.5,
