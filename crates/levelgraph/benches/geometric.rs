@@ -28,6 +28,34 @@ struct Tally {
     relaxations: u64,
     steps: u64,
     unsettled: u64,
+    /// Sum over passing derivations of the mean |length / ideal − 1| of
+    /// their corridors.
+    stretch: f64,
+}
+
+/// Mean |length / ideal − 1| over the corridors of a finished drawing
+/// (ideal = the two radii plus the margin): how near the finishing
+/// relaxation got to the ideal lengths.
+fn stretch(g: &levelgraph::Graph, margin: f64) -> f64 {
+    let mut sum = 0.0;
+    let mut n = 0usize;
+    for (_, e) in g.edges().filter(|(_, e)| !e.cosmetic) {
+        let (Some(a), Some(b)) = (g.vertex(e.source), g.vertex(e.target)) else {
+            continue;
+        };
+        let (Some(p), Some(q), Some(r), Some(s)) = (a.position, b.position, a.radius, b.radius)
+        else {
+            continue;
+        };
+        let d = ((p[0] - q[0]).powi(2) + (p[1] - q[1]).powi(2)).sqrt();
+        sum += (d / (r + s + margin) - 1.0).abs();
+        n += 1;
+    }
+    if n == 0 {
+        0.0
+    } else {
+        sum / n as f64
+    }
 }
 
 fn run(g: &levelgraph::CompiledGrammar, settings: &GeometrySettings, seeds: u64) -> Tally {
@@ -43,6 +71,7 @@ fn run(g: &levelgraph::CompiledGrammar, settings: &GeometrySettings, seeds: u64)
                 t.relaxations += u64::from(d.relax.relaxations);
                 t.steps += d.relax.steps;
                 t.unsettled += u64::from(d.relax.unsettled);
+                t.stretch += stretch(&d.derivation.graph, settings.margin);
             }
             Err(DeriveError::Drawing { attempts, .. }) => {
                 t.drawing += 1;
@@ -69,8 +98,8 @@ fn main() {
     files.sort();
     println!("seeds 1..={seeds}; first try = attempt 1 passes; after retries = some attempt passes; limits = the rewriting failed its limits (no retry)");
     println!();
-    println!("| grammar | spring | first try | after retries | failed: limits | failed: drawing | mean attempts | mean vertices | ms / derivation | force steps / relaxation | relaxations stopped by the step limit |");
-    println!("|---|---|---|---|---|---|---|---|---|---|---|");
+    println!("| grammar | spring | first try | after retries | failed: limits | failed: drawing | mean attempts | mean vertices | ms / derivation | force steps / relaxation | relaxations stopped by the step limit | corridor length vs ideal |");
+    println!("|---|---|---|---|---|---|---|---|---|---|---|---|");
     for path in files {
         let name = path.file_stem().unwrap().to_string_lossy().into_owned();
         let text = std::fs::read_to_string(&path).expect("example readable");
@@ -95,7 +124,7 @@ fn main() {
             let pct = |k: usize| 100.0 * k as f64 / seeds as f64;
             let passed = t.after_retries.max(1);
             println!(
-                "| {name} | {spring:?} | {:.1} % | {:.1} % | {} | {} | {:.2} | {:.1} | {:.2} | {:.1} | {:.1} % |",
+                "| {name} | {spring:?} | {:.1} % | {:.1} % | {} | {} | {:.2} | {:.1} | {:.2} | {:.1} | {:.1} % | {:.0} % |",
                 pct(t.first_try),
                 pct(t.after_retries),
                 t.limits,
@@ -105,6 +134,7 @@ fn main() {
                 t.seconds * 1e3 / seeds as f64,
                 t.steps as f64 / t.relaxations.max(1) as f64,
                 100.0 * t.unsettled as f64 / t.relaxations.max(1) as f64,
+                100.0 * t.stretch / passed as f64,
             );
         }
     }

@@ -275,7 +275,7 @@ fn the_header_block_and_its_errors() {
     let g = load(
         r#"grammar "g" {
   geometric {
-    spring sigmoid
+    spring logarithmic
     steps 20
     finish_steps 100
     room_radius 1.5..2.5
@@ -290,7 +290,7 @@ rule start { (a:s) => (a:goal) -- (k:key) }
 "#,
     );
     let s = g.model().geometry.clone().expect("geometric");
-    assert_eq!(s.spring, SpringShape::Sigmoid);
+    assert_eq!(s.spring, SpringShape::Logarithmic);
     assert_eq!((s.steps, s.finish_steps, s.retries), (20, 100, 4));
     assert_eq!(s.room_radius, [1.5, 2.5]);
     assert_eq!(s.tag_radius.get("goal"), Some(&[3.0, 3.0]));

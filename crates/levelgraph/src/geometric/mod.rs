@@ -48,7 +48,9 @@ pub(crate) use rule_drawing::RuleDrawing;
 #[serde(deny_unknown_fields, default)]
 #[non_exhaustive]
 pub struct GeometrySettings {
-    /// The spring shape of every relaxation.
+    /// The spring shape of every relaxation. Default: the sigmoid, which
+    /// passed as often as seed 000's logarithmic spring and ran faster
+    /// (BENCHMARKS.md, geometric derivation).
     pub spring: SpringShape,
     /// Most force steps after each application (the relaxation also stops
     /// when the drawing's energy settles).
@@ -73,7 +75,7 @@ pub struct GeometrySettings {
 impl Default for GeometrySettings {
     fn default() -> Self {
         GeometrySettings {
-            spring: SpringShape::Logarithmic,
+            spring: SpringShape::Sigmoid,
             steps: 8,
             finish_steps: 60,
             room_radius: [1.0, 2.0],
