@@ -419,3 +419,67 @@ rule split {
         "{found:?}"
     );
 }
+
+#[test]
+fn offsets_give_a_rule_its_own_drawing() {
+    // In a geometric grammar `@dx,dy` is where a vertex sits in the rule's
+    // drawing (not a grid cell): `x` goes on the side of a→b its offset
+    // says, in the host's frame, whatever the host edge's direction.
+    let g = load(
+        r#"
+grammar "at" { max_iterations 1 geometric { steps 0 finish_steps 0 retries 0 } }
+tags { s "s" room "room" peak "peak" }
+rule bump {
+  (a:room @0,0) -- (b:room @2,0)
+  =>
+  (a) -- (x:peak @1,-1) -- (b), (a) -- (b)
+}
+"#,
+    );
+    let settings = g.model().geometry.clone().unwrap();
+    for (pa, pb) in [
+        ([0.0, 0.0], [4.0, 0.0]),
+        ([1.0, 1.0], [1.0, 5.0]),
+        ([0.0, 0.0], [-3.0, -3.0]),
+    ] {
+        let mut host = Graph::with_symbols(g.tags().clone(), g.labels().clone());
+        let a = host.add_vertex_named("room");
+        let b = host.add_vertex_named("room");
+        host.vertex_mut(a).unwrap().position = Some(pa);
+        host.vertex_mut(b).unwrap().position = Some(pb);
+        host.connect(a, b, false);
+        let d = geometric::derive_from(&g, host, 1, &settings)
+            .unwrap()
+            .derivation;
+        let a_to_b = d
+            .trace
+            .first()
+            .map(|x| (x.matched[0], x.matched[1]))
+            .unwrap();
+        let pos = |v: VertexId| d.graph.vertex(v).unwrap().position.unwrap();
+        let x = d
+            .graph
+            .vertex_ids()
+            .find(|&v| d.graph.tags().name(d.graph.tag(v)) == "peak")
+            .unwrap();
+        let (p, q, r) = (pos(a_to_b.0), pos(a_to_b.1), pos(x));
+        // The drawing's coordinates are the picture's (y down), the same
+        // as the offsets': @1,-1 is on the side where the cross product
+        // (a→b) × (a→x) is negative, as (2,0) × (1,-1) = -2.
+        let cross = (q[0] - p[0]) * (r[1] - p[1]) - (q[1] - p[1]) * (r[0] - p[0]);
+        assert!(cross < 0.0, "{pa:?}->{pb:?}: x at {r:?}, cross {cross}");
+        // Halfway along a→b, at half its length from it.
+        let mid = [(p[0] + q[0]) / 2.0, (p[1] + q[1]) / 2.0];
+        let ab = ((q[0] - p[0]).powi(2) + (q[1] - p[1]).powi(2)).sqrt();
+        let off = ((r[0] - mid[0]).powi(2) + (r[1] - mid[1]).powi(2)).sqrt();
+        assert!((off / ab - 0.5).abs() < 1e-9, "{off} vs {ab}");
+    }
+    let found = errors(
+        r#"grammar "g" { geometric } tags { s "s" room "room" }
+rule r orient any { (a:room @0,0) -- (b:room @1,0) => (a) -- (x:room @0,1) -- (b) }"#,
+    );
+    assert!(
+        found.iter().any(|m| m == "rule `r`: `orient any` and `mirror` belong to grid rules, not to a geometric grammar"),
+        "{found:?}"
+    );
+}

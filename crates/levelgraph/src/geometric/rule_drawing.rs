@@ -3,7 +3,9 @@
 //! pattern edge used as the basis when fresh vertices are placed; and the
 //! signed angles that tell a rotated match from a flipped one.
 //!
-//! A rule's drawing is its default drawing: the pattern is laid out by
+//! A rule whose vertices have offsets `@dx,dy` (in a geometric grammar)
+//! is drawn where they say. Otherwise the rule's drawing is its default
+//! drawing: the pattern is laid out by
 //! the same forces as the level (springs of length 1, repulsion), from a
 //! start fixed by the rule's index; then each alternative's fresh vertices
 //! start between their kept neighbours, pushed away from the pattern's
@@ -55,7 +57,11 @@ impl RuleDrawing {
     /// drawing is part of the grammar, not of a derivation's tuning.
     fn new(rule: &CompiledRule, index: usize) -> Self {
         let shape = SpringShape::Sigmoid;
-        let pattern = draw_pattern(&rule.pattern, index, shape);
+        let at = |o: &[i32; 2]| [f64::from(o[0]), f64::from(o[1])];
+        let pattern = match &rule.drawing {
+            Some((offsets, _)) => offsets.iter().map(at).collect(),
+            None => draw_pattern(&rule.pattern, index, shape),
+        };
         let basis = rule
             .pattern
             .edges()
@@ -64,11 +70,14 @@ impl RuleDrawing {
             .min_by_key(|e| e.cosmetic)
             .map(|e| (e.source, e.target));
         let angles = angles(&rule.pattern, &pattern);
-        let fresh = rule
-            .alternatives
-            .iter()
-            .map(|alt| draw_fresh(&rule.pattern, &pattern, alt, shape))
-            .collect();
+        let fresh = match &rule.drawing {
+            Some((_, fresh)) => fresh.iter().map(|f| f.iter().map(at).collect()).collect(),
+            None => rule
+                .alternatives
+                .iter()
+                .map(|alt| draw_fresh(&rule.pattern, &pattern, alt, shape))
+                .collect(),
+        };
         let centre = centroid(pattern.iter().copied()).unwrap_or([0.0, 0.0]);
         RuleDrawing {
             pattern,

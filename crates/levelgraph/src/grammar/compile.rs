@@ -82,7 +82,13 @@ pub(crate) struct CompiledRule {
     pub(crate) alternatives: Vec<CompiledAlternative>,
     /// The smallest vertex delta of any alternative, for the max_vertices pre-check.
     pub(crate) min_vertex_delta: i64,
+    /// Geometric grammars: the rule's own drawing from its offsets.
+    pub(crate) drawing: Option<GivenDrawing>,
 }
+
+/// A rule's drawing given by offsets `@dx,dy` in a geometric grammar:
+/// each pattern vertex's position, and per alternative each new vertex's.
+pub(crate) type GivenDrawing = (Vec<[i32; 2]>, Vec<Vec<[i32; 2]>>);
 
 /// The rewriting plan of one right-hand alternative.
 #[derive(Clone, Debug)]
@@ -328,7 +334,16 @@ fn compile_parts(grammar: &Grammar, src: Option<&str>) -> Result<Parts, Vec<Diag
                 None,
             );
         }
-        if let Some(r) = compile_rule(&mut cx, &tags, &mut labels, &group_index, rule, ri) {
+        let geometric = grammar.geometry.is_some();
+        if let Some(r) = compile_rule(
+            &mut cx,
+            &tags,
+            &mut labels,
+            &group_index,
+            rule,
+            ri,
+            geometric,
+        ) {
             rules.push(r);
         }
     }
@@ -992,6 +1007,7 @@ fn compile_rule(
     groups: &BTreeMap<&str, usize>,
     rule: &model::Rule,
     ri: usize,
+    geometric: bool,
 ) -> Option<CompiledRule> {
     let errors_before = cx.errors.len();
     let rule_path = Path::root("rules", ri);
@@ -1063,7 +1079,7 @@ fn compile_rule(
             Some("write `=> replacement` after the pattern".into()),
         );
     }
-    let alternatives: Vec<CompiledAlternative> = rule
+    let mut alternatives: Vec<CompiledAlternative> = rule
         .rhs
         .iter()
         .enumerate()
@@ -1086,10 +1102,32 @@ fn compile_rule(
     let mut pattern = Pattern::new(pattern_vertices, pattern_edges(&rule.lhs.edges, &lhs_edges))
         .with_inside(lhs_inside)
         .with_conditions(rule.induced, nacs);
-    if let Some(offsets) = grid {
-        pattern = pattern.with_grid(offsets, transforms(rule));
+    let mut drawing = None;
+    match grid {
+        // A geometric grammar has no cells: offsets are where the rule's
+        // vertices sit in its own drawing (grammar language, section 17.3).
+        Some(offsets) if geometric => {
+            if rule.orient_any || rule.mirror {
+                cx.error(
+                    format!(
+                        "rule `{}`: `orient any` and `mirror` belong to grid rules, not to a geometric grammar",
+                        rule.name
+                    ),
+                    rule_at.clone(),
+                    Some("a geometric rule is placed in every rotation already; flipped matches are never applied".into()),
+                );
+            }
+            let fresh = alternatives
+                .iter_mut()
+                .map(|a| std::mem::take(&mut a.fresh_offsets))
+                .collect();
+            drawing = Some((offsets, fresh));
+        }
+        Some(offsets) => pattern = pattern.with_grid(offsets, transforms(rule)),
+        None => {}
     }
     Some(CompiledRule {
+        drawing,
         name: rule.name.as_str().into(),
         weight: rule.weight,
         max_uses: rule.max_uses,

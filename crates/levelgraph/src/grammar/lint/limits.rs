@@ -123,7 +123,9 @@ pub(super) fn check(model: &Grammar, out: &mut Vec<Diagnostic>) {
         let is_start_rule = rule.lhs.vertices.len() == 1 && rule.lhs.vertices[0].tags == [start];
         // Grid rules (seed 003) are held together and placed by grid
         // offsets, not by edges: seed 000's limits below do not apply.
-        let grid_rule = rule.lhs.vertices.iter().any(|v| v.offset.is_some());
+        // In a geometric grammar offsets are the rule's drawing instead.
+        let grid_rule =
+            model.geometry.is_none() && rule.lhs.vertices.iter().any(|v| v.offset.is_some());
         if grid_rule && model.grid.is_none() {
             out.push(
                 Diagnostic::new(
