@@ -90,8 +90,9 @@ const GAIN: f64 = 0.2;
 const SETTLED: f64 = 0.01;
 
 /// Repulsion range, in separations: pairs farther apart than this do not
-/// interact (their inverse-square force is below 1/36 of the contact one).
-const RANGE: f64 = 6.0;
+/// interact (their inverse-square force is below 1/9 of the force at one
+/// separation, and a spring's slope is 1).
+const RANGE: f64 = 3.0;
 
 /// Relaxes `pos` in place, moving only the vertices listed in `active`
 /// (each once; the others stay where they are but still push and pull).
@@ -129,9 +130,10 @@ pub(crate) fn relax(
         let force = &mut scratch.force;
         force.clear();
         force.resize(n, [0.0, 0.0]);
-        repel(pos, radius, active, params, force);
+        scratch.near.build(pos, radius, springs, params);
+        repel(pos, radius, active, params, &scratch.near, force);
         pull(pos, &scratch.springs, moving, params, force);
-        push_off_edges(pos, springs, active, moving, params, force);
+        push_off_edges(pos, springs, active, moving, params, &scratch.near, force);
         let mut energy = 0.0;
         for &i in active {
             let f = force[i];
@@ -168,6 +170,180 @@ pub(crate) struct RelaxScratch {
     force: Vec<Point>,
     moving: Vec<bool>,
     springs: Vec<Spring>,
+    near: Neighbours,
+}
+
+/// First and last cell (column, row) of a box.
+type CellRange = ((usize, usize), (usize, usize));
+
+/// The vertices in square cells as wide as the longest repulsion reach,
+/// rebuilt every step: a vertex's repelling neighbours are in the 3 × 3
+/// cells around it, so a step costs O(a · k) for `k` vertices nearby
+/// instead of O(a · n). The order of the cells and of the vertices in a
+/// cell is fixed, so the sums of forces are the same bits every run.
+#[derive(Debug, Default)]
+pub(crate) struct Neighbours {
+    cell: f64,
+    origin: Point,
+    columns: usize,
+    rows: usize,
+    /// `start[c]..start[c + 1]`: the slice of `members` in cell `c`.
+    start: Vec<u32>,
+    members: Vec<u32>,
+    /// Per cell, the solid springs whose box (grown by the vertex–edge
+    /// push's range) meets it.
+    spring_start: Vec<u32>,
+    spring_members: Vec<u32>,
+    /// Per spring, its first and last cell (column, row); `None` if not solid.
+    ranges: Vec<Option<CellRange>>,
+    /// Every vertex, when the drawing is too spread out for cells.
+    all: bool,
+    n: usize,
+    m: usize,
+}
+
+impl Neighbours {
+    fn build(&mut self, pos: &[Point], radius: &[f64], springs: &[Spring], params: &RelaxParams) {
+        let n = pos.len();
+        self.n = n;
+        self.m = springs.len();
+        let widest = radius.iter().fold(0.0f64, |w, &r| w.max(r));
+        let separation = if widest > 0.0 {
+            2.0 * widest + params.margin
+        } else {
+            params.base
+        };
+        self.cell = RANGE * separation;
+        let mut lo = [f64::INFINITY; 2];
+        let mut hi = [f64::NEG_INFINITY; 2];
+        for p in pos {
+            for k in 0..2 {
+                lo[k] = lo[k].min(p[k]);
+                hi[k] = hi[k].max(p[k]);
+            }
+        }
+        let span = |k: usize| ((hi[k] - lo[k]) / self.cell).floor() + 1.0;
+        // Few vertices, or cells that would outnumber them: look at all.
+        let cells = span(0) * span(1);
+        self.all = n < 48 || cells.is_nan() || cells > (4 * n) as f64;
+        if self.all {
+            return;
+        }
+        self.origin = lo;
+        self.columns = span(0) as usize;
+        self.rows = span(1) as usize;
+        let cells = self.columns * self.rows;
+        self.start.clear();
+        self.start.resize(cells + 1, 0);
+        for p in pos {
+            let c = self.index(*p);
+            self.start[c + 1] += 1;
+        }
+        for c in 0..cells {
+            self.start[c + 1] += self.start[c];
+        }
+        self.members.clear();
+        self.members.resize(n, 0);
+        let mut fill: Vec<u32> = self.start[..cells].to_vec();
+        for (i, p) in pos.iter().enumerate() {
+            let c = self.index(*p);
+            self.members[fill[c] as usize] = i as u32;
+            fill[c] += 1;
+        }
+        // Springs: counted, then placed, in every cell their grown box meets.
+        let range = 0.5 * params.base;
+        let mut ranges = std::mem::take(&mut self.ranges);
+        let cells_of = |s: &Spring| {
+            let (a, b) = (pos[s.a], pos[s.b]);
+            let lo = self.column_row([a[0].min(b[0]) - range, a[1].min(b[1]) - range]);
+            let hi = self.column_row([a[0].max(b[0]) + range, a[1].max(b[1]) + range]);
+            (lo, hi)
+        };
+        ranges.clear();
+        ranges.extend(springs.iter().map(|s| s.solid.then(|| cells_of(s))));
+        self.spring_start.clear();
+        self.spring_start.resize(cells + 1, 0);
+        for &(lo, hi) in ranges.iter().flatten() {
+            for y in lo.1..=hi.1 {
+                for x in lo.0..=hi.0 {
+                    self.spring_start[y * self.columns + x + 1] += 1;
+                }
+            }
+        }
+        for c in 0..cells {
+            self.spring_start[c + 1] += self.spring_start[c];
+        }
+        self.spring_members.clear();
+        self.spring_members
+            .resize(self.spring_start[cells] as usize, 0);
+        let mut fill: Vec<u32> = self.spring_start[..cells].to_vec();
+        for (k, range) in ranges.iter().enumerate() {
+            let Some((lo, hi)) = *range else {
+                continue;
+            };
+            for y in lo.1..=hi.1 {
+                for x in lo.0..=hi.0 {
+                    let c = y * self.columns + x;
+                    self.spring_members[fill[c] as usize] = k as u32;
+                    fill[c] += 1;
+                }
+            }
+        }
+        self.ranges = ranges;
+    }
+
+    /// The springs that may pass within the push's range of `p`: all of
+    /// them, or those registered in `p`'s cell.
+    fn springs_at(&self, p: Point) -> impl Iterator<Item = usize> + '_ {
+        let (everything, slice): (usize, &[u32]) = if self.all {
+            (self.m, &[])
+        } else {
+            let c = self.index(p);
+            (
+                0,
+                &self.spring_members
+                    [self.spring_start[c] as usize..self.spring_start[c + 1] as usize],
+            )
+        };
+        (0..everything).chain(slice.iter().map(|&k| k as usize))
+    }
+
+    fn column_row(&self, p: Point) -> (usize, usize) {
+        let x = ((p[0] - self.origin[0]) / self.cell).floor().max(0.0) as usize;
+        let y = ((p[1] - self.origin[1]) / self.cell).floor().max(0.0) as usize;
+        (x.min(self.columns - 1), y.min(self.rows - 1))
+    }
+
+    fn index(&self, p: Point) -> usize {
+        let (x, y) = self.column_row(p);
+        y * self.columns + x
+    }
+
+    /// The vertices that may be within reach of `p`: all of them, or those
+    /// in the 3 × 3 cells around `p`'s.
+    fn around(&self, p: Point) -> impl Iterator<Item = usize> + '_ {
+        let (x, y, all) = if self.all {
+            (0, 0, true)
+        } else {
+            let (x, y) = self.column_row(p);
+            (x, y, false)
+        };
+        let everything = 0..if all { self.n } else { 0 };
+        let cells = (!all)
+            .then(|| {
+                let (x0, x1) = (x.saturating_sub(1), (x + 1).min(self.columns - 1));
+                let (y0, y1) = (y.saturating_sub(1), (y + 1).min(self.rows - 1));
+                (y0..=y1).flat_map(move |r| (x0..=x1).map(move |c| r * self.columns + c))
+            })
+            .into_iter()
+            .flatten()
+            .flat_map(move |c| {
+                self.members[self.start[c] as usize..self.start[c + 1] as usize]
+                    .iter()
+                    .map(|&j| j as usize)
+            });
+        everything.chain(cells)
+    }
 }
 
 /// Inverse-square repulsion on each active vertex from every vertex within
@@ -178,11 +354,12 @@ fn repel(
     radius: &[f64],
     active: &[usize],
     params: &RelaxParams,
+    near: &Neighbours,
     force: &mut [Point],
 ) {
     for &i in active {
         let mut fi = [0.0, 0.0];
-        for j in 0..pos.len() {
+        for j in near.around(pos[i]) {
             if j == i {
                 continue;
             }
@@ -257,21 +434,28 @@ fn push_off_edges(
     active: &[usize],
     moving: &[bool],
     params: &RelaxParams,
+    near: &Neighbours,
     force: &mut [Point],
 ) {
     let range = 0.5 * params.base;
-    for s in springs.iter().filter(|s| s.solid) {
-        let (a, b) = (pos[s.a], pos[s.b]);
-        let (ex, ey) = (b[0] - a[0], b[1] - a[1]);
-        let len2 = ex * ex + ey * ey;
-        if len2 < 1e-18 {
-            continue;
-        }
-        let (lo_x, hi_x) = (a[0].min(b[0]) - range, a[0].max(b[0]) + range);
-        let (lo_y, hi_y) = (a[1].min(b[1]) - range, a[1].max(b[1]) + range);
-        for &i in active {
-            let p = pos[i];
-            if i == s.a || i == s.b || p[0] < lo_x || p[0] > hi_x || p[1] < lo_y || p[1] > hi_y {
+    for &i in active {
+        let p = pos[i];
+        for k in near.springs_at(p) {
+            let s = &springs[k];
+            if !s.solid || i == s.a || i == s.b {
+                continue;
+            }
+            let (a, b) = (pos[s.a], pos[s.b]);
+            if p[0] < a[0].min(b[0]) - range
+                || p[0] > a[0].max(b[0]) + range
+                || p[1] < a[1].min(b[1]) - range
+                || p[1] > a[1].max(b[1]) + range
+            {
+                continue;
+            }
+            let (ex, ey) = (b[0] - a[0], b[1] - a[1]);
+            let len2 = ex * ex + ey * ey;
+            if len2 < 1e-18 {
                 continue;
             }
             let t = (((p[0] - a[0]) * ex + (p[1] - a[1]) * ey) / len2).clamp(0.0, 1.0);

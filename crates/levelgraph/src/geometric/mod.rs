@@ -27,6 +27,7 @@ mod geometry;
 mod host_drawing;
 mod placement;
 mod rule_drawing;
+mod spatial;
 
 use std::cell::RefCell;
 use std::collections::BTreeMap;
@@ -279,6 +280,7 @@ impl<'a> Hook<'a> {
     /// relaxes the drawing around them: the matched and created vertices
     /// and their neighbours move, the rest of the level stays.
     pub(crate) fn after_apply(&mut self, m: &Match, created: &[VertexId], host: &mut Graph) {
+        self.placement.get_mut().grid.invalidate();
         let fresh = &self.placement.get_mut().fresh;
         for (j, &v) in created.iter().enumerate() {
             let p: Point = fresh.get(j).copied().unwrap_or([0.0, 0.0]);

@@ -8,6 +8,7 @@
 
 use super::geometry::{distance, segments_cross};
 use super::rule_drawing::RuleDrawing;
+use super::spatial::Grid;
 use crate::drawing::top_level;
 use crate::grammar::{CompiledAlternative, End};
 use crate::graph::{Graph, Point, VertexId};
@@ -29,6 +30,8 @@ enum Side {
 pub(crate) struct Scratch {
     pub(crate) fresh: Vec<Point>,
     new: Vec<(u32, u32, Point, Point)>,
+    /// The host's drawing, indexed by place; stale after each application.
+    pub(crate) grid: Grid,
 }
 
 /// Finds a crossing-free placement of `alt`'s fresh vertices at `m`,
@@ -119,6 +122,23 @@ fn crosses(
         }
     }
     let new = &scratch.new;
+    if new.is_empty() && fresh.is_empty() {
+        return false;
+    }
+    // Everything new lies in this box, grown by the nearness margin: a
+    // vertex or corridor outside it can neither be crossed nor be near.
+    let near = TOO_CLOSE * unit;
+    let mut lo = [f64::INFINITY; 2];
+    let mut hi = [f64::NEG_INFINITY; 2];
+    for p in fresh
+        .iter()
+        .chain(new.iter().flat_map(|(_, _, pa, pb)| [pa, pb]))
+    {
+        for k in 0..2 {
+            lo[k] = lo[k].min(p[k] - near);
+            hi[k] = hi[k].max(p[k] + near);
+        }
+    }
     for (i, &(a, b, pa, pb)) in new.iter().enumerate() {
         for &(c, d, pc, pd) in &new[i + 1..] {
             if a != c && a != d && b != c && b != d && segments_cross(pa, pb, pc, pd) {
@@ -126,52 +146,33 @@ fn crosses(
             }
         }
     }
+    let grid = &mut scratch.grid;
+    grid.refresh(host, unit);
     // Fresh vertices on vertices that stay, and new corridors through them.
-    for (v, x) in host.vertices() {
-        if x.parent.is_some() || deleted(v) {
-            continue;
-        }
-        if let Some(p) = x.position {
-            if fresh.iter().any(|&f| distance(f, p) < TOO_CLOSE * unit) {
-                return true;
-            }
-            let through = new.iter().any(|&(a, b, pa, pb)| {
-                a != v.0 && b != v.0 && point_segment_distance(p, pa, pb) < TOO_CLOSE * unit
-            });
-            if through {
-                return true;
-            }
-        }
+    let on_a_room = grid.any_room(lo, hi, |v, p| {
+        !deleted(v)
+            && (fresh.iter().any(|&f| distance(f, p) < near)
+                || new.iter().any(|&(a, b, pa, pb)| {
+                    a != v.0 && b != v.0 && point_segment_distance(p, pa, pb) < near
+                }))
+    });
+    if on_a_room {
+        return true;
     }
     // New corridors across corridors that stay, and fresh vertices on them
     // (nearly on one, a vertex would sit on the corridor in the picture
     // and a rounding error away from crossing it).
-    for (eid, e) in host.edges() {
-        if e.cosmetic
-            || alt.removed_edges.iter().any(|&j| m.edges[j] == eid)
-            || deleted(e.source)
-            || deleted(e.target)
-        {
-            continue;
+    grid.any_corridor(lo, hi, |c| {
+        let [pc, pd] = c.at;
+        let ([c0, d0], [c1, d1]) = (c.rooms, c.ends);
+        if alt.removed_edges.iter().any(|&j| m.edges[j] == c.id) || deleted(c1) || deleted(d1) {
+            return false;
         }
-        let (c, d) = (top_level(host, e.source), top_level(host, e.target));
-        if c == d {
-            continue;
-        }
-        let (Some(pc), Some(pd)) = (pos(c), pos(d)) else {
-            continue;
-        };
-        if fresh
+        fresh
             .iter()
-            .any(|&f| point_segment_distance(f, pc, pd) < TOO_CLOSE * unit)
-        {
-            return true;
-        }
-        for &(a, b, pa, pb) in new {
-            if a != c.0 && a != d.0 && b != c.0 && b != d.0 && segments_cross(pa, pb, pc, pd) {
-                return true;
-            }
-        }
-    }
-    false
+            .any(|&f| point_segment_distance(f, pc, pd) < near)
+            || new.iter().any(|&(a, b, pa, pb)| {
+                a != c0.0 && a != d0.0 && b != c0.0 && b != d0.0 && segments_cross(pa, pb, pc, pd)
+            })
+    })
 }
