@@ -390,10 +390,12 @@ pub struct Results {
 
 /// The derivation, whether it succeeded or failed within its limits.
 fn derivation(g: &CompiledGrammar, seed: u64) -> levelgraph::Derivation {
-    use levelgraph::DeriveError::{StageFailed, TooFewVertices};
+    use levelgraph::DeriveError::{Drawing, StageFailed, TooFewVertices};
     match levelgraph::derive(g, seed) {
         Ok(d) => d,
-        Err(TooFewVertices { derivation, .. }) | Err(StageFailed { derivation, .. }) => *derivation,
+        Err(TooFewVertices { derivation, .. })
+        | Err(StageFailed { derivation, .. })
+        | Err(Drawing { derivation, .. }) => *derivation,
     }
 }
 

@@ -4,24 +4,31 @@
 //! cargo run --release --manifest-path bench/peers/Cargo.toml            # everything
 //! cargo run --release --manifest-path bench/peers/Cargo.toml -- matching
 //! cargo run --release --manifest-path bench/peers/Cargo.toml -- derivation
+//! cargo run --release --manifest-path bench/peers/Cargo.toml -- drawing
 //! ```
 //!
 //! Options: `--rounds N` (default 7; calls slower than 2 s get 3),
 //! `--seeds N` (derivation, default 1000), `--petgraph-max N` (largest
 //! host on which petgraph runs, default 100000: its VF2 allocates an n²
 //! adjacency bitmap, 1.25 GB at 100,000 vertices), `--host N` (matching:
-//! only the host of N vertices, e.g. to profile one size with perf).
+//! only the host of N vertices, e.g. to profile one size with perf),
+//! `--drawing-seeds K` (drawing: seeds 1..=K per size, default 20),
+//! `--drawing-sizes 20,50,100,200` (drawing: the `max_vertices` values).
+//! The drawing benchmark (about 3 minutes; needs Graphviz's `neato` and
+//! `fdp` on the PATH) takes its rounds from `--rounds` too.
 //!
 //! Progress goes to stderr, the Markdown tables to stdout.
 
 mod derivation;
+mod drawing;
 mod harness;
 mod matching;
 
 use std::process::ExitCode;
 
-const USAGE: &str = "usage: levelgraph-peer-bench [matching|derivation|all] \
-[--rounds N] [--seeds N] [--petgraph-max N] [--host N]";
+const USAGE: &str = "usage: levelgraph-peer-bench [matching|derivation|drawing|all] \
+[--rounds N] [--seeds N] [--petgraph-max N] [--host N] [--drawing-seeds K] \
+[--drawing-sizes N,N,...]";
 
 fn main() -> ExitCode {
     let mut which = "all".to_string();
@@ -29,6 +36,8 @@ fn main() -> ExitCode {
     let mut seeds = 1000u64;
     let mut petgraph_max = 100_000usize;
     let mut host: Option<usize> = None;
+    let mut drawing_seeds = 20u64;
+    let mut drawing_sizes = vec![20usize, 50, 100, 200];
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         let mut num = |name: &str| -> Option<u64> {
@@ -39,7 +48,7 @@ fn main() -> ExitCode {
             v
         };
         match a.as_str() {
-            "matching" | "derivation" | "all" => which = a,
+            "matching" | "derivation" | "drawing" | "all" => which = a,
             "--rounds" => match num("--rounds") {
                 Some(n) if n > 0 => rounds = n as usize,
                 _ => return ExitCode::from(2),
@@ -56,6 +65,24 @@ fn main() -> ExitCode {
                 Some(n) => host = Some(n as usize),
                 None => return ExitCode::from(2),
             },
+            "--drawing-seeds" => match num("--drawing-seeds") {
+                Some(n) if n > 0 => drawing_seeds = n,
+                _ => return ExitCode::from(2),
+            },
+            "--drawing-sizes" => {
+                let sizes: Option<Vec<usize>> = args.next().and_then(|v| {
+                    v.split(',')
+                        .map(|n| n.trim().parse().ok().filter(|&n: &usize| n > 0))
+                        .collect()
+                });
+                match sizes {
+                    Some(s) if !s.is_empty() => drawing_sizes = s,
+                    _ => {
+                        eprintln!("--drawing-sizes needs numbers like 20,50\n{USAGE}");
+                        return ExitCode::from(2);
+                    }
+                }
+            }
             "-h" | "--help" => {
                 println!("{USAGE}");
                 return ExitCode::SUCCESS;
@@ -92,6 +119,20 @@ fn main() -> ExitCode {
             "Rounds × calls (fastest..slowest round, per derivation): {}\n",
             derivation::rounds_note(&r)
         );
+    }
+    if which == "drawing" || which == "all" {
+        let r = drawing::run(&drawing::Options {
+            sizes: drawing_sizes,
+            seeds: drawing_seeds,
+            rounds,
+        });
+        println!("## Drawing: levelgraph's geometric derivation vs Graphviz neato and fdp\n");
+        println!("{}", drawing::preamble(&r));
+        for s in &r.sizes {
+            println!("{}", drawing::table(s));
+        }
+        println!("Target (at least 10× faster than neato, no more crossings):\n");
+        println!("{}", drawing::verdicts(&r));
     }
     ExitCode::SUCCESS
 }
