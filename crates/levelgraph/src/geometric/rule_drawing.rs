@@ -306,6 +306,82 @@ fn draw_fresh(
             .map(|(_, p)| *p),
     )
     .unwrap_or([0.0, 0.0]);
+    // One side for every new vertex: the left of the pattern's first edge.
+    // (Each vertex's own left would put a cycle's two new vertices on
+    // opposite sides of the edge they go round, their corridor across it.)
+    let left = pattern
+        .edges()
+        .iter()
+        .map(|e| sub(at[e.target], at[e.source]))
+        .find(|d| d[0] != 0.0 || d[1] != 0.0)
+        .map_or([0.0, 1.0], |d| {
+            let len = (d[0] * d[0] + d[1] * d[1]).sqrt();
+            [-d[1] / len, d[0] / len]
+        });
+    // The drawing from the left side, else from the right; the first
+    // whose corridors do not cross (else the last tried).
+    let mut pos = Vec::new();
+    for side in [left, [-left[0], -left[1]]] {
+        pos = fresh_start(at, &springs, nf, centre, side);
+        // Deleted pattern vertices are gone from the replacement: far
+        // away, so they push nothing.
+        for (i, p) in pos.iter_mut().enumerate().take(np) {
+            if !kept(i) {
+                *p = [1e9 + i as f64 * 1e3, 1e9];
+            }
+        }
+        let fresh: Vec<usize> = (np..np + nf).collect();
+        relax(
+            &mut pos,
+            &vec![0.0; np + nf],
+            &fresh,
+            &springs,
+            &rule_params(shape),
+            &mut RelaxScratch::default(),
+        );
+        if !crossed(&pos, &springs) {
+            break;
+        }
+    }
+    pos.split_off(np)
+}
+
+/// Eight unit directions in turn, with exact constants (no trigonometry,
+/// whose last bits differ by platform).
+const COMPASS: [Point; 8] = [
+    [1.0, 0.0],
+    [
+        std::f64::consts::FRAC_1_SQRT_2,
+        std::f64::consts::FRAC_1_SQRT_2,
+    ],
+    [0.0, 1.0],
+    [
+        -std::f64::consts::FRAC_1_SQRT_2,
+        std::f64::consts::FRAC_1_SQRT_2,
+    ],
+    [-1.0, 0.0],
+    [
+        -std::f64::consts::FRAC_1_SQRT_2,
+        -std::f64::consts::FRAC_1_SQRT_2,
+    ],
+    [0.0, -1.0],
+    [
+        std::f64::consts::FRAC_1_SQRT_2,
+        -std::f64::consts::FRAC_1_SQRT_2,
+    ],
+];
+
+/// Start positions of an alternative's new vertices (after the `np` pattern
+/// vertices at `at`): each between its kept neighbours, half a unit away
+/// from the pattern's centre and a third of a unit toward `side`.
+fn fresh_start(
+    at: &[Point],
+    springs: &[Spring],
+    nf: usize,
+    centre: Point,
+    side: Point,
+) -> Vec<Point> {
+    let np = at.len();
     let mut pos: Vec<Point> = at.to_vec();
     for j in 0..nf {
         let me = np + j;
@@ -319,46 +395,40 @@ fn draw_fresh(
             };
             (other < np).then(|| at[other])
         });
-        let start = match centroid(neighbours) {
-            Some(c) => {
-                // Away from the pattern's centre: a vertex between two kept
-                // ones goes outside the pattern, not onto its edge.
-                let out = sub(c, centre);
-                let len = (out[0] * out[0] + out[1] * out[1]).sqrt();
-                if len > 1e-9 {
-                    // Out, and a quarter to the left of out: a start on the
-                    // line through the centre would keep a cycle's new
-                    // vertices on the line of the edge they go round, where
-                    // no force can take them off.
-                    let (ux, uy) = (out[0] / len, out[1] / len);
-                    [c[0] + 0.5 * ux - 0.25 * uy, c[1] + 0.5 * uy + 0.25 * ux]
-                } else {
-                    // Between two vertices symmetric about the centre (a
-                    // subdivided edge): a little to one side.
-                    [c[0] + 0.01 * (j as f64 + 1.0), c[1] + 0.1]
-                }
-            }
-            None => [centre[0] + 0.5 + 0.25 * j as f64, centre[1] + 0.5],
+        let c = centroid(neighbours).unwrap_or(centre);
+        let out = sub(c, centre);
+        let len = (out[0] * out[0] + out[1] * out[1]).sqrt();
+        let (ux, uy) = if len > 1e-9 {
+            (out[0] / len, out[1] / len)
+        } else {
+            // At the centre (a start rule, or between two vertices
+            // symmetric about it): the j-th of eight compass directions,
+            // so that new vertices start in order around it.
+            let d = COMPASS[j % COMPASS.len()];
+            let ring = 1.0 + (j / COMPASS.len()) as f64;
+            (d[0] * ring, d[1] * ring)
         };
-        pos.push(start);
+        pos.push([
+            c[0] + 0.5 * ux + 0.35 * side[0],
+            c[1] + 0.5 * uy + 0.35 * side[1],
+        ]);
     }
-    let fresh: Vec<usize> = (np..np + nf).collect();
-    // Deleted pattern vertices are gone from the replacement: far away, so
-    // they push nothing.
-    for (i, p) in pos.iter_mut().enumerate().take(np) {
-        if !kept(i) {
-            *p = [1e9 + i as f64 * 1e3, 1e9];
-        }
-    }
-    relax(
-        &mut pos,
-        &vec![0.0; np + nf],
-        &fresh,
-        &springs,
-        &rule_params(shape),
-        &mut RelaxScratch::default(),
-    );
-    pos.split_off(np)
+    pos
+}
+
+/// Whether two solid springs that share no end cross.
+fn crossed(pos: &[Point], springs: &[Spring]) -> bool {
+    springs.iter().enumerate().any(|(i, s)| {
+        springs[i + 1..].iter().any(|t| {
+            s.solid
+                && t.solid
+                && s.a != t.a
+                && s.a != t.b
+                && s.b != t.a
+                && s.b != t.b
+                && super::geometry::segments_cross(pos[s.a], pos[s.b], pos[t.a], pos[t.b])
+        })
+    })
 }
 
 fn centroid(points: impl Iterator<Item = Point>) -> Option<Point> {
