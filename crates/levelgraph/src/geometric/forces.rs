@@ -122,6 +122,7 @@ pub(crate) fn relax(
             .filter(|s| moving[s.a] || moving[s.b])
             .copied(),
     );
+    scratch.near.choose(pos, radius, active, springs, params);
     let free = active.len().max(1) as f64;
     let mut previous = f64::INFINITY;
     let mut outcome = RelaxOutcome::default();
@@ -130,7 +131,7 @@ pub(crate) fn relax(
         let force = &mut scratch.force;
         force.clear();
         force.resize(n, [0.0, 0.0]);
-        scratch.near.build(pos, radius, springs, params);
+        scratch.near.build(pos, springs, active.len(), params);
         repel(pos, radius, active, params, &scratch.near, force);
         pull(pos, &scratch.springs, moving, params, force);
         push_off_edges(pos, springs, active, moving, params, &scratch.near, force);
@@ -176,13 +177,20 @@ pub(crate) struct RelaxScratch {
 /// First and last cell (column, row) of a box.
 type CellRange = ((usize, usize), (usize, usize));
 
-/// The vertices in square cells as wide as the longest repulsion reach,
-/// rebuilt every step: a vertex's repelling neighbours are in the 3 × 3
-/// cells around it, so a step costs O(a · k) for `k` vertices nearby
-/// instead of O(a · n). The order of the cells and of the vertices in a
-/// cell is fixed, so the sums of forces are the same bits every run.
+/// The vertices and solid springs a relaxation's forces can involve, in
+/// square cells as wide as the longest repulsion reach. The candidates are
+/// chosen once per relaxation: for a relaxation of a few vertices (the
+/// neighbourhood of an application), only what lies within reach of
+/// where they can move; else everything. The cells are rebuilt every
+/// step over the candidates only, so a step costs O(c + a · k) for `c`
+/// candidates, `a` active vertices and `k` vertices nearby. Cells and the
+/// vertices in a cell come in a fixed order, so the sums of forces are the
+/// same bits every run.
 #[derive(Debug, Default)]
 pub(crate) struct Neighbours {
+    /// Candidate vertices and solid springs, in increasing index order.
+    vertices: Vec<u32>,
+    springs: Vec<u32>,
     cell: f64,
     origin: Point,
     columns: usize,
@@ -190,23 +198,27 @@ pub(crate) struct Neighbours {
     /// `start[c]..start[c + 1]`: the slice of `members` in cell `c`.
     start: Vec<u32>,
     members: Vec<u32>,
-    /// Per cell, the solid springs whose box (grown by the vertex–edge
-    /// push's range) meets it.
+    /// Per cell, the candidate springs whose box (grown by the
+    /// vertex–edge push's range) meets it.
     spring_start: Vec<u32>,
     spring_members: Vec<u32>,
-    /// Per spring, its first and last cell (column, row); `None` if not solid.
-    ranges: Vec<Option<CellRange>>,
-    /// Every vertex, when the drawing is too spread out for cells.
+    ranges: Vec<CellRange>,
+    /// Every candidate, when there are few or cells would outnumber them.
     all: bool,
-    n: usize,
-    m: usize,
 }
 
 impl Neighbours {
-    fn build(&mut self, pos: &[Point], radius: &[f64], springs: &[Spring], params: &RelaxParams) {
+    /// Chooses the candidates for a relaxation of `active` by at most
+    /// `steps` steps.
+    fn choose(
+        &mut self,
+        pos: &[Point],
+        radius: &[f64],
+        active: &[usize],
+        springs: &[Spring],
+        params: &RelaxParams,
+    ) {
         let n = pos.len();
-        self.n = n;
-        self.m = springs.len();
         let widest = radius.iter().fold(0.0f64, |w, &r| w.max(r));
         let separation = if widest > 0.0 {
             2.0 * widest + params.margin
@@ -214,18 +226,58 @@ impl Neighbours {
             params.base
         };
         self.cell = RANGE * separation;
+        self.vertices.clear();
+        self.springs.clear();
+        let solid = springs.iter().enumerate().filter(|(_, s)| s.solid);
+        if active.len() * 3 >= n {
+            self.vertices.extend(0..n as u32);
+            self.springs.extend(solid.map(|(k, _)| k as u32));
+            return;
+        }
+        // Where the active vertices can get to, grown by the reach.
+        let travel = 2.0 * f64::from(params.max_steps) * params.max_step;
+        let grow = self.cell + travel + 0.5 * params.base;
         let mut lo = [f64::INFINITY; 2];
         let mut hi = [f64::NEG_INFINITY; 2];
-        for p in pos {
+        for &i in active {
+            for k in 0..2 {
+                lo[k] = lo[k].min(pos[i][k] - grow);
+                hi[k] = hi[k].max(pos[i][k] + grow);
+            }
+        }
+        let inside = |p: Point| p[0] >= lo[0] && p[0] <= hi[0] && p[1] >= lo[1] && p[1] <= hi[1];
+        self.vertices
+            .extend((0..n).filter(|&i| inside(pos[i])).map(|i| i as u32));
+        self.springs.extend(
+            solid
+                .filter(|(_, s)| {
+                    let (a, b) = (pos[s.a], pos[s.b]);
+                    a[0].max(b[0]) >= lo[0]
+                        && a[0].min(b[0]) <= hi[0]
+                        && a[1].max(b[1]) >= lo[1]
+                        && a[1].min(b[1]) <= hi[1]
+                })
+                .map(|(k, _)| k as u32),
+        );
+    }
+
+    /// Puts the candidates into cells at their current positions (or
+    /// leaves them in one list when the `active` vertices times the
+    /// candidates is small: a scan is then cheaper than the cells).
+    fn build(&mut self, pos: &[Point], springs: &[Spring], active: usize, params: &RelaxParams) {
+        let c = self.vertices.len();
+        let mut lo = [f64::INFINITY; 2];
+        let mut hi = [f64::NEG_INFINITY; 2];
+        for &i in &self.vertices {
+            let p = pos[i as usize];
             for k in 0..2 {
                 lo[k] = lo[k].min(p[k]);
                 hi[k] = hi[k].max(p[k]);
             }
         }
         let span = |k: usize| ((hi[k] - lo[k]) / self.cell).floor() + 1.0;
-        // Few vertices, or cells that would outnumber them: look at all.
         let cells = span(0) * span(1);
-        self.all = n < 48 || cells.is_nan() || cells > (4 * n) as f64;
+        self.all = active * c < 4096 || cells.is_nan() || cells > (4 * c) as f64;
         if self.all {
             return;
         }
@@ -235,77 +287,71 @@ impl Neighbours {
         let cells = self.columns * self.rows;
         self.start.clear();
         self.start.resize(cells + 1, 0);
-        for p in pos {
-            let c = self.index(*p);
-            self.start[c + 1] += 1;
+        for &i in &self.vertices {
+            let cell = self.index(pos[i as usize]);
+            self.start[cell + 1] += 1;
         }
-        for c in 0..cells {
-            self.start[c + 1] += self.start[c];
+        for cell in 0..cells {
+            self.start[cell + 1] += self.start[cell];
         }
         self.members.clear();
-        self.members.resize(n, 0);
+        self.members.resize(c, 0);
         let mut fill: Vec<u32> = self.start[..cells].to_vec();
-        for (i, p) in pos.iter().enumerate() {
-            let c = self.index(*p);
-            self.members[fill[c] as usize] = i as u32;
-            fill[c] += 1;
+        for &i in &self.vertices {
+            let cell = self.index(pos[i as usize]);
+            self.members[fill[cell] as usize] = i;
+            fill[cell] += 1;
         }
         // Springs: counted, then placed, in every cell their grown box meets.
         let range = 0.5 * params.base;
         let mut ranges = std::mem::take(&mut self.ranges);
-        let cells_of = |s: &Spring| {
-            let (a, b) = (pos[s.a], pos[s.b]);
-            let lo = self.column_row([a[0].min(b[0]) - range, a[1].min(b[1]) - range]);
-            let hi = self.column_row([a[0].max(b[0]) + range, a[1].max(b[1]) + range]);
-            (lo, hi)
-        };
         ranges.clear();
-        ranges.extend(springs.iter().map(|s| s.solid.then(|| cells_of(s))));
+        ranges.extend(self.springs.iter().map(|&k| {
+            let s = &springs[k as usize];
+            let (a, b) = (pos[s.a], pos[s.b]);
+            (
+                self.column_row([a[0].min(b[0]) - range, a[1].min(b[1]) - range]),
+                self.column_row([a[0].max(b[0]) + range, a[1].max(b[1]) + range]),
+            )
+        }));
         self.spring_start.clear();
         self.spring_start.resize(cells + 1, 0);
-        for &(lo, hi) in ranges.iter().flatten() {
+        for &(lo, hi) in &ranges {
             for y in lo.1..=hi.1 {
                 for x in lo.0..=hi.0 {
                     self.spring_start[y * self.columns + x + 1] += 1;
                 }
             }
         }
-        for c in 0..cells {
-            self.spring_start[c + 1] += self.spring_start[c];
+        for cell in 0..cells {
+            self.spring_start[cell + 1] += self.spring_start[cell];
         }
         self.spring_members.clear();
         self.spring_members
             .resize(self.spring_start[cells] as usize, 0);
         let mut fill: Vec<u32> = self.spring_start[..cells].to_vec();
-        for (k, range) in ranges.iter().enumerate() {
-            let Some((lo, hi)) = *range else {
-                continue;
-            };
+        for (&k, &(lo, hi)) in self.springs.iter().zip(&ranges) {
             for y in lo.1..=hi.1 {
                 for x in lo.0..=hi.0 {
-                    let c = y * self.columns + x;
-                    self.spring_members[fill[c] as usize] = k as u32;
-                    fill[c] += 1;
+                    let cell = y * self.columns + x;
+                    self.spring_members[fill[cell] as usize] = k;
+                    fill[cell] += 1;
                 }
             }
         }
         self.ranges = ranges;
     }
 
-    /// The springs that may pass within the push's range of `p`: all of
-    /// them, or those registered in `p`'s cell.
+    /// The springs that may pass within the push's range of `p`: every
+    /// candidate, or those registered in `p`'s cell.
     fn springs_at(&self, p: Point) -> impl Iterator<Item = usize> + '_ {
-        let (everything, slice): (usize, &[u32]) = if self.all {
-            (self.m, &[])
+        let slice: &[u32] = if self.all {
+            &self.springs
         } else {
             let c = self.index(p);
-            (
-                0,
-                &self.spring_members
-                    [self.spring_start[c] as usize..self.spring_start[c + 1] as usize],
-            )
+            &self.spring_members[self.spring_start[c] as usize..self.spring_start[c + 1] as usize]
         };
-        (0..everything).chain(slice.iter().map(|&k| k as usize))
+        slice.iter().map(|&k| k as usize)
     }
 
     fn column_row(&self, p: Point) -> (usize, usize) {
@@ -319,18 +365,13 @@ impl Neighbours {
         y * self.columns + x
     }
 
-    /// The vertices that may be within reach of `p`: all of them, or those
-    /// in the 3 × 3 cells around `p`'s.
+    /// The vertices that may be within reach of `p`: every candidate, or
+    /// those in the 3 × 3 cells around `p`'s.
     fn around(&self, p: Point) -> impl Iterator<Item = usize> + '_ {
-        let (x, y, all) = if self.all {
-            (0, 0, true)
-        } else {
-            let (x, y) = self.column_row(p);
-            (x, y, false)
-        };
-        let everything = 0..if all { self.n } else { 0 };
-        let cells = (!all)
+        let everything: &[u32] = if self.all { &self.vertices } else { &[] };
+        let cells = (!self.all)
             .then(|| {
+                let (x, y) = self.column_row(p);
                 let (x0, x1) = (x.saturating_sub(1), (x + 1).min(self.columns - 1));
                 let (y0, y1) = (y.saturating_sub(1), (y + 1).min(self.rows - 1));
                 (y0..=y1).flat_map(move |r| (x0..=x1).map(move |c| r * self.columns + c))
@@ -338,11 +379,9 @@ impl Neighbours {
             .into_iter()
             .flatten()
             .flat_map(move |c| {
-                self.members[self.start[c] as usize..self.start[c + 1] as usize]
-                    .iter()
-                    .map(|&j| j as usize)
+                self.members[self.start[c] as usize..self.start[c + 1] as usize].iter()
             });
-        everything.chain(cells)
+        everything.iter().chain(cells).map(|&j| j as usize)
     }
 }
 
