@@ -7,6 +7,7 @@ use svg::node::element::{Circle, Definitions, Group, Line, Marker, Path, Rectang
 use svg::Document;
 
 use crate::alphabet::Alphabet;
+use crate::geometric::COMPASS;
 use crate::graph::{Graph, Point, VertexId};
 
 /// Pixels per drawing unit (one ideal edge length).
@@ -21,42 +22,23 @@ const FONT: &str = "Helvetica, Arial, sans-serif";
 /// Radius of a stored (nested) vertex's circle, pixels.
 const NESTED_RADIUS: f64 = 8.0;
 
-/// Directions around a rim, starting at the bottom: exact constants, so no
-/// trigonometry reaches the output.
-const RIM: [[f64; 2]; 8] = [
-    [0.0, 1.0],
-    [
-        -std::f64::consts::FRAC_1_SQRT_2,
-        std::f64::consts::FRAC_1_SQRT_2,
-    ],
-    [-1.0, 0.0],
-    [
-        -std::f64::consts::FRAC_1_SQRT_2,
-        -std::f64::consts::FRAC_1_SQRT_2,
-    ],
-    [0.0, -1.0],
-    [
-        std::f64::consts::FRAC_1_SQRT_2,
-        -std::f64::consts::FRAC_1_SQRT_2,
-    ],
-    [1.0, 0.0],
-    [
-        std::f64::consts::FRAC_1_SQRT_2,
-        std::f64::consts::FRAC_1_SQRT_2,
-    ],
-];
+/// Direction `k` around a rim, starting at the bottom and turning
+/// clockwise on screen (the compass directions from [1, 0], two on).
+fn rim(k: usize) -> [f64; 2] {
+    COMPASS[(k + 2) % COMPASS.len()]
+}
 
 /// Pixel offset of every vertex from its top-level vertex's centre: zero at
 /// the top level; stored vertices, in depth-first order, sit on the rim,
-/// one direction of [`RIM`] each, a ring further out after every eight.
+/// one direction of [`rim`] each, a ring further out after every eight.
 fn nested_offsets(g: &Graph) -> Vec<[f64; 2]> {
     let mut out = vec![[0.0; 2]; g.vertex_bound()];
     for top in g.vertex_ids().filter(|&v| g.parent(v).is_none()) {
         let mut stack: Vec<VertexId> = g.children(top).iter().rev().copied().collect();
         let mut k = 0usize;
         while let Some(v) = stack.pop() {
-            let ring = RADIUS + (k / RIM.len()) as f64 * 2.0 * NESTED_RADIUS;
-            let dir = RIM[k % RIM.len()];
+            let ring = RADIUS + (k / COMPASS.len()) as f64 * 2.0 * NESTED_RADIUS;
+            let dir = rim(k);
             out[v.index()] = [dir[0] * ring, dir[1] * ring];
             k += 1;
             stack.extend(g.children(v).iter().rev().copied());

@@ -8,6 +8,32 @@
 
 use crate::graph::Point;
 
+/// Eight unit directions, counter-clockwise from `[1, 0]` in a y-up frame
+/// (clockwise on screen), with exact constants: no trigonometry, whose
+/// last bits differ by platform.
+pub(crate) const COMPASS: [Point; 8] = [
+    [1.0, 0.0],
+    [
+        std::f64::consts::FRAC_1_SQRT_2,
+        std::f64::consts::FRAC_1_SQRT_2,
+    ],
+    [0.0, 1.0],
+    [
+        -std::f64::consts::FRAC_1_SQRT_2,
+        std::f64::consts::FRAC_1_SQRT_2,
+    ],
+    [-1.0, 0.0],
+    [
+        -std::f64::consts::FRAC_1_SQRT_2,
+        -std::f64::consts::FRAC_1_SQRT_2,
+    ],
+    [0.0, -1.0],
+    [
+        std::f64::consts::FRAC_1_SQRT_2,
+        -std::f64::consts::FRAC_1_SQRT_2,
+    ],
+];
+
 /// `a − b`.
 pub(crate) fn sub(a: Point, b: Point) -> Point {
     [a[0] - b[0], a[1] - b[1]]

@@ -35,6 +35,7 @@ use std::collections::BTreeMap;
 pub use check::{check_drawing, check_graph, DrawingCheck};
 pub use forces::SpringShape;
 pub use geometry::segments_cross;
+pub(crate) use geometry::COMPASS;
 
 use crate::derive::{self, Derivation, DeriveError};
 use crate::grammar::{CompiledGrammar, CompiledRule};

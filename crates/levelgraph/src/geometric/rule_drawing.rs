@@ -14,7 +14,7 @@
 //! in the pattern, as seed 000's editor required.
 
 use super::forces::{relax, RelaxParams, RelaxScratch, Spring, SpringShape};
-use super::geometry::{signed_sine, sub, Similarity};
+use super::geometry::{signed_sine, sub, Similarity, COMPASS};
 use crate::grammar::{CompiledAlternative, CompiledRule, End};
 use crate::graph::{Graph, Point};
 use crate::matching::{Match, Pattern};
@@ -345,31 +345,6 @@ fn draw_fresh(
     }
     pos.split_off(np)
 }
-
-/// Eight unit directions in turn, with exact constants (no trigonometry,
-/// whose last bits differ by platform).
-const COMPASS: [Point; 8] = [
-    [1.0, 0.0],
-    [
-        std::f64::consts::FRAC_1_SQRT_2,
-        std::f64::consts::FRAC_1_SQRT_2,
-    ],
-    [0.0, 1.0],
-    [
-        -std::f64::consts::FRAC_1_SQRT_2,
-        std::f64::consts::FRAC_1_SQRT_2,
-    ],
-    [-1.0, 0.0],
-    [
-        -std::f64::consts::FRAC_1_SQRT_2,
-        -std::f64::consts::FRAC_1_SQRT_2,
-    ],
-    [0.0, -1.0],
-    [
-        std::f64::consts::FRAC_1_SQRT_2,
-        -std::f64::consts::FRAC_1_SQRT_2,
-    ],
-];
 
 /// Start positions of an alternative's new vertices (after the `np` pattern
 /// vertices at `at`): each between its kept neighbours, half a unit away
