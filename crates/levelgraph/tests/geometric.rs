@@ -524,3 +524,100 @@ fn every_rule_a_plain_derivation_uses_is_placed_plane_somewhere() {
         );
     }
 }
+
+#[test]
+fn containment_keeps_the_drawing_plane() {
+    // A kept room stored in the hall takes its corridors to the hall: they
+    // are checked as new corridors, so every result is still plane.
+    let stow = load(
+        r#"
+grammar "stow" { max_iterations 6 geometric { retries 0 } }
+tags { s "s" hall "hall" room "room" key "key" }
+rule start { (a:s) => (a:hall) -- (b:room) -- (c:room) -- (a), (b) -- (d:room) }
+rule grow { (r:room) -- (x:*) => (r) -- (n:room) -- (x) }
+rule stow { (h:hall) -- (k:room) => (h) -- (k), (k) in (h) }
+rule stash { (r:room) -- (x:*) => (r) -- (x), (k:key) in (r) }
+"#,
+    );
+    let settings = stow.model().geometry.clone().unwrap();
+    let mut used = std::collections::BTreeSet::new();
+    for seed in 1..=40 {
+        let d = geometric::derive(&stow, seed, &settings)
+            .unwrap_or_else(|e| panic!("seed {seed}: {e}"))
+            .derivation;
+        plane_and_apart(&d.graph).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+        used.extend(d.trace.iter().map(|a| a.rule.as_str().to_owned()));
+    }
+    // A start rule with a room hanging off a new room, a new key stored in
+    // a room, and a kept room stored in the hall are all placed.
+    for rule in ["start", "stow", "stash"] {
+        assert!(used.contains(rule), "{rule} never applied: {used:?}");
+    }
+    // Taking a vertex out of its room would put it on top of the room: not
+    // applied geometrically (it is applied in a plain derivation).
+    let text = r#"
+grammar "unstash" { max_iterations 4 min_vertices 1 }
+tags { s "s" room "room" key "key" }
+rule start { (a:s) => (a:room) -- (b:room), (k:key) in (a) }
+rule drop { (k:key) in (r:room) => (k), (r) -- (k) }
+"#;
+    let plain = load(text);
+    assert!(levelgraph::derive(&plain, 1)
+        .unwrap()
+        .trace
+        .iter()
+        .any(|a| a.rule == "drop"));
+    let geo = load(&text.replace("min_vertices 1 }", "min_vertices 1 geometric }"));
+    let d = levelgraph::derive(&geo, 1).unwrap();
+    assert!(
+        d.trace.iter().all(|a| a.rule != "drop"),
+        "a lifted key was placed"
+    );
+}
+
+#[test]
+fn odd_host_positions_neither_panic_nor_hang() {
+    let g = load(
+        &std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../examples/wheel.lg"
+        ))
+        .unwrap(),
+    );
+    let settings = g.model().geometry.clone().unwrap();
+    for far in [1e10, 1e150, f64::NAN, f64::INFINITY] {
+        let mut host = Graph::with_symbols(g.tags().clone(), g.labels().clone());
+        let a = host.add_vertex_named("hub");
+        let b = host.add_vertex_named("rim");
+        let c = host.add_vertex_named("rim");
+        host.vertex_mut(a).unwrap().position = Some([0.0, 0.0]);
+        host.vertex_mut(b).unwrap().position = Some([1.0, 0.0]);
+        host.vertex_mut(c).unwrap().position = Some([far, far]);
+        host.connect(a, b, false);
+        host.connect(a, c, false);
+        host.connect(b, c, false);
+        // Whatever the outcome, it comes back, and every position is a number.
+        if let Ok(d) = geometric::derive_from(&g, host, 1, &settings) {
+            for (_, v) in d.derivation.graph.vertices() {
+                let p = v.position.expect("position");
+                assert!(!p[0].is_nan() && !p[1].is_nan(), "{far}: {p:?}");
+            }
+        }
+    }
+    let found = errors(
+        r#"grammar "g" { geometric { radius room 1 radius room 2 } } tags { s "s" room "room" }
+rule start { (a:s) => (a:room) -- (b:room) }"#,
+    );
+    assert!(
+        found.iter().any(|m| m == "`radius room` is set twice"),
+        "{found:?}"
+    );
+    let found = errors(
+        r#"grammar "g" { geometric { room_radius 1..10000000 } } tags { s "s" room "room" }
+rule start { (a:s) => (a:room) -- (b:room) }"#,
+    );
+    assert!(
+        found.iter().any(|m| m.starts_with("room_radius 1..")),
+        "{found:?}"
+    );
+}

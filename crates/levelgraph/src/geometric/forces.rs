@@ -9,7 +9,7 @@
 //! proposes because a logarithmic spring pulls long edges in only weakly
 //! (BENCHMARKS.md compares the two).
 
-use super::geometry::{ln, sigmoid};
+use super::geometry::{ln, off_segment, sigmoid};
 use crate::graph::Point;
 
 /// The shape of the spring force along an edge of current length `d` and
@@ -492,13 +492,10 @@ fn push_off_edges(
             {
                 continue;
             }
-            let (ex, ey) = (b[0] - a[0], b[1] - a[1]);
-            let len2 = ex * ex + ey * ey;
-            if len2 < 1e-18 {
+            if a == b {
                 continue;
             }
-            let t = (((p[0] - a[0]) * ex + (p[1] - a[1]) * ey) / len2).clamp(0.0, 1.0);
-            let (dx, dy) = (p[0] - (a[0] + t * ex), p[1] - (a[1] + t * ey));
+            let (t, [dx, dy]) = off_segment(p, a, b);
             let d = (dx * dx + dy * dy).sqrt();
             if d >= range || d < 1e-12 {
                 continue;

@@ -55,6 +55,20 @@ pub(crate) fn distance(a: Point, b: Point) -> f64 {
     norm(sub(a, b))
 }
 
+/// The point of the segment `a b` nearest to `p`, as the parameter `t` in
+/// [0, 1] along it and the offset `p − (a + t·(b − a))` from that point to
+/// `p`. A zero-length segment gives `t = 0`.
+pub(crate) fn off_segment(p: Point, a: Point, b: Point) -> (f64, Point) {
+    let (ex, ey) = (b[0] - a[0], b[1] - a[1]);
+    let len2 = ex * ex + ey * ey;
+    let t = if len2 > 0.0 {
+        (((p[0] - a[0]) * ex + (p[1] - a[1]) * ey) / len2).clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    (t, [p[0] - (a[0] + t * ex), p[1] - (a[1] + t * ey)])
+}
+
 /// The sine of the signed angle from `a − at` to `b − at`; 0 when either
 /// is a zero vector.
 pub(crate) fn signed_sine(at: Point, a: Point, b: Point) -> f64 {

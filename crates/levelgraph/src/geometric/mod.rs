@@ -11,7 +11,7 @@
 //!   *flipped* match, told by the signed angles between the pattern's edges
 //!   around each mapped vertex) is never applied: re-attached
 //!   neighbourhood edges would cross the substitute.
-//! - After each application a few force-directed steps ([`forces`])
+//! - After each application a few force-directed steps (module `forces`)
 //!   untangle the drawing.
 //! - Finishing (module `finish`): each vertex gets a room radius, the drawing is
 //!   scaled by the largest factor any edge needs to reach its ideal length
@@ -22,7 +22,7 @@
 
 mod check;
 mod finish;
-pub mod forces;
+mod forces;
 mod geometry;
 mod host_drawing;
 mod placement;
@@ -178,6 +178,17 @@ pub fn derive_from(
     seed: u64,
     settings: &GeometrySettings,
 ) -> Result<GeometricDerivation, DeriveError> {
+    // A position that is not finite (NaN or infinite, from a host file)
+    // counts as missing.
+    for v in host.vertex_ids().collect::<Vec<_>>() {
+        if let Some(x) = host.vertex_mut(v) {
+            if x.position
+                .is_some_and(|p| !(p[0].is_finite() && p[1].is_finite()))
+            {
+                x.position = None;
+            }
+        }
+    }
     if host.vertices().any(|(_, v)| v.position.is_none()) {
         let layout =
             crate::drawing::force_layout(&host, &crate::drawing::ForceConfig::for_picture(seed));
@@ -301,6 +312,9 @@ impl<'a> Hook<'a> {
             &mut self.relax_scratch,
         );
         self.around = around;
+        // Stored vertices sit at their rooms, so that a pattern naming one
+        // reads where it is now.
+        host_drawing::place_stored(host);
         self.stats.add(out);
     }
 }

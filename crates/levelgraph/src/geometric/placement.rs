@@ -6,7 +6,7 @@
 //! are the case this generalises: their substitutes cross the
 //! re-attached neighbourhood).
 
-use super::geometry::{distance, segments_cross};
+use super::geometry::{distance, norm, off_segment, segments_cross};
 use super::rule_drawing::RuleDrawing;
 use super::spatial::Grid;
 use crate::drawing::top_level;
@@ -30,6 +30,8 @@ enum Side {
 pub(crate) struct Scratch {
     pub(crate) fresh: Vec<Point>,
     new: Vec<(u32, u32, Point, Point)>,
+    /// Corridors that move with a vertex stored in a room.
+    moved: Vec<crate::graph::EdgeId>,
     /// The host's drawing, indexed by place; stale after each application.
     pub(crate) grid: Grid,
 }
@@ -60,16 +62,30 @@ pub(crate) fn plan(
     false
 }
 
+/// Whether applying `alt` at `m` lifts a kept vertex out of a room being
+/// deleted (rewriting takes it to the top level).
+fn lifts_stored(alt: &CompiledAlternative, host: &Graph, m: &Match) -> bool {
+    if alt.deleted.is_empty() {
+        return false;
+    }
+    m.vertices.iter().enumerate().any(|(i, &v)| {
+        if alt.deleted.contains(&i) {
+            return false;
+        }
+        let mut at = host.parent(v);
+        while let Some(p) = at {
+            if alt.deleted.iter().any(|&d| m.vertices[d] == p) {
+                return true;
+            }
+            at = host.parent(p);
+        }
+        false
+    })
+}
+
 /// Distance from `p` to the segment `a b`.
 fn point_segment_distance(p: Point, a: Point, b: Point) -> f64 {
-    let (ex, ey) = (b[0] - a[0], b[1] - a[1]);
-    let len2 = ex * ex + ey * ey;
-    let t = if len2 > 0.0 {
-        (((p[0] - a[0]) * ex + (p[1] - a[1]) * ey) / len2).clamp(0.0, 1.0)
-    } else {
-        0.0
-    };
-    distance(p, [a[0] + t * ex, a[1] + t * ey])
+    norm(off_segment(p, a, b).1)
 }
 
 /// Whether the placement in `scratch.fresh` makes a new corridor cross a
@@ -90,8 +106,14 @@ fn crosses(
         Side::Fresh(j) => u32::MAX - j as u32,
     };
     let pos = |v: VertexId| host.vertex(v).and_then(|x| x.position);
+    // A vertex taken out of its room (or out of a room being deleted)
+    // would start at a stale spot, on top of the room: held back.
+    if !alt.removed_inside.is_empty() || lifts_stored(alt, host, m) {
+        return true;
+    }
     // The new corridors.
     scratch.new.clear();
+    scratch.moved.clear();
     for e in alt.added_edges.iter().filter(|e| !e.cosmetic) {
         let mut ends = [Side::Fresh(0); 2];
         let mut points = [[0.0; 2]; 2];
@@ -121,6 +143,43 @@ fn crosses(
                 .push((id(ends[0]), id(ends[1]), points[0], points[1]));
         }
     }
+    // A kept vertex stored in a room takes its corridors there: they are
+    // new segments from the room, and their old ones go.
+    for &(child, parent) in &alt.added_inside {
+        let End::Kept(c) = child else {
+            continue;
+        };
+        let v = m.vertices[c];
+        if !host.children(v).is_empty() {
+            // What it stores moves too; not worked out: held back.
+            return true;
+        }
+        let (room, at) = match parent {
+            End::Kept(p) => {
+                let r = top_level(host, m.vertices[p]);
+                match pos(r) {
+                    Some(at) => (Side::Host(r), at),
+                    None => continue,
+                }
+            }
+            End::Fresh(j) => (Side::Fresh(j), fresh[j]),
+        };
+        for link in host.incidences(v) {
+            if link.kind.is_cosmetic() || alt.removed_edges.iter().any(|&j| m.edges[j] == link.edge)
+            {
+                continue;
+            }
+            scratch.moved.push(link.edge);
+            let w = top_level(host, link.other);
+            if Side::Host(w) == room || deleted(link.other) {
+                continue;
+            }
+            if let Some(q) = pos(w) {
+                scratch.new.push((id(room), w.0, at, q));
+            }
+        }
+    }
+    let moved = &scratch.moved;
     let new = &scratch.new;
     if new.is_empty() && fresh.is_empty() {
         return false;
@@ -149,9 +208,18 @@ fn crosses(
     let grid = &mut scratch.grid;
     grid.refresh(host, unit);
     // Fresh vertices on vertices that stay, and new corridors through them.
+    // New vertices stored in a room end at the room: they sit on nothing.
+    let loose = |j: &usize| !stored_fresh(*j);
     let on_a_room = grid.any_room(lo, hi, |v, p| {
+        let stored_now = alt
+            .added_inside
+            .iter()
+            .any(|&(c, _)| matches!(c, End::Kept(i) if m.vertices[i] == v));
         !deleted(v)
-            && (fresh.iter().any(|&f| distance(f, p) < near)
+            && !stored_now
+            && ((0..fresh.len())
+                .filter(loose)
+                .any(|j| distance(fresh[j], p) < near)
                 || new.iter().any(|&(a, b, pa, pb)| {
                     a != v.0 && b != v.0 && point_segment_distance(p, pa, pb) < near
                 }))
@@ -165,12 +233,16 @@ fn crosses(
     grid.any_corridor(lo, hi, |c| {
         let [pc, pd] = c.at;
         let ([c0, d0], [c1, d1]) = (c.rooms, c.ends);
-        if alt.removed_edges.iter().any(|&j| m.edges[j] == c.id) || deleted(c1) || deleted(d1) {
+        if alt.removed_edges.iter().any(|&j| m.edges[j] == c.id)
+            || moved.contains(&c.id)
+            || deleted(c1)
+            || deleted(d1)
+        {
             return false;
         }
-        fresh
-            .iter()
-            .any(|&f| point_segment_distance(f, pc, pd) < near)
+        (0..fresh.len())
+            .filter(loose)
+            .any(|j| point_segment_distance(fresh[j], pc, pd) < near)
             || new.iter().any(|&(a, b, pa, pb)| {
                 a != c0.0 && a != d0.0 && b != c0.0 && b != d0.0 && segments_cross(pa, pb, pc, pd)
             })

@@ -91,7 +91,8 @@ impl RuleDrawing {
     /// Whether match `m` is a flipped image of the rule's drawing: some
     /// angle of the drawing turns the other way in the host (seed 000's
     /// signed angles between edges around mapped vertices). Host vertices
-    /// without a position, and flat host angles, do not count.
+    /// without a position do not count; a host angle of exactly 0 or 180°
+    /// is not flipped, however small the turn the other way.
     pub(crate) fn is_flipped(&self, host: &Graph, m: &Match) -> bool {
         let at = |i: usize| host.vertex(m.vertices[i]).and_then(|v| v.position);
         self.angles
@@ -142,6 +143,7 @@ impl RuleDrawing {
                 let first = at(0)?;
                 Some(Similarity::translation(self.pattern[0], first, unit))
             });
+        out.clear();
         let Some(map) = map else {
             return false;
         };
@@ -153,7 +155,6 @@ impl RuleDrawing {
             ),
         };
         let centre = self.centre;
-        out.clear();
         out.extend(self.fresh[alt].iter().map(|&p| {
             let p = if variant.mirror { reflect(p, a, b) } else { p };
             let c = if variant.mirror {
@@ -360,17 +361,31 @@ fn fresh_start(
     let mut pos: Vec<Point> = at.to_vec();
     for j in 0..nf {
         let me = np + j;
-        let neighbours = springs.iter().filter_map(|s| {
-            let other = if s.a == me {
-                s.b
-            } else if s.b == me {
-                s.a
-            } else {
-                return None;
-            };
-            (other < np).then(|| at[other])
-        });
-        let c = centroid(neighbours).unwrap_or(centre);
+        let neighbours = |placed: &[Point], kept_only: bool| {
+            springs
+                .iter()
+                .filter_map(|s| {
+                    let other = if s.a == me {
+                        s.b
+                    } else if s.b == me {
+                        s.a
+                    } else {
+                        return None;
+                    };
+                    (other < np || (!kept_only && other < me)).then(|| placed[other])
+                })
+                .collect::<Vec<Point>>()
+        };
+        // Between its kept neighbours; without any, beside the new ones
+        // already started (a room hanging off a new room starts beyond
+        // it, not at the pattern's centre).
+        let kept = neighbours(&pos, true);
+        let near = if kept.is_empty() {
+            neighbours(&pos, false)
+        } else {
+            kept
+        };
+        let c = centroid(near.into_iter()).unwrap_or(centre);
         let out = sub(c, centre);
         let len = (out[0] * out[0] + out[1] * out[1]).sqrt();
         let (ux, uy) = if len > 1e-9 {

@@ -89,7 +89,9 @@ impl Grid {
                 self.key([p[0].min(q[0]), p[1].min(q[1])]),
                 self.key([p[0].max(q[0]), p[1].max(q[1])]),
             );
-            if (hi.0 - lo.0 + 1) * (hi.1 - lo.1 + 1) > MAX_CELLS {
+            let cells = (hi.0.saturating_sub(lo.0).saturating_add(1))
+                .saturating_mul(hi.1.saturating_sub(lo.1).saturating_add(1));
+            if cells > MAX_CELLS {
                 self.long.push(i);
                 continue;
             }

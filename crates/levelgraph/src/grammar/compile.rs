@@ -553,6 +553,9 @@ impl Cx<'_> {
     }
 }
 
+/// The largest radius or margin of a geometric derivation, in drawing units.
+const MAX_LENGTH: f64 = 1e6;
+
 /// The `geometric` settings: not with a grid, declared tags, radii above 0
 /// with min ≤ max, a finite margin of at least 0 (the text parser checks
 /// the numbers too; the JSON form needs it here).
@@ -570,11 +573,13 @@ fn check_geometry(
             Some("grid vertices are drawn at their cells; remove `geometric` or `grid`".into()),
         );
     }
-    let range_ok = |[lo, hi]: [f64; 2]| lo.is_finite() && hi.is_finite() && lo > 0.0 && lo <= hi;
+    // Above a million units, distances between rooms would overflow to
+    // infinity in the self-intersection test.
+    let range_ok = |[lo, hi]: [f64; 2]| lo > 0.0 && lo <= hi && hi <= MAX_LENGTH;
     if !range_ok(settings.room_radius) {
         cx.error(
             format!(
-                "room_radius {}..{} is not a range of radii above 0",
+                "room_radius {}..{} is not a range of radii from above 0 to 1000000",
                 settings.room_radius[0], settings.room_radius[1]
             ),
             at("room_radius"),
@@ -586,7 +591,7 @@ fn check_geometry(
         if !range_ok(range) {
             cx.error(
                 format!(
-                    "radius {}..{} of tag `{tag}` is not a range of radii above 0",
+                    "radius {}..{} of tag `{tag}` is not a range of radii from above 0 to 1000000",
                     range[0], range[1]
                 ),
                 at("tag_radius"),
@@ -594,9 +599,12 @@ fn check_geometry(
             );
         }
     }
-    if !(settings.margin.is_finite() && settings.margin >= 0.0) {
+    if !(settings.margin >= 0.0 && settings.margin <= MAX_LENGTH) {
         cx.error(
-            format!("margin {} must be a number of at least 0", settings.margin),
+            format!(
+                "margin {} must be a number from 0 to 1000000",
+                settings.margin
+            ),
             at("margin"),
             None,
         );

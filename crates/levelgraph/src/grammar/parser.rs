@@ -333,9 +333,14 @@ impl<'src> Parser<'src> {
                 "margin" => settings.margin = self.length(key, true)?,
                 "room_radius" => settings.room_radius = self.length_range(key)?,
                 "radius" => {
-                    let (tag, _) = self.ident("a tag name after `radius`")?;
+                    let (tag, at) = self.ident("a tag name after `radius`")?;
                     let range = self.length_range("radius")?;
-                    settings.tag_radius.insert(tag.to_owned(), range);
+                    if settings.tag_radius.insert(tag.to_owned(), range).is_some() {
+                        return Err(
+                            Diagnostic::error(format!("`radius {tag}` is set twice"), at)
+                                .with_hint("give each tag one radius or range"),
+                        );
+                    }
                 }
                 _ => {
                     return Err(Diagnostic::error(
