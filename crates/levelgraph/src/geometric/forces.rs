@@ -203,6 +203,9 @@ pub(crate) struct Neighbours {
     spring_start: Vec<u32>,
     spring_members: Vec<u32>,
     ranges: Vec<CellRange>,
+    /// Per spring (candidates only): its box grown by the push's range,
+    /// `[lo_x, lo_y, hi_x, hi_y]`, at this step's positions.
+    boxes: Vec<[f64; 4]>,
     /// Every candidate, when there are few or cells would outnumber them.
     all: bool,
 }
@@ -266,6 +269,18 @@ impl Neighbours {
     /// candidates is small: a scan is then cheaper than the cells).
     fn build(&mut self, pos: &[Point], springs: &[Spring], active: usize, params: &RelaxParams) {
         let c = self.vertices.len();
+        let range = 0.5 * params.base;
+        self.boxes.resize(springs.len(), [0.0; 4]);
+        for &k in &self.springs {
+            let s = &springs[k as usize];
+            let (a, b) = (pos[s.a], pos[s.b]);
+            self.boxes[k as usize] = [
+                a[0].min(b[0]) - range,
+                a[1].min(b[1]) - range,
+                a[0].max(b[0]) + range,
+                a[1].max(b[1]) + range,
+            ];
+        }
         let mut lo = [f64::INFINITY; 2];
         let mut hi = [f64::NEG_INFINITY; 2];
         for &i in &self.vertices {
@@ -303,16 +318,11 @@ impl Neighbours {
             fill[cell] += 1;
         }
         // Springs: counted, then placed, in every cell their grown box meets.
-        let range = 0.5 * params.base;
         let mut ranges = std::mem::take(&mut self.ranges);
         ranges.clear();
         ranges.extend(self.springs.iter().map(|&k| {
-            let s = &springs[k as usize];
-            let (a, b) = (pos[s.a], pos[s.b]);
-            (
-                self.column_row([a[0].min(b[0]) - range, a[1].min(b[1]) - range]),
-                self.column_row([a[0].max(b[0]) + range, a[1].max(b[1]) + range]),
-            )
+            let [lo_x, lo_y, hi_x, hi_y] = self.boxes[k as usize];
+            (self.column_row([lo_x, lo_y]), self.column_row([hi_x, hi_y]))
         }));
         self.spring_start.clear();
         self.spring_start.resize(cells + 1, 0);
@@ -484,14 +494,11 @@ fn push_off_edges(
             if !s.solid || i == s.a || i == s.b {
                 continue;
             }
-            let (a, b) = (pos[s.a], pos[s.b]);
-            if p[0] < a[0].min(b[0]) - range
-                || p[0] > a[0].max(b[0]) + range
-                || p[1] < a[1].min(b[1]) - range
-                || p[1] > a[1].max(b[1]) + range
-            {
+            let [lo_x, lo_y, hi_x, hi_y] = near.boxes[k];
+            if p[0] < lo_x || p[0] > hi_x || p[1] < lo_y || p[1] > hi_y {
                 continue;
             }
+            let (a, b) = (pos[s.a], pos[s.b]);
             if a == b {
                 continue;
             }
