@@ -621,3 +621,66 @@ rule start { (a:s) => (a:room) -- (b:room) }"#,
         "{found:?}"
     );
 }
+
+#[test]
+fn a_blocked_placement_falls_back_to_the_mirror_image() {
+    // `x` is drawn above a→b (@1,-1); a corridor c–d through that spot
+    // forces the mirror image (the pattern, one edge, has no angle to keep).
+    let g = load(
+        r#"
+grammar "side" { max_iterations 1 geometric { steps 0 finish_steps 0 retries 0 } }
+tags { s "s" room "room" peak "peak" wall "wall" }
+rule bump {
+  (a:room @0,0) -- (b:room @2,0)
+  =>
+  (a) -- (x:peak @1,-1) -- (b), (a) -- (b)
+}
+"#,
+    );
+    let settings = g.model().geometry.clone().unwrap();
+    let side_of_x = |blocked: bool| {
+        let mut host = Graph::with_symbols(g.tags().clone(), g.labels().clone());
+        let a = host.add_vertex_named("room");
+        let b = host.add_vertex_named("room");
+        host.vertex_mut(a).unwrap().position = Some([0.0, 0.0]);
+        host.vertex_mut(b).unwrap().position = Some([2.0, 0.0]);
+        host.connect(a, b, false);
+        if blocked {
+            let c = host.add_vertex_named("wall");
+            let d = host.add_vertex_named("wall");
+            host.vertex_mut(c).unwrap().position = Some([0.2, -1.0]);
+            host.vertex_mut(d).unwrap().position = Some([1.8, -1.0]);
+            host.connect(c, d, false);
+        }
+        let d = geometric::derive_from(&g, host, 1, &settings)
+            .unwrap()
+            .derivation;
+        assert_eq!(d.trace.len(), 1, "the rule is applied");
+        let (p, q) = {
+            let a = d.trace.first().unwrap();
+            let at = |v: VertexId| d.graph.vertex(v).unwrap().position.unwrap();
+            (at(a.matched[0]), at(a.matched[1]))
+        };
+        let x = d
+            .graph
+            .vertex_ids()
+            .find(|&v| d.graph.tags().name(d.graph.tag(v)) == "peak")
+            .unwrap();
+        let r = d.graph.vertex(x).unwrap().position.unwrap();
+        ((q[0] - p[0]) * (r[1] - p[1]) - (q[1] - p[1]) * (r[0] - p[0])).signum()
+    };
+    let free = side_of_x(false);
+    assert_eq!(side_of_x(true), -free, "the blocked side is avoided");
+}
+
+#[test]
+fn attempts_have_their_own_seeds() {
+    assert_eq!(geometric::attempt_seed(42, 0), 42);
+    let seeds: std::collections::BTreeSet<u64> =
+        (0..50).map(|k| geometric::attempt_seed(42, k)).collect();
+    assert_eq!(seeds.len(), 50);
+    assert_ne!(
+        geometric::attempt_seed(42, 1),
+        geometric::attempt_seed(43, 1)
+    );
+}

@@ -126,3 +126,34 @@ fn separate(host: &mut Graph) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn separation_scales_uniformly_until_no_circles_overlap() {
+        let mut g = Graph::new();
+        let pts = [[0.0, 0.0], [1.0, 0.0], [0.0, 3.0]];
+        let ids: Vec<_> = pts.iter().map(|_| g.add_vertex_named("room")).collect();
+        for (&v, &p) in ids.iter().zip(&pts) {
+            let x = g.vertex_mut(v).unwrap();
+            x.position = Some(p);
+            x.radius = Some(1.0);
+        }
+        separate(&mut g);
+        let at = |i: usize| g.vertex(ids[i]).unwrap().position.unwrap();
+        // The closest pair (1 apart, radii 1 + 1) sets the factor: 2.
+        assert!(distance(at(0), at(1)) >= 2.0);
+        assert!((distance(at(0), at(1)) - 2.0).abs() < 1e-6);
+        // Uniform: every distance grows by the same factor.
+        assert!((distance(at(0), at(2)) / 3.0 - 2.0).abs() < 1e-6);
+        // Nothing to do when nothing overlaps.
+        let before: Vec<_> = (0..3).map(at).collect();
+        separate(&mut g);
+        let after: Vec<_> = (0..3)
+            .map(|i| g.vertex(ids[i]).unwrap().position.unwrap())
+            .collect();
+        assert_eq!(before, after);
+    }
+}

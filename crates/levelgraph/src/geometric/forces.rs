@@ -524,6 +524,45 @@ fn push_off_edges(
 
 #[cfg(test)]
 mod tests {
+    /// The cells give every vertex the same repulsion as a scan of all
+    /// vertices (up to rounding: the sums run in another order).
+    #[test]
+    fn repulsion_through_cells_equals_a_full_scan() {
+        let mut rng = crate::rng::Rng::seeded(5);
+        for round in 0..20 {
+            let n = 80 + rng.below(220);
+            let side = 4.0 + 30.0 * rng.unit();
+            let pos: Vec<Point> = (0..n)
+                .map(|_| [side * rng.unit(), side * rng.unit()])
+                .collect();
+            let radius: Vec<f64> = if round % 2 == 0 {
+                vec![0.0; n]
+            } else {
+                (0..n).map(|_| 0.1 + 0.4 * rng.unit()).collect()
+            };
+            let p = params(SpringShape::Sigmoid);
+            let active: Vec<usize> = (0..n).collect();
+            let mut near = Neighbours::default();
+            near.choose(&pos, &radius, &active, &[], &p);
+            near.build(&pos, &[], active.len(), &p);
+            assert!(!near.all, "round {round}: the cells are in use");
+            let mut cells = vec![[0.0; 2]; n];
+            repel(&pos, &radius, &active, &p, &near, &mut cells);
+            near.all = true;
+            let mut scan = vec![[0.0; 2]; n];
+            repel(&pos, &radius, &active, &p, &near, &mut scan);
+            for i in 0..n {
+                for k in 0..2 {
+                    let (a, b) = (cells[i][k], scan[i][k]);
+                    assert!(
+                        (a - b).abs() <= 1e-9 * (1.0 + b.abs()),
+                        "round {round} vertex {i}: {a} vs {b}"
+                    );
+                }
+            }
+        }
+    }
+
     use super::*;
     use crate::geometric::geometry::distance;
 

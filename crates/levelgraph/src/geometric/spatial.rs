@@ -203,3 +203,83 @@ impl Grid {
         false
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::Rng;
+
+    /// The grid's answers equal a scan of every room and corridor, on
+    /// random drawings and boxes (cells, long corridors and wide boxes
+    /// included).
+    #[test]
+    fn the_grid_answers_like_a_full_scan() {
+        let mut rng = Rng::seeded(11);
+        for round in 0..30 {
+            let mut g = Graph::new();
+            let n = 5 + rng.below(60);
+            let spread = if round % 3 == 0 { 200.0 } else { 12.0 };
+            let ids: Vec<VertexId> = (0..n).map(|_| g.add_vertex_named("room")).collect();
+            for &v in &ids {
+                g.vertex_mut(v).unwrap().position = Some([
+                    spread * rng.unit() - spread / 2.0,
+                    spread * rng.unit() - spread / 2.0,
+                ]);
+            }
+            for _ in 0..n {
+                let (a, b) = (ids[rng.below(n)], ids[rng.below(n)]);
+                if a != b {
+                    g.connect(a, b, false);
+                }
+            }
+            let mut grid = Grid::default();
+            grid.refresh(&g, 1.0);
+            for _ in 0..100 {
+                let c = [
+                    spread * rng.unit() - spread / 2.0,
+                    spread * rng.unit() - spread / 2.0,
+                ];
+                let w = 0.1 + 6.0 * rng.unit();
+                let (lo, hi) = ([c[0] - w, c[1] - w], [c[0] + w, c[1] + w]);
+                let mut rooms = Vec::new();
+                grid.any_room(lo, hi, |v, _| {
+                    rooms.push(v);
+                    false
+                });
+                rooms.sort();
+                let mut want: Vec<VertexId> = ids
+                    .iter()
+                    .copied()
+                    .filter(|&v| {
+                        let p = g.vertex(v).unwrap().position.unwrap();
+                        p[0] >= lo[0] && p[0] <= hi[0] && p[1] >= lo[1] && p[1] <= hi[1]
+                    })
+                    .collect();
+                want.sort();
+                assert_eq!(rooms, want);
+                let mut corridors = Vec::new();
+                grid.any_corridor(lo, hi, |c| {
+                    corridors.push(c.id);
+                    false
+                });
+                corridors.sort();
+                let mut want: Vec<EdgeId> = g
+                    .edges()
+                    .filter(|(_, e)| {
+                        let (p, q) = (
+                            g.vertex(e.source).unwrap().position.unwrap(),
+                            g.vertex(e.target).unwrap().position.unwrap(),
+                        );
+                        p[0].max(q[0]) >= lo[0]
+                            && p[0].min(q[0]) <= hi[0]
+                            && p[1].max(q[1]) >= lo[1]
+                            && p[1].min(q[1]) <= hi[1]
+                    })
+                    .map(|(id, _)| id)
+                    .collect();
+                want.sort();
+                assert_eq!(corridors, want, "each corridor once, none missed");
+            }
+        }
+    }
+}
