@@ -9,7 +9,7 @@
 //! proposes because a logarithmic spring pulls long edges in only weakly
 //! (BENCHMARKS.md compares the two).
 
-use super::geometry::{ln, off_segment, sigmoid};
+use super::geometry::{ln, off_segment, segments_cross, sigmoid};
 use crate::graph::Point;
 
 /// The shape of the spring force along an edge of current length `d` and
@@ -165,6 +165,31 @@ pub(crate) fn relax(
         previous = energy;
     }
     outcome
+}
+
+/// Pairs of solid springs that share no end, at least one of which has a
+/// `moving` end, and whose segments meet (a touch counts). O(k·m) for `k`
+/// springs at moving vertices.
+pub(crate) fn crossings(pos: &[Point], springs: &[Spring], moving: &[bool]) -> usize {
+    let mut count = 0;
+    for (i, s) in springs.iter().enumerate() {
+        if !s.solid || !(moving[s.a] || moving[s.b]) {
+            continue;
+        }
+        for (j, t) in springs.iter().enumerate() {
+            if !t.solid || s.a == t.a || s.a == t.b || s.b == t.a || s.b == t.b {
+                continue;
+            }
+            // A pair with both moving is seen twice: count it once.
+            if (moving[t.a] || moving[t.b]) && j < i {
+                continue;
+            }
+            if segments_cross(pos[s.a], pos[s.b], pos[t.a], pos[t.b]) {
+                count += 1;
+            }
+        }
+    }
+    count
 }
 
 /// Buffers of [`relax`], reused between calls.

@@ -3,8 +3,7 @@
 //! edges act on its room), positions read from and written back to the
 //! graph.
 
-use super::forces::{relax, RelaxOutcome, RelaxParams, RelaxScratch, Spring};
-use super::geometry::segments_cross;
+use super::forces::{crossings, relax, RelaxOutcome, RelaxParams, RelaxScratch, Spring};
 use crate::drawing::top_level;
 use crate::graph::{Graph, Point, VertexId};
 
@@ -20,40 +19,6 @@ pub(crate) struct Scratch {
     relax: RelaxScratch,
     start: Vec<Point>,
     moving: Vec<bool>,
-}
-
-/// Pairs of solid springs that share no end, at least one of which has a
-/// moving end, and that cross. O(k·m) for k springs at moving vertices.
-fn crossings_at(
-    pos: &[Point],
-    springs: &[Spring],
-    active: &[usize],
-    moving: &mut Vec<bool>,
-) -> usize {
-    moving.clear();
-    moving.resize(pos.len(), false);
-    for &i in active {
-        moving[i] = true;
-    }
-    let mut count = 0;
-    for (i, s) in springs.iter().enumerate() {
-        if !s.solid || !(moving[s.a] || moving[s.b]) {
-            continue;
-        }
-        for (j, t) in springs.iter().enumerate() {
-            if !t.solid || s.a == t.a || s.a == t.b || s.b == t.a || s.b == t.b {
-                continue;
-            }
-            // A pair with both moving is seen twice: count it once.
-            if (moving[t.a] || moving[t.b]) && j < i {
-                continue;
-            }
-            if segments_cross(pos[s.a], pos[s.b], pos[t.a], pos[t.b]) {
-                count += 1;
-            }
-        }
-    }
-    count
 }
 
 /// Relaxes the drawing of `host`: with `around`, only those vertices and
@@ -139,8 +104,13 @@ pub(crate) fn relax_host(
     );
     // `before` is counted only when needed: a derivation's drawing is
     // plane, so it is 0 unless the host came in with crossings.
-    let after = crossings_at(&s.pos, &s.springs, &s.active, &mut s.moving);
-    if after > 0 && after > crossings_at(&s.start, &s.springs, &s.active, &mut s.moving) {
+    s.moving.clear();
+    s.moving.resize(s.pos.len(), false);
+    for &i in &s.active {
+        s.moving[i] = true;
+    }
+    let after = crossings(&s.pos, &s.springs, &s.moving);
+    if after > 0 && after > crossings(&s.start, &s.springs, &s.moving) {
         // The forces pulled a corridor across another: keep the drawing as
         // it was, which is plane (forces cannot be trusted to untangle it).
         s.pos.clear();

@@ -13,7 +13,7 @@
 //! mapped from the pattern therefore sit in the replacement where they sit
 //! in the pattern, as seed 000's editor required.
 
-use super::forces::{relax, RelaxParams, RelaxScratch, Spring, SpringShape};
+use super::forces::{crossings, relax, RelaxParams, RelaxScratch, Spring, SpringShape};
 use super::geometry::{signed_sine, sub, Similarity, COMPASS};
 use crate::grammar::{CompiledAlternative, CompiledRule, End};
 use crate::graph::{Graph, Point};
@@ -340,7 +340,7 @@ fn draw_fresh(
             &rule_params(shape),
             &mut RelaxScratch::default(),
         );
-        if !crossed(&pos, &springs) {
+        if crossings(&pos, &springs, &vec![true; pos.len()]) == 0 {
             break;
         }
     }
@@ -404,21 +404,6 @@ fn fresh_start(
         ]);
     }
     pos
-}
-
-/// Whether two solid springs that share no end cross.
-fn crossed(pos: &[Point], springs: &[Spring]) -> bool {
-    springs.iter().enumerate().any(|(i, s)| {
-        springs[i + 1..].iter().any(|t| {
-            s.solid
-                && t.solid
-                && s.a != t.a
-                && s.a != t.b
-                && s.b != t.a
-                && s.b != t.b
-                && super::geometry::segments_cross(pos[s.a], pos[s.b], pos[t.a], pos[t.b])
-        })
-    })
 }
 
 fn centroid(points: impl Iterator<Item = Point>) -> Option<Point> {

@@ -53,8 +53,10 @@ impl Grid {
         self.cell = cell;
         self.rooms.clear();
         self.corridors.clear();
-        self.room_cells.values_mut().for_each(Vec::clear);
-        self.corridor_cells.values_mut().for_each(Vec::clear);
+        // Cleared, not emptied cell by cell: the drawing wanders over a
+        // derivation, and cells it left would be walked at every refresh.
+        self.room_cells.clear();
+        self.corridor_cells.clear();
         self.long.clear();
         for (v, x) in host.vertices() {
             if let (None, Some(p)) = (x.parent, x.position) {
