@@ -34,6 +34,7 @@ pub mod geometric;
 pub mod grammar;
 pub mod graph;
 mod incremental;
+pub mod layout;
 pub mod matching;
 mod rewrite;
 pub mod rng;

@@ -1,0 +1,1 @@
+//! Independent layout validity checker (placeholder: being written).

@@ -1,0 +1,1 @@
+//! Edgar-DotNet YAML input (placeholder: being written).

@@ -1,0 +1,1 @@
+//! Planarity test with embedding (placeholder: being written).
