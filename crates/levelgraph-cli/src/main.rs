@@ -6,6 +6,7 @@
 //! and the one-line summary to stdout.
 
 mod diagnostics;
+mod layout;
 mod output;
 
 use std::path::{Path, PathBuf};
@@ -72,6 +73,30 @@ enum Command {
         /// Grammar file (`.lg` text or `.json`).
         grammar: PathBuf,
     },
+    /// Lay out a level graph as rooms with doors (seed 001: configuration
+    /// spaces, chains, simulated annealing) and write layout.json and
+    /// layout.svg.
+    Layout {
+        /// An Edgar-DotNet YAML map (`.yml`/`.yaml`: roomsRange, passages,
+        /// defaultRoomShapes, corridors, customRoomDescriptionsSet).
+        input: PathBuf,
+        /// Folder of Edgar room-set files the map's `setName`s refer to;
+        /// default: the `rooms` folder beside the map's folder.
+        #[arg(long, value_name = "DIR")]
+        rooms: Option<PathBuf>,
+        /// Seed of the layout: same input and seed, same output bytes.
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// Output folder, created if missing.
+        #[arg(long, default_value = "out")]
+        out: PathBuf,
+        /// Most simulated-annealing iterations before giving up.
+        #[arg(long, default_value_t = 1_000_000)]
+        max_iterations: u64,
+        /// Wall-clock limit in seconds (a run it stops is not reproducible).
+        #[arg(long, value_name = "SECONDS")]
+        time_limit: Option<f64>,
+    },
     /// Print the JSON form of a grammar on stdout.
     GrammarJson {
         /// Grammar file (`.lg` text or `.json`); the built-in default when absent.
@@ -95,7 +120,7 @@ enum Format {
 }
 
 /// How a command ended, mapped to an exit code.
-enum Failure {
+pub(crate) enum Failure {
     /// Exit 1: a derivation failed within its limits.
     Derivation,
     /// Exit 2: bad input or usage (the message is already printed).
@@ -122,6 +147,21 @@ fn main() -> ExitCode {
         ),
         Command::Check { grammar } => check(&grammar),
         Command::GrammarJson { grammar } => grammar_json(grammar.as_deref()),
+        Command::Layout {
+            input,
+            rooms,
+            seed,
+            out,
+            max_iterations,
+            time_limit,
+        } => layout::run(&layout::Options {
+            input,
+            rooms,
+            seed,
+            out,
+            max_iterations,
+            time_limit,
+        }),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

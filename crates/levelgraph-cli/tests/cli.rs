@@ -564,3 +564,93 @@ fn geometric_generation_of_a_grid_grammar_is_refused() {
     assert!(stderr(&o).contains("is a grid grammar"), "{}", stderr(&o));
     assert!(!out.join("x").exists());
 }
+
+fn edgar_map(name: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../levelgraph/tests/data/edgar/maps")
+        .join(name)
+        .to_string_lossy()
+        .into_owned()
+}
+
+#[test]
+fn layout_of_an_edgar_map_writes_json_and_svg_deterministically() {
+    let out = scratch("layout");
+    let map = edgar_map("example1_corridors.yml");
+    let dir = out.to_string_lossy().into_owned();
+    let o = run(&["layout", &map, "--seed", "4", "--out", &dir]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(listing(&out), ["layout.json", "layout.svg"]);
+    assert!(
+        stdout(&o).contains("9 rooms, 22 doors, 11 corridors"),
+        "{}",
+        stdout(&o)
+    );
+    let json = fs::read_to_string(out.join("layout.json")).unwrap();
+    let doc: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(doc["format"], "levelgraph.layout/1");
+    assert_eq!(doc["rooms"].as_array().unwrap().len(), 9);
+    assert_eq!(doc["corridors"].as_array().unwrap().len(), 11);
+    assert!(doc["rooms"][0]["template"]
+        .as_str()
+        .unwrap()
+        .starts_with("thesis_"));
+    let svg = fs::read_to_string(out.join("layout.svg")).unwrap();
+    assert!(svg.starts_with("<svg"), "{svg}");
+    assert!(svg.contains("class=\"doors\""));
+    // Same seed, same bytes.
+    let again = scratch("layout-again");
+    let o = run(&[
+        "layout",
+        &map,
+        "--seed",
+        "4",
+        "--out",
+        &again.to_string_lossy(),
+    ]);
+    assert!(o.status.success());
+    assert_eq!(
+        fs::read(again.join("layout.json")).unwrap(),
+        json.as_bytes()
+    );
+}
+
+#[test]
+fn layout_bad_input_exits_2_and_a_limit_exits_1_writing_nothing() {
+    let out = scratch("layout-bad");
+    let dir = out.join("never").to_string_lossy().into_owned();
+    // Not a YAML map.
+    let o = run(&["layout", "mission.json", "--out", &dir]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("Edgar-DotNet YAML maps"),
+        "{}",
+        stderr(&o)
+    );
+    // A room outside the range, located in the file.
+    let map = write(
+        &out,
+        "bad.yml",
+        "roomsRange:\n  from: 0\n  to: 2\npassages:\n  - [0,1]\n  - [1,7]\ndefaultRoomShapes:\n  -\n    setName: thesis_basic\n",
+    );
+    let rooms = Path::new(&edgar_map("x"))
+        .parent()
+        .unwrap()
+        .join("../rooms");
+    let rooms = rooms.to_string_lossy().into_owned();
+    let o = run(&["layout", &map, "--rooms", &rooms, "--out", &dir]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("passages[1]"), "{}", stderr(&o));
+    // Too few iterations: exit 1, the limit named, nothing written.
+    let o = run(&[
+        "layout",
+        &edgar_map("example2_basic.yml"),
+        "--max-iterations",
+        "50",
+        "--out",
+        &dir,
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(stderr(&o).contains("max_iterations 50"), "{}", stderr(&o));
+    assert!(!Path::new(&dir).exists());
+}

@@ -4,12 +4,14 @@
 
 pub mod dot;
 pub mod graphml;
+pub mod layout;
 pub mod mission;
 pub mod seed003;
 pub mod svg;
 
 pub use dot::to_dot;
 pub use graphml::to_graphml;
+pub use layout::{layout_svg, LayoutDoc, LAYOUT_FORMAT};
 pub use mission::{host_for, MissionDoc, MissionError, MAX_NODE_ID, MISSION_FORMAT};
 pub use seed003::to_seed003_text;
 pub use svg::to_svg;

@@ -12,12 +12,16 @@
 //! validity test of any layout against its problem. [`edgar`] reads
 //! Edgar-DotNet's YAML maps and room sets.
 
+mod chains;
 pub mod check;
+mod config_space;
 pub mod edgar;
+mod engine;
 pub mod planarity;
 pub mod polygon;
 pub mod template;
 
+pub use engine::{layout, LayoutError, LayoutSettings, LayoutStats, Prepared};
 pub use polygon::{GridPoint, OrthoPolygon, PolygonError, Rect, Transform};
 pub use template::{DoorLine, DoorRule, RepeatMode, RoomTemplate, Shape, TemplateError};
 

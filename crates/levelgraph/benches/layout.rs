@@ -1,0 +1,89 @@
+//! Room layout benchmark (issue 5) following Edgar's thesis protocol: 100
+//! runs per input, a run succeeds if it finds a full valid layout within
+//! 1,000,000 iterations; success rate, mean and median time, mean
+//! iterations. Every layout found is also checked by the independent
+//! checker (`layout::check`), and a run whose layout fails it counts as a
+//! failure.
+//!
+//! Inputs: every map of Edgar-DotNet's examples
+//! (`crates/levelgraph/tests/data/edgar/maps`, room sets beside them).
+//! Timing is per run and includes building the shapes, configuration
+//! spaces and chains (`Prepared::new`), as a fresh generator would.
+//!
+//! `cargo bench -p levelgraph --bench layout`; `LAYOUT_RUNS` (default 100)
+//! sets the runs, `LAYOUT_MAPS` a substring the map names must contain.
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use levelgraph::layout::{check::check_layout, edgar, LayoutSettings, Prepared};
+
+fn main() {
+    let runs: u64 = std::env::var("LAYOUT_RUNS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(100);
+    let filter = std::env::var("LAYOUT_MAPS").unwrap_or_default();
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/edgar");
+    let sets = edgar::RoomSets::load_dir(&dir.join("rooms")).expect("room sets");
+    let mut maps: Vec<PathBuf> = std::fs::read_dir(dir.join("maps"))
+        .expect("maps folder")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.to_string_lossy().contains(&filter))
+        .collect();
+    maps.sort();
+    let settings = LayoutSettings::default();
+    println!(
+        "{runs} runs per map, seeds 0..{runs}, max_iterations {}",
+        settings.max_iterations
+    );
+    println!();
+    println!("| map | rooms | edges | corridors | success | mean time | median time | slowest | mean iterations | mean backtracks | set-up (shapes, spaces, chains) |");
+    println!("|---|---|---|---|---|---|---|---|---|---|---|");
+    for map in maps {
+        let problem = edgar::load_map(&map, &sets).expect("map");
+        let mut times = Vec::new();
+        let mut ok = 0u64;
+        let mut iterations = 0u64;
+        let mut backtracks = 0u64;
+        let mut setup = 0.0;
+        for seed in 0..runs {
+            let start = Instant::now();
+            let prepared = Prepared::new(&problem).expect("prepared");
+            setup += start.elapsed().as_secs_f64();
+            let result = prepared.run(seed, &settings);
+            times.push(start.elapsed().as_secs_f64());
+            if let Ok((layout, stats)) = result {
+                iterations += stats.iterations;
+                backtracks += stats.backtracks;
+                if check_layout(&problem, &layout).is_empty() {
+                    ok += 1;
+                } else {
+                    eprintln!(
+                        "{}: seed {seed}: the checker refused the layout",
+                        map.display()
+                    );
+                }
+            }
+        }
+        times.sort_by(f64::total_cmp);
+        let mean = times.iter().sum::<f64>() / times.len() as f64;
+        let name = map
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        println!(
+            "| {name} | {} | {} | {} | {:.0} % | {:.1} ms | {:.1} ms | {:.1} ms | {} | {:.1} | {:.2} ms |",
+            problem.rooms.len(),
+            problem.edges.len(),
+            if problem.corridors.is_some() { "yes" } else { "no" },
+            100.0 * ok as f64 / runs as f64,
+            mean * 1e3,
+            times[times.len() / 2] * 1e3,
+            times[times.len() - 1] * 1e3,
+            iterations / ok.max(1),
+            backtracks as f64 / ok.max(1) as f64,
+            setup / runs as f64 * 1e3,
+        );
+    }
+}

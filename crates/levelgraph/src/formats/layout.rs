@@ -1,0 +1,288 @@
+//! `layout.json` and `layout.svg`: a room layout (see
+//! [`crate::layout`]) as a file a game reads and a picture a designer
+//! looks at.
+//!
+//! `layout.json` (format `levelgraph.layout/1`): the problem's rooms in
+//! order, each with its name (the level graph vertex id or Edgar's room
+//! number), tag, template name, transform (`r0`…`r270`, `m0`…`m270`),
+//! position and outline; the doors, each with its edge (the two room
+//! names), the rooms or corridor it joins and its segment; the corridors.
+//! Coordinates are integer grid units, y up.
+
+use serde::{Deserialize, Serialize};
+use svg::node::element::{Group, Line, Polygon, Rectangle, Text};
+use svg::Document;
+
+use crate::alphabet::Alphabet;
+use crate::layout::{GridPoint, Layout, LayoutProblem, OrthoPolygon, PlacedRoom};
+
+/// The `format` field of `layout.json`.
+pub const LAYOUT_FORMAT: &str = "levelgraph.layout/1";
+
+/// `layout.json` as a document.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LayoutDoc {
+    /// Always [`LAYOUT_FORMAT`].
+    pub format: String,
+    /// The seed of the run that made it.
+    pub seed: u64,
+    /// One per room, in the problem's order.
+    pub rooms: Vec<RoomDoc>,
+    /// Every door.
+    pub doors: Vec<DoorDoc>,
+    /// Every corridor (empty without corridors).
+    pub corridors: Vec<CorridorDoc>,
+}
+
+/// A placed room.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RoomDoc {
+    /// The room's name: its level-graph vertex id or Edgar room number.
+    pub id: String,
+    /// Its tag.
+    pub tag: String,
+    /// The template's name.
+    pub template: String,
+    /// The transform, as `r0`, `r90`, `r180`, `r270` (turned
+    /// counter-clockwise) or `m…` (mirrored in x first).
+    pub transform: String,
+    /// Where the transformed outline's bounding-box corner went.
+    pub position: GridPoint,
+    /// The outline in layout coordinates, counter-clockwise.
+    pub outline: Vec<GridPoint>,
+}
+
+/// A door.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DoorDoc {
+    /// The edge it serves, as the ids of its two rooms.
+    pub edge: [String; 2],
+    /// The room it opens from.
+    pub room: String,
+    /// The room it opens into, when there is no corridor.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub to_room: Option<String>,
+    /// The corridor it opens into (an index into `corridors`).
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub to_corridor: Option<usize>,
+    /// Its two ends.
+    pub segment: [GridPoint; 2],
+}
+
+/// A corridor.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CorridorDoc {
+    /// The edge it serves, as the ids of its two rooms.
+    pub edge: [String; 2],
+    /// The corridor template's name.
+    pub template: String,
+    /// As for rooms.
+    pub transform: String,
+    /// As for rooms.
+    pub position: GridPoint,
+    /// As for rooms.
+    pub outline: Vec<GridPoint>,
+}
+
+impl LayoutDoc {
+    /// The document of `layout`, a solution of `problem` found with `seed`.
+    pub fn new(problem: &LayoutProblem, layout: &Layout, seed: u64) -> Self {
+        let name = |r: usize| problem.rooms[r].name.clone();
+        let edge = |e: usize| {
+            let [a, b] = problem.edges[e];
+            [name(a), name(b)]
+        };
+        let template = |p: &PlacedRoom| problem.templates[p.template].name.clone();
+        Self {
+            format: LAYOUT_FORMAT.into(),
+            seed,
+            rooms: layout
+                .rooms
+                .iter()
+                .enumerate()
+                .map(|(r, p)| RoomDoc {
+                    id: name(r),
+                    tag: problem.rooms[r].tag.clone(),
+                    template: template(p),
+                    transform: p.transform.name(),
+                    position: p.position,
+                    outline: p.outline.clone(),
+                })
+                .collect(),
+            doors: layout
+                .doors
+                .iter()
+                .map(|d| {
+                    let [a, b] = problem.edges[d.edge];
+                    DoorDoc {
+                        edge: edge(d.edge),
+                        room: name(d.room),
+                        to_room: d
+                            .corridor
+                            .is_none()
+                            .then(|| name(if d.room == a { b } else { a })),
+                        to_corridor: d.corridor,
+                        segment: d.segment,
+                    }
+                })
+                .collect(),
+            corridors: layout
+                .corridors
+                .iter()
+                .enumerate()
+                .map(|(k, c)| CorridorDoc {
+                    edge: edge(k),
+                    template: template(c),
+                    transform: c.transform.name(),
+                    position: c.position,
+                    outline: c.outline.clone(),
+                })
+                .collect(),
+        }
+    }
+
+    /// Pretty JSON text with a final newline.
+    pub fn to_json(&self) -> String {
+        let mut s = serde_json::to_string_pretty(self).expect("a layout document serialises");
+        s.push('\n');
+        s
+    }
+}
+
+/// Pixels per grid unit.
+const CELL: f64 = 12.0;
+const MARGIN: f64 = 24.0;
+const FONT: &str = "Helvetica, Arial, sans-serif";
+
+/// The SVG text of a layout: rooms filled with their tag's colour from
+/// `alphabet` and labelled with id and tag, corridors grey, doors as thick
+/// dark segments; y grows up in the layout and down on screen, so the
+/// picture is flipped to keep the layout's orientation.
+pub fn layout_svg(
+    problem: &LayoutProblem,
+    layout: &Layout,
+    alphabet: &Alphabet,
+    title: &str,
+) -> String {
+    let all = layout.rooms.iter().chain(&layout.corridors);
+    let (mut x0, mut y0, mut x1, mut y1) = (i32::MAX, i32::MAX, i32::MIN, i32::MIN);
+    for p in all.clone().flat_map(|r| r.outline.iter()) {
+        x0 = x0.min(p.x);
+        y0 = y0.min(p.y);
+        x1 = x1.max(p.x);
+        y1 = y1.max(p.y);
+    }
+    if x0 > x1 {
+        (x0, y0, x1, y1) = (0, 0, 1, 1);
+    }
+    let px = |p: GridPoint| {
+        (
+            MARGIN + f64::from(p.x - x0) * CELL,
+            MARGIN + 28.0 + f64::from(y1 - p.y) * CELL,
+        )
+    };
+    let width = 2.0 * MARGIN + f64::from(x1 - x0) * CELL;
+    let height = 2.0 * MARGIN + 28.0 + f64::from(y1 - y0) * CELL;
+    let points = |outline: &[GridPoint]| {
+        outline
+            .iter()
+            .map(|&p| {
+                let (x, y) = px(p);
+                format!("{x},{y}")
+            })
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let mut doc = Document::new()
+        .set("xmlns", "http://www.w3.org/2000/svg")
+        .set("width", width)
+        .set("height", height)
+        .set("viewBox", (0.0, 0.0, width, height))
+        .add(
+            Rectangle::new()
+                .set("width", "100%")
+                .set("height", "100%")
+                .set("fill", "#ffffff"),
+        )
+        .add(
+            Text::new(title)
+                .set("x", MARGIN)
+                .set("y", 24.0)
+                .set("font-family", FONT)
+                .set("font-size", 16),
+        );
+    let mut corridors = Group::new().set("class", "corridors");
+    for c in &layout.corridors {
+        corridors = corridors.add(
+            Polygon::new()
+                .set("points", points(&c.outline))
+                .set("fill", "#d6d6d6")
+                .set("stroke", "#555555")
+                .set("stroke-width", 1),
+        );
+    }
+    let mut rooms = Group::new().set("class", "rooms");
+    for (r, placed) in layout.rooms.iter().enumerate() {
+        let spec = &problem.rooms[r];
+        let fill = alphabet.color(&spec.tag);
+        rooms = rooms.add(
+            Polygon::new()
+                .set("points", points(&placed.outline))
+                .set("fill", fill)
+                .set("stroke", "#222222")
+                .set("stroke-width", 1.5),
+        );
+    }
+    // Labels after every room, so no room covers another's label; each at
+    // the centre of its outline's largest rectangle, which is inside it.
+    let mut labels = Group::new().set("class", "labels");
+    for (r, placed) in layout.rooms.iter().enumerate() {
+        let spec = &problem.rooms[r];
+        let fill = alphabet.color(&spec.tag);
+        let centre = OrthoPolygon::new(&placed.outline)
+            .ok()
+            .and_then(|p| {
+                p.rectangles()
+                    .into_iter()
+                    .max_by_key(|r| i64::from(r.x1 - r.x0) * i64::from(r.y1 - r.y0))
+            })
+            .map_or((0.0, 0.0), |r| {
+                let (ax, ay) = px(GridPoint::new(r.x0, r.y0));
+                let (bx, by) = px(GridPoint::new(r.x1, r.y1));
+                ((ax + bx) / 2.0, (ay + by) / 2.0)
+            });
+        let label = if spec.tag == spec.name {
+            spec.name.clone()
+        } else {
+            format!("{} {}", spec.name, spec.tag)
+        };
+        labels = labels.add(
+            Text::new(label)
+                .set("x", centre.0)
+                .set("y", centre.1 + 4.0)
+                .set("text-anchor", "middle")
+                .set("font-family", FONT)
+                .set("font-size", 11)
+                .set("fill", Alphabet::text_color(fill)),
+        );
+    }
+    let mut doors = Group::new().set("class", "doors");
+    for d in &layout.doors {
+        let (ax, ay) = px(d.segment[0]);
+        let (bx, by) = px(d.segment[1]);
+        doors = doors.add(
+            Line::new()
+                .set("x1", ax)
+                .set("y1", ay)
+                .set("x2", bx)
+                .set("y2", by)
+                .set("stroke", "#7a3e00")
+                .set("stroke-width", 5)
+                .set("stroke-linecap", "butt"),
+        );
+    }
+    doc = doc.add(corridors).add(rooms).add(doors).add(labels);
+    let mut s = doc.to_string();
+    s.push('\n');
+    s
+}

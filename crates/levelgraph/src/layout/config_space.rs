@@ -1,0 +1,494 @@
+//! Configuration spaces (seed 001; Ma et al. 2014, section 4): for a fixed
+//! shape at the origin and a moving shape, the set of integer translations
+//! of the moving shape at which the two do not overlap and some door of
+//! one meets a door of the other (same segment, opposite sides). Between
+//! rooms joined through a corridor, the translations at which some
+//! placement of a corridor shape meets a door of each room.
+//!
+//! A space is a list of integer boxes (`[x0, x1] × [y0, y1]`, inclusive):
+//! door-to-door spaces are segments (boxes one point thick), spaces through
+//! an L-shaped corridor can be areas. Boxes may overlap; membership and
+//! intersection do not care.
+
+use super::polygon::GridPoint;
+use super::template::Shape;
+
+/// An inclusive box of integer points.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub(crate) struct PointBox {
+    pub(crate) x0: i32,
+    pub(crate) y0: i32,
+    pub(crate) x1: i32,
+    pub(crate) y1: i32,
+}
+
+impl PointBox {
+    fn point(p: GridPoint) -> Self {
+        Self {
+            x0: p.x,
+            y0: p.y,
+            x1: p.x,
+            y1: p.y,
+        }
+    }
+
+    pub(crate) fn contains(&self, p: GridPoint) -> bool {
+        self.x0 <= p.x && p.x <= self.x1 && self.y0 <= p.y && p.y <= self.y1
+    }
+
+    /// The number of integer points in the box.
+    pub(crate) fn count(&self) -> u64 {
+        (self.x1 - self.x0 + 1) as u64 * (self.y1 - self.y0 + 1) as u64
+    }
+
+    fn shifted(&self, d: GridPoint) -> Self {
+        Self {
+            x0: self.x0 + d.x,
+            y0: self.y0 + d.y,
+            x1: self.x1 + d.x,
+            y1: self.y1 + d.y,
+        }
+    }
+
+    fn intersect(&self, o: &PointBox) -> Option<PointBox> {
+        let b = PointBox {
+            x0: self.x0.max(o.x0),
+            y0: self.y0.max(o.y0),
+            x1: self.x1.min(o.x1),
+            y1: self.y1.min(o.y1),
+        };
+        (b.x0 <= b.x1 && b.y0 <= b.y1).then_some(b)
+    }
+
+    /// The `k`-th point in row-major order (`k < count()`).
+    pub(crate) fn nth(&self, k: u64) -> GridPoint {
+        let w = (self.x1 - self.x0 + 1) as u64;
+        GridPoint::new(self.x0 + (k % w) as i32, self.y0 + (k / w) as i32)
+    }
+}
+
+/// A set of integer translations, as boxes.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct ConfigSpace {
+    pub(crate) boxes: Vec<PointBox>,
+}
+
+impl ConfigSpace {
+    pub(crate) fn is_empty(&self) -> bool {
+        self.boxes.is_empty()
+    }
+
+    pub(crate) fn contains(&self, p: GridPoint) -> bool {
+        self.boxes.iter().any(|b| b.contains(p))
+    }
+
+    /// This space moved by `d`.
+    pub(crate) fn shifted(&self, d: GridPoint) -> ConfigSpace {
+        ConfigSpace {
+            boxes: self.boxes.iter().map(|b| b.shifted(d)).collect(),
+        }
+    }
+
+    /// The points in both (boxes may repeat points).
+    pub(crate) fn intersect(&self, other: &ConfigSpace) -> ConfigSpace {
+        let mut boxes = Vec::new();
+        for a in &self.boxes {
+            for b in &other.boxes {
+                if let Some(c) = a.intersect(b) {
+                    boxes.push(c);
+                }
+            }
+        }
+        normalise(&mut boxes);
+        ConfigSpace { boxes }
+    }
+
+    /// Total points counted per box (a point in two boxes counts twice).
+    pub(crate) fn weight(&self) -> u64 {
+        self.boxes.iter().map(PointBox::count).sum()
+    }
+
+    /// The `k`-th point, `k < weight()`.
+    pub(crate) fn nth(&self, mut k: u64) -> GridPoint {
+        for b in &self.boxes {
+            let c = b.count();
+            if k < c {
+                return b.nth(k);
+            }
+            k -= c;
+        }
+        unreachable!("k < weight()")
+    }
+}
+
+/// Sorts, drops boxes inside others and merges collinear segments that
+/// touch or overlap, so equal sets mostly get equal lists.
+fn normalise(boxes: &mut Vec<PointBox>) {
+    boxes.sort_unstable();
+    boxes.dedup();
+    // Merge horizontal segments on one row, then vertical ones on one column.
+    let mut merged: Vec<PointBox> = Vec::with_capacity(boxes.len());
+    for &b in boxes.iter() {
+        if let Some(last) = merged.last_mut() {
+            let row = last.y0 == last.y1 && b.y0 == b.y1 && last.y0 == b.y0;
+            if row && b.x0 <= last.x1 + 1 {
+                last.x1 = last.x1.max(b.x1);
+                continue;
+            }
+        }
+        merged.push(b);
+    }
+    merged.sort_unstable_by_key(|b| (b.x0, b.x1, b.y0, b.y1));
+    let mut out: Vec<PointBox> = Vec::with_capacity(merged.len());
+    for b in merged {
+        if let Some(last) = out.last_mut() {
+            let column = last.x0 == last.x1 && b.x0 == b.x1 && last.x0 == b.x0;
+            if column && b.y0 <= last.y1 + 1 {
+                last.y1 = last.y1.max(b.y1);
+                continue;
+            }
+        }
+        out.push(b);
+    }
+    let keep: Vec<bool> = (0..out.len())
+        .map(|i| {
+            !out.iter().enumerate().any(|(j, o)| {
+                j != i
+                    && o.x0 <= out[i].x0
+                    && out[i].x1 <= o.x1
+                    && o.y0 <= out[i].y0
+                    && out[i].y1 <= o.y1
+                    && (o != &out[i] || j < i)
+            })
+        })
+        .collect();
+    let mut k = 0;
+    out.retain(|_| {
+        k += 1;
+        keep[k - 1]
+    });
+    out.sort_unstable();
+    *boxes = out;
+}
+
+/// Translations of `moving` (relative to `fixed` at the origin) at which
+/// they do not overlap and a door of each meets, as runs of points along
+/// the door lines. When `door` is given, only doors of `moving` on door line
+/// `door` count (used to make a corridor's two doors different ones).
+pub(crate) fn door_space(fixed: &Shape, moving: &Shape, door: Option<usize>) -> ConfigSpace {
+    let mut boxes = Vec::new();
+    for df in &fixed.doors {
+        for (k, dm) in moving.doors.iter().enumerate() {
+            if door.is_some_and(|d| d != k) {
+                continue;
+            }
+            if dm.normal.x != -df.normal.x || dm.normal.y != -df.normal.y || dm.length != df.length
+            {
+                continue;
+            }
+            // Door j of `moving` at t meets door i of `fixed` iff
+            // t = df.start − dm.start + (i − j)·axis.
+            let base = df.start - dm.start;
+            let lo = -(dm.extra as i32);
+            let hi = df.extra as i32;
+            let mut run: Option<(GridPoint, GridPoint)> = None;
+            for s in lo..=hi {
+                let t = GridPoint::new(base.x + s * df.axis.x, base.y + s * df.axis.y);
+                if fixed.overlap(GridPoint::default(), moving, t) == 0 {
+                    run = Some(match run {
+                        Some((a, _)) => (a, t),
+                        None => (t, t),
+                    });
+                } else if let Some((a, b)) = run.take() {
+                    boxes.push(span(a, b));
+                }
+            }
+            if let Some((a, b)) = run {
+                boxes.push(span(a, b));
+            }
+        }
+    }
+    normalise(&mut boxes);
+    ConfigSpace { boxes }
+}
+
+fn span(a: GridPoint, b: GridPoint) -> PointBox {
+    PointBox {
+        x0: a.x.min(b.x),
+        y0: a.y.min(b.y),
+        x1: a.x.max(b.x),
+        y1: a.y.max(b.y),
+    }
+}
+
+/// Translations of `moving` relative to `fixed` at the origin at which
+/// some placement of one of `corridors` meets a door of `fixed` with one
+/// of its doors and a door of `moving` with another, overlapping neither
+/// room; and the two rooms do not overlap each other.
+pub(crate) fn corridor_space(fixed: &Shape, moving: &Shape, corridors: &[Shape]) -> ConfigSpace {
+    let mut boxes = Vec::new();
+    for c in corridors {
+        for first in 0..c.doors.len() {
+            // Corridor positions relative to `fixed`, by its door `first`.
+            let near = door_space(fixed, c, Some(first));
+            if near.is_empty() {
+                continue;
+            }
+            for second in 0..c.doors.len() {
+                if second == first {
+                    continue;
+                }
+                // `moving` relative to the corridor, by the corridor's door
+                // `second`: the corridor is the fixed one there.
+                let far = door_space_from(c, second, moving);
+                for a in &near.boxes {
+                    for b in &far.boxes {
+                        // Minkowski sum of two boxes is a box.
+                        boxes.push(PointBox {
+                            x0: a.x0 + b.x0,
+                            y0: a.y0 + b.y0,
+                            x1: a.x1 + b.x1,
+                            y1: a.y1 + b.y1,
+                        });
+                    }
+                }
+            }
+        }
+    }
+    // The two rooms must not overlap: drop points where they do (checked
+    // point by point: these spaces are small).
+    let mut kept = Vec::new();
+    for b in boxes {
+        for y in b.y0..=b.y1 {
+            for x in b.x0..=b.x1 {
+                let t = GridPoint::new(x, y);
+                if fixed.overlap(GridPoint::default(), moving, t) == 0 {
+                    kept.push(PointBox::point(t));
+                }
+            }
+        }
+    }
+    normalise(&mut kept);
+    ConfigSpace { boxes: kept }
+}
+
+/// As [`door_space`] with `fixed`'s doors limited to door line `door`.
+fn door_space_from(fixed: &Shape, door: usize, moving: &Shape) -> ConfigSpace {
+    let only = Shape {
+        doors: vec![fixed.doors[door]],
+        ..fixed.clone()
+    };
+    door_space(&only, moving, None)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::layout::polygon::Transform;
+    use crate::layout::template::{DoorRule, RoomTemplate};
+
+    fn template(points: &[(i32, i32)], doors: DoorRule) -> RoomTemplate {
+        let pts: Vec<GridPoint> = points.iter().map(|&(x, y)| GridPoint::new(x, y)).collect();
+        RoomTemplate::new("t", &pts, doors, Transform::all(false).collect()).unwrap()
+    }
+
+    /// Brute force: every translation in a window, tested cell by cell
+    /// against the definition (no overlap of unit cells; some door segment
+    /// allowed by both shapes' door lines, on their common boundary).
+    fn brute(fixed: &Shape, moving: &Shape) -> std::collections::BTreeSet<GridPoint> {
+        let cells = |s: &Shape, at: GridPoint| {
+            let mut set = std::collections::BTreeSet::new();
+            for r in &s.rects {
+                for x in r.x0..r.x1 {
+                    for y in r.y0..r.y1 {
+                        set.insert(GridPoint::new(x + at.x, y + at.y));
+                    }
+                }
+            }
+            set
+        };
+        let a = cells(fixed, GridPoint::default());
+        let b = cells(moving, GridPoint::default());
+        let mut out = std::collections::BTreeSet::new();
+        // The shapes are at most 9 wide: no contact beyond ±18.
+        for tx in -20..=20 {
+            for ty in -20..=20 {
+                let t = GridPoint::new(tx, ty);
+                if b.iter().any(|&c| a.contains(&(c + t))) {
+                    continue;
+                }
+                // Every door of `fixed`, as a segment; is it a door of
+                // `moving` at t?
+                let meets = fixed.doors.iter().any(|df| {
+                    (0..=df.extra as i32).any(|k| {
+                        let s =
+                            GridPoint::new(df.start.x + k * df.axis.x, df.start.y + k * df.axis.y);
+                        let e = GridPoint::new(
+                            s.x + df.length as i32 * df.axis.x,
+                            s.y + df.length as i32 * df.axis.y,
+                        );
+                        moving.doors.iter().any(|dm| {
+                            dm.normal.x == -df.normal.x
+                                && dm.normal.y == -df.normal.y
+                                && dm.has_door(s - t, e - t)
+                        })
+                    })
+                });
+                if meets {
+                    out.insert(t);
+                }
+            }
+        }
+        out
+    }
+
+    fn points(space: &ConfigSpace) -> std::collections::BTreeSet<GridPoint> {
+        let mut set = std::collections::BTreeSet::new();
+        for k in 0..space.weight() {
+            set.insert(space.nth(k));
+        }
+        set
+    }
+
+    #[test]
+    fn door_spaces_equal_brute_force_on_small_shapes() {
+        let overlap = |length, corner_distance| DoorRule::Overlap {
+            length,
+            corner_distance,
+        };
+        let shapes = [
+            template(&[(0, 0), (0, 4), (4, 4), (4, 0)], overlap(1, 1)),
+            template(
+                &[(0, 0), (0, 6), (3, 6), (3, 3), (6, 3), (6, 0)],
+                overlap(1, 0),
+            ),
+            template(
+                &[
+                    (0, 0),
+                    (0, 3),
+                    (3, 3),
+                    (3, 6),
+                    (6, 6),
+                    (6, 3),
+                    (9, 3),
+                    (9, 0),
+                ],
+                overlap(2, 1),
+            ),
+            template(&[(0, 0), (0, 5), (3, 5), (3, 0)], overlap(2, 0)),
+            template(
+                &[(0, 0), (0, 2), (2, 2), (2, 0)],
+                DoorRule::Specific(vec![
+                    [GridPoint::new(0, 0), GridPoint::new(2, 0)],
+                    [GridPoint::new(2, 0), GridPoint::new(2, 2)],
+                ]),
+            ),
+        ];
+        let mut all = Vec::new();
+        for (i, t) in shapes.iter().enumerate() {
+            for tr in Transform::all(false) {
+                all.push(Shape::new(i, t, tr));
+            }
+        }
+        let mut compared = 0;
+        for f in &all {
+            for m in &all {
+                let space = door_space(f, m, None);
+                assert_eq!(
+                    points(&space),
+                    brute(f, m),
+                    "{:?} vs {:?}",
+                    f.transform,
+                    m.transform
+                );
+                compared += 1;
+            }
+        }
+        assert_eq!(compared, 400);
+    }
+
+    #[test]
+    fn an_l_shape_cannot_sit_inside_another_ls_notch() {
+        // Two small Ls: positions where one would poke into the other's
+        // notch while a door lines up are excluded.
+        let l = template(
+            &[(0, 0), (0, 6), (3, 6), (3, 3), (6, 3), (6, 0)],
+            DoorRule::Overlap {
+                length: 1,
+                corner_distance: 0,
+            },
+        );
+        let s = Shape::new(0, &l, Transform::IDENTITY);
+        let space = door_space(&s, &s, None);
+        for k in 0..space.weight() {
+            let t = space.nth(k);
+            assert_eq!(s.overlap(GridPoint::default(), &s, t), 0);
+        }
+        assert!(!space.is_empty());
+    }
+
+    #[test]
+    fn corridor_spaces_put_rooms_a_corridor_apart() {
+        // thesis_basic's 8-square and thesis_corridors' 2-square.
+        let room = template(
+            &[(0, 0), (0, 8), (8, 8), (8, 0)],
+            DoorRule::Overlap {
+                length: 2,
+                corner_distance: 1,
+            },
+        );
+        let corridor = template(
+            &[(0, 0), (0, 2), (2, 2), (2, 0)],
+            DoorRule::Specific(vec![
+                [GridPoint::new(0, 0), GridPoint::new(2, 0)],
+                [GridPoint::new(0, 2), GridPoint::new(2, 2)],
+            ]),
+        );
+        let r = Shape::new(0, &room, Transform::IDENTITY);
+        let corridors: Vec<Shape> = Transform::all(false)
+            .map(|t| Shape::new(1, &corridor, t))
+            .collect();
+        let space = corridor_space(&r, &r, &corridors);
+        assert!(!space.is_empty());
+        for k in 0..space.weight() {
+            let t = space.nth(k);
+            // Always exactly 2 apart along one axis, overlapping along the
+            // other by at least the door and corner distances.
+            let gap_x = (t.x.abs() - 8).max(0);
+            let gap_y = (t.y.abs() - 8).max(0);
+            assert_eq!(gap_x.max(gap_y), 2, "{t}");
+            assert_eq!(gap_x.min(gap_y), 0, "{t}");
+        }
+        // Straight above: x from −4 to 4 (door 2 long, 1 from corners).
+        assert!(space.contains(GridPoint::new(0, 10)));
+        assert!(space.contains(GridPoint::new(4, 10)));
+        assert!(!space.contains(GridPoint::new(5, 10)));
+        assert!(!space.contains(GridPoint::new(0, 8)));
+    }
+
+    #[test]
+    fn intersection_and_sampling() {
+        let a = ConfigSpace {
+            boxes: vec![PointBox {
+                x0: 0,
+                y0: 0,
+                x1: 10,
+                y1: 0,
+            }],
+        };
+        let b = ConfigSpace {
+            boxes: vec![PointBox {
+                x0: 4,
+                y0: -5,
+                x1: 4,
+                y1: 5,
+            }],
+        };
+        let c = a.intersect(&b);
+        assert_eq!(c.weight(), 1);
+        assert_eq!(c.nth(0), GridPoint::new(4, 0));
+        assert!(a.shifted(GridPoint::new(0, 1)).intersect(&a).is_empty());
+        assert_eq!(a.weight(), 11);
+        assert_eq!(a.nth(10), GridPoint::new(10, 0));
+    }
+}

@@ -1,0 +1,961 @@
+//! The incremental layout (seed 001; Ma et al. 2014; Nepožitek's Edgar):
+//! a stack of partial layouts; each step pops one and adds the next chain
+//! by simulated annealing, pushing every sufficiently different valid
+//! extension found; when a chain cannot be added the search backtracks to
+//! the next layout on the stack.
+//!
+//! Energy of a layout (seed 001): `E = exp(A / ω) · exp(D / ω) − 1` with
+//! `A` the total overlap area of all pairs of parts (plus a penalty for
+//! unjoined rooms nearer than the minimum distance), `D` the sum of squared
+//! centre distances of graph neighbours that are not in contact (their
+//! relative position is outside their configuration space), and `ω` the
+//! average room area. A layout is valid when `E = 0` and every corridor
+//! could be placed.
+
+use super::chains::decompose;
+use super::config_space::{corridor_space, door_space, ConfigSpace, PointBox};
+use super::planarity::{planar_embedding, Embedding};
+use super::polygon::GridPoint;
+use super::template::{RepeatMode, Shape};
+use super::{Door, Layout, LayoutProblem, PlacedRoom};
+use crate::rng::Rng;
+use std::time::{Duration, Instant};
+
+/// Limits and tuning of one layout run.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LayoutSettings {
+    /// Most perturbations (simulated annealing trials, greedy placements
+    /// count one each) over the whole run; Edgar's benchmark protocol uses
+    /// 1,000,000.
+    pub max_iterations: u64,
+    /// Wall-clock limit, if any (breaks determinism only when it stops a run).
+    pub time_limit: Option<Duration>,
+    /// Annealing cycles per chain (the temperature falls each cycle).
+    pub cycles: u32,
+    /// Trials per cycle.
+    pub trials_per_cycle: u32,
+    /// Most valid extensions kept per chain (something to backtrack to).
+    pub layouts_per_chain: usize,
+    /// Chance that a perturbation changes a room's shape rather than its
+    /// position.
+    pub shape_change: f64,
+}
+
+impl Default for LayoutSettings {
+    fn default() -> Self {
+        Self {
+            max_iterations: 1_000_000,
+            time_limit: None,
+            cycles: 50,
+            trials_per_cycle: 100,
+            layouts_per_chain: 8,
+            shape_change: 0.4,
+        }
+    }
+}
+
+/// What a successful run did.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LayoutStats {
+    /// Perturbations made.
+    pub iterations: u64,
+    /// Times a chain could not be added and the search went back.
+    pub backtracks: u64,
+    /// Times the stack ran empty and the search started again.
+    pub restarts: u64,
+    /// Chains in the decomposition.
+    pub chains: usize,
+    /// Distinct shapes (template × transform) in play.
+    pub shapes: usize,
+}
+
+/// Why no layout was made.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum LayoutError {
+    /// The problem itself is wrong.
+    #[error("{0}")]
+    Problem(String),
+    /// The level graph has no planar embedding, so no layout of touching
+    /// rooms exists.
+    #[error("the level graph is not planar ({0}): rooms that touch can only make planar graphs")]
+    NotPlanar(String),
+    /// A limit stopped the search.
+    #[error(
+        "no layout within {limit}: {iterations} iterations, {backtracks} backtracks, {restarts} restarts; chain {chain} of {chains} ({chain_rooms}) failed most often ({failures} times){hints}"
+    )]
+    Limit {
+        /// Which limit: `max_iterations N` or `time_limit S`.
+        limit: String,
+        /// Perturbations made.
+        iterations: u64,
+        /// Backtracks made.
+        backtracks: u64,
+        /// Fresh starts after the stack ran empty.
+        restarts: u64,
+        /// The chain that failed most often (1-based).
+        chain: usize,
+        /// Chains in all.
+        chains: usize,
+        /// Its rooms, by name.
+        chain_rooms: String,
+        /// How often it failed.
+        failures: u64,
+        /// Hints for the user, each on its own line.
+        hints: String,
+    },
+}
+
+/// The shapes, rooms' shape lists and configuration spaces of a problem:
+/// built once per problem, reused by every run.
+#[derive(Debug)]
+pub struct Prepared<'p> {
+    problem: &'p LayoutProblem,
+    shapes: Vec<Shape>,
+    /// Per room, its candidate shapes.
+    room_shapes: Vec<Vec<u32>>,
+    /// Corridor shapes (indices into `shapes`).
+    corridor_shapes: Vec<u32>,
+    /// `space[f * s + m]`: positions of shape m relative to shape f for a
+    /// graph edge (door to door, or through a corridor).
+    space: Vec<ConfigSpace>,
+    neighbours: Vec<Vec<(usize, usize)>>,
+    chains: Vec<Vec<usize>>,
+    /// Average room area (ω).
+    omega: f64,
+}
+
+impl<'p> Prepared<'p> {
+    /// Validates the problem, builds shapes, configuration spaces and
+    /// chains.
+    ///
+    /// # Errors
+    /// [`LayoutError::Problem`] for an empty or inconsistent problem, a
+    /// disconnected graph or room pairs that can never meet;
+    /// [`LayoutError::NotPlanar`].
+    pub fn new(problem: &'p LayoutProblem) -> Result<Self, LayoutError> {
+        let n = problem.rooms.len();
+        let bad = |s: String| Err(LayoutError::Problem(s));
+        if n == 0 {
+            return bad("no rooms to lay out".into());
+        }
+        let t = problem.templates.len();
+        for r in &problem.rooms {
+            if r.templates.is_empty() {
+                return bad(format!("room {} has no templates", r.name));
+            }
+            if let Some(&k) = r.templates.iter().find(|&&k| k >= t) {
+                return bad(format!(
+                    "room {} uses template {k}, but there are {t}",
+                    r.name
+                ));
+            }
+        }
+        let mut neighbours = vec![Vec::new(); n];
+        for (k, &[a, b]) in problem.edges.iter().enumerate() {
+            if a >= n || b >= n || a == b {
+                return bad(format!(
+                    "edge {k} joins {a} and {b}: not two different rooms of 0..{n}"
+                ));
+            }
+            neighbours[a].push((b, k));
+            neighbours[b].push((a, k));
+        }
+        if !connected(n, &neighbours) {
+            return bad(
+                "the level graph is not connected: a layout is one connected set of rooms".into(),
+            );
+        }
+        // Shapes: every allowed transform of every template, the same
+        // outline-and-doors once.
+        let mut shapes: Vec<Shape> = Vec::new();
+        let mut of_template: Vec<Vec<u32>> = vec![Vec::new(); t];
+        for (i, tpl) in problem.templates.iter().enumerate() {
+            for &tr in &tpl.transforms {
+                let s = Shape::new(i, tpl, tr);
+                let same = shapes
+                    .iter()
+                    .position(|o| o.template == i && o.outline == s.outline && o.doors == s.doors);
+                let k = match same {
+                    Some(k) => k as u32,
+                    None => {
+                        shapes.push(s);
+                        (shapes.len() - 1) as u32
+                    }
+                };
+                if !of_template[i].contains(&k) {
+                    of_template[i].push(k);
+                }
+            }
+        }
+        let room_shapes: Vec<Vec<u32>> = problem
+            .rooms
+            .iter()
+            .map(|r| {
+                r.templates
+                    .iter()
+                    .flat_map(|&k| of_template[k].iter().copied())
+                    .collect()
+            })
+            .collect();
+        let corridor_shapes: Vec<u32> = problem
+            .corridors
+            .as_ref()
+            .map(|c| {
+                c.templates
+                    .iter()
+                    .flat_map(|&k| of_template[k].iter().copied())
+                    .collect()
+            })
+            .unwrap_or_default();
+        if problem.corridors.is_some() && corridor_shapes.is_empty() {
+            return bad("corridors are on but no corridor template is given".into());
+        }
+        let s = shapes.len();
+        let mut in_rooms = vec![false; s];
+        for list in &room_shapes {
+            for &k in list {
+                in_rooms[k as usize] = true;
+            }
+        }
+        let corridors: Vec<Shape> = corridor_shapes
+            .iter()
+            .map(|&k| shapes[k as usize].clone())
+            .collect();
+        let mut space = vec![ConfigSpace::default(); s * s];
+        for f in 0..s {
+            for m in 0..s {
+                if !in_rooms[f] || !in_rooms[m] {
+                    continue;
+                }
+                space[f * s + m] = if problem.corridors.is_some() {
+                    corridor_space(&shapes[f], &shapes[m], &corridors)
+                } else {
+                    door_space(&shapes[f], &shapes[m], None)
+                };
+            }
+        }
+        for (k, &[a, b]) in problem.edges.iter().enumerate() {
+            let meet = room_shapes[a].iter().any(|&f| {
+                room_shapes[b]
+                    .iter()
+                    .any(|&m| !space[f as usize * s + m as usize].is_empty())
+            });
+            if !meet {
+                return bad(format!(
+                    "rooms {} and {} (edge {k}) can never be joined: no door of one meets a door of the other{} (door lengths must be equal)",
+                    problem.rooms[a].name,
+                    problem.rooms[b].name,
+                    if problem.corridors.is_some() { " through a corridor" } else { "" }
+                ));
+            }
+        }
+        let embedding = match &problem.drawing {
+            Some(points) if points.len() == n => Embedding::from_drawing(n, &problem.edges, points),
+            _ => planar_embedding(n, &problem.edges)
+                .map_err(|e| LayoutError::NotPlanar(e.to_string()))?,
+        };
+        let chains = decompose(n, &problem.edges, &embedding);
+        let omega = room_shapes
+            .iter()
+            .map(|l| {
+                l.iter()
+                    .map(|&k| shapes[k as usize].area as f64)
+                    .sum::<f64>()
+                    / l.len() as f64
+            })
+            .sum::<f64>()
+            / n as f64;
+        Ok(Self {
+            problem,
+            shapes,
+            room_shapes,
+            corridor_shapes,
+            space,
+            neighbours,
+            chains,
+            omega,
+        })
+    }
+
+    /// The chains, as room indices.
+    pub fn chains(&self) -> &[Vec<usize>] {
+        &self.chains
+    }
+
+    /// Runs the layout with `seed`.
+    ///
+    /// # Errors
+    /// [`LayoutError::Limit`] naming the limit, the chain that failed most
+    /// and hints.
+    pub fn run(
+        &self,
+        seed: u64,
+        settings: &LayoutSettings,
+    ) -> Result<(Layout, LayoutStats), LayoutError> {
+        Run::new(self, seed, settings).search()
+    }
+
+    fn space(&self, fixed: u32, moving: u32) -> &ConfigSpace {
+        &self.space[fixed as usize * self.shapes.len() + moving as usize]
+    }
+}
+
+/// Lays out `problem` with `seed`: [`Prepared::new`] then [`Prepared::run`].
+///
+/// # Errors
+/// As those two.
+pub fn layout(
+    problem: &LayoutProblem,
+    seed: u64,
+    settings: &LayoutSettings,
+) -> Result<(Layout, LayoutStats), LayoutError> {
+    Prepared::new(problem)?.run(seed, settings)
+}
+
+fn connected(n: usize, neighbours: &[Vec<(usize, usize)>]) -> bool {
+    let mut seen = vec![false; n];
+    let mut stack = vec![0];
+    seen[0] = true;
+    while let Some(v) = stack.pop() {
+        for &(w, _) in &neighbours[v] {
+            if !seen[w] {
+                seen[w] = true;
+                stack.push(w);
+            }
+        }
+    }
+    seen.iter().all(|&s| s)
+}
+
+const NONE: u32 = u32::MAX;
+
+/// A partial layout: rooms placed so far (shape NONE: not yet), corridors
+/// of the edges whose rooms are both placed, and how many chains it has.
+#[derive(Clone, Debug)]
+struct Partial {
+    shape: Vec<u32>,
+    pos: Vec<GridPoint>,
+    corridor: Vec<Option<(u32, GridPoint)>>,
+    chains_done: usize,
+}
+
+struct Run<'a, 'p> {
+    prep: &'a Prepared<'p>,
+    settings: &'a LayoutSettings,
+    rng: Rng,
+    iterations: u64,
+    backtracks: u64,
+    restarts: u64,
+    failures: Vec<u64>,
+    started: Instant,
+    stopped: Option<String>,
+}
+
+impl<'a, 'p> Run<'a, 'p> {
+    fn new(prep: &'a Prepared<'p>, seed: u64, settings: &'a LayoutSettings) -> Self {
+        Self {
+            prep,
+            settings,
+            rng: Rng::seeded(seed),
+            iterations: 0,
+            backtracks: 0,
+            restarts: 0,
+            failures: vec![0; prep.chains.len()],
+            started: Instant::now(),
+            stopped: None,
+        }
+    }
+
+    fn search(mut self) -> Result<(Layout, LayoutStats), LayoutError> {
+        let n = self.prep.problem.rooms.len();
+        let empty = Partial {
+            shape: vec![NONE; n],
+            pos: vec![GridPoint::default(); n],
+            corridor: vec![None; self.prep.problem.edges.len()],
+            chains_done: 0,
+        };
+        let mut stack = vec![empty.clone()];
+        loop {
+            if self.stopped.is_some() {
+                break;
+            }
+            // Nothing left to backtrack to: start again from nothing (the
+            // generator has moved on, so the next try differs).
+            let partial = match stack.pop() {
+                Some(p) => p,
+                None => {
+                    self.restarts += 1;
+                    empty.clone()
+                }
+            };
+            let chain = partial.chains_done;
+            let mut found = self.add_chain(&partial, chain);
+            if found.is_empty() {
+                self.failures[chain] += 1;
+                self.backtracks += 1;
+                continue;
+            }
+            if chain + 1 == self.prep.chains.len() {
+                let best = found.swap_remove(0);
+                let stats = LayoutStats {
+                    iterations: self.iterations,
+                    backtracks: self.backtracks,
+                    restarts: self.restarts,
+                    chains: self.prep.chains.len(),
+                    shapes: self.prep.shapes.len(),
+                };
+                return Ok((self.finish(&best), stats));
+            }
+            // The first found is tried first.
+            found.reverse();
+            stack.extend(found);
+        }
+        Err(self.failure())
+    }
+
+    fn failure(&self) -> LayoutError {
+        let prep = self.prep;
+        let (worst, &failures) = self
+            .failures
+            .iter()
+            .enumerate()
+            .max_by_key(|&(i, f)| (*f, usize::MAX - i))
+            .expect("at least one chain");
+        let names: Vec<&str> = prep.chains[worst]
+            .iter()
+            .map(|&r| prep.problem.rooms[r].name.as_str())
+            .collect();
+        let mut hints = String::new();
+        let n = prep.problem.rooms.len();
+        if n > 60 {
+            hints.push_str(&format!(
+                "\nhint: {n} rooms is many for one layout; try fewer or smaller rooms"
+            ));
+        }
+        let odd = prep.chains[worst].len() % 2 == 1 && prep.chains[worst].len() <= 5;
+        if odd {
+            hints.push_str("\nhint: short odd cycles are hard with rectangular rooms: add room shapes (L, T) or more door positions");
+        }
+        if failures > 0 {
+            hints.push_str("\nhint: more templates, longer sides (more door positions) or equal door lengths make rooms meet more easily");
+        }
+        LayoutError::Limit {
+            limit: self.stopped.clone().unwrap_or_else(|| "its limits".into()),
+            iterations: self.iterations,
+            backtracks: self.backtracks,
+            restarts: self.restarts,
+            chain: worst + 1,
+            chains: prep.chains.len(),
+            chain_rooms: names.join(", "),
+            failures,
+            hints,
+        }
+    }
+
+    /// Counts one iteration; false when a limit says stop.
+    fn tick(&mut self) -> bool {
+        if self.stopped.is_some() {
+            return false;
+        }
+        self.iterations += 1;
+        if self.iterations > self.settings.max_iterations {
+            self.stopped = Some(format!("max_iterations {}", self.settings.max_iterations));
+            return false;
+        }
+        if let Some(limit) = self.settings.time_limit {
+            if self.iterations % 1024 == 0 && self.started.elapsed() > limit {
+                self.stopped = Some(format!("time_limit {:.3} s", limit.as_secs_f64()));
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Valid extensions of `partial` by chain `c`, most found first.
+    fn add_chain(&mut self, partial: &Partial, c: usize) -> Vec<Partial> {
+        let prep = self.prep;
+        let chain = &prep.chains[c];
+        let mut current = partial.clone();
+        current.chains_done = c + 1;
+        self.greedy(&mut current, chain);
+        let mut energy = self.energy(&current, chain);
+        let mut found: Vec<Partial> = Vec::new();
+        let t0 = -1.0 / 0.2f64.ln();
+        let t1 = -1.0 / 0.01f64.ln();
+        let cycles = self.settings.cycles.max(1);
+        let ratio = (t1 / t0).powf(1.0 / f64::from(cycles.max(2) - 1));
+        let mut temperature = t0;
+        let mut delta_average = 0.0f64;
+        let mut accepted_worse = 0u64;
+        'cycles: for _ in 0..cycles {
+            for _ in 0..self.settings.trials_per_cycle {
+                if found.len() >= self.settings.layouts_per_chain || !self.tick() {
+                    break 'cycles;
+                }
+                let mut next = current.clone();
+                self.perturb(&mut next, chain);
+                let e = self.energy(&next, chain);
+                if e == 0.0 {
+                    if let Some(done) = self.with_corridors(&next, chain) {
+                        if self.different_enough(&done, &found, chain) {
+                            found.push(done);
+                        }
+                    }
+                }
+                let delta = e - energy;
+                let accept = if delta <= 0.0 {
+                    true
+                } else {
+                    if accepted_worse == 0 {
+                        delta_average = delta;
+                    }
+                    let p = (-delta / (delta_average * temperature)).exp();
+                    self.rng.unit() < p
+                };
+                if accept {
+                    if delta > 0.0 {
+                        accepted_worse += 1;
+                        delta_average += (delta - delta_average) / accepted_worse as f64;
+                    }
+                    current = next;
+                    energy = e;
+                }
+            }
+            temperature *= ratio;
+        }
+        found
+    }
+
+    /// Places the chain's rooms one by one in breadth-first order from the
+    /// placed rooms, each at the best of a few positions from the maximum
+    /// intersection of its placed neighbours' spaces, over its shapes.
+    fn greedy(&mut self, layout: &mut Partial, chain: &[usize]) {
+        let prep = self.prep;
+        let mut order: Vec<usize> = Vec::with_capacity(chain.len());
+        let mut queued = vec![false; prep.problem.rooms.len()];
+        // Rooms next to placed ones first, then breadth-first.
+        for &r in chain {
+            if prep.neighbours[r]
+                .iter()
+                .any(|&(w, _)| layout.shape[w] != NONE)
+            {
+                order.push(r);
+                queued[r] = true;
+            }
+        }
+        if order.is_empty() {
+            order.push(chain[0]);
+            queued[chain[0]] = true;
+        }
+        let mut k = 0;
+        while k < order.len() {
+            let v = order[k];
+            for &(w, _) in &prep.neighbours[v] {
+                if !queued[w] && chain.contains(&w) {
+                    queued[w] = true;
+                    order.push(w);
+                }
+            }
+            k += 1;
+        }
+        for &r in chain {
+            if !queued[r] {
+                order.push(r);
+            }
+        }
+        for &r in &order {
+            let mut best: Option<(f64, u32, GridPoint)> = None;
+            let shapes = prep.room_shapes[r].clone();
+            for &s in &shapes {
+                if !self.repeat_allows(layout, r, s) {
+                    continue;
+                }
+                for _ in 0..4 {
+                    if !self.tick() {
+                        break;
+                    }
+                    let Some(p) = self.sample_position(layout, r, s) else {
+                        break;
+                    };
+                    layout.shape[r] = s;
+                    layout.pos[r] = p;
+                    let e = self.room_energy(layout, r);
+                    if !matches!(best, Some((b, _, _)) if b <= e) {
+                        best = Some((e, s, p));
+                    }
+                }
+            }
+            let (s, p) = match best {
+                Some((_, s, p)) => (s, p),
+                None => (shapes[self.rng.below(shapes.len())], GridPoint::default()),
+            };
+            layout.shape[r] = s;
+            layout.pos[r] = p;
+        }
+    }
+
+    /// A position for room `r` with shape `s`: a random point of the largest
+    /// non-empty intersection of its placed neighbours' spaces (None when it
+    /// has no placed neighbour: then the origin, or when every space is
+    /// empty).
+    fn sample_position(&mut self, layout: &Partial, r: usize, s: u32) -> Option<GridPoint> {
+        let prep = self.prep;
+        let spaces: Vec<ConfigSpace> = prep.neighbours[r]
+            .iter()
+            .filter(|&&(w, _)| layout.shape[w] != NONE && w != r)
+            .map(|&(w, _)| prep.space(layout.shape[w], s).shifted(layout.pos[w]))
+            .filter(|sp| !sp.is_empty())
+            .collect();
+        if spaces.is_empty() {
+            let placed_any = prep.neighbours[r]
+                .iter()
+                .any(|&(w, _)| layout.shape[w] != NONE);
+            return (!placed_any).then_some(GridPoint::default());
+        }
+        let space = self.maximum_intersection(&spaces);
+        let w = space.weight();
+        if w == 0 {
+            return None;
+        }
+        let k = (self.rng.unit() * w as f64) as u64;
+        Some(space.nth(k.min(w - 1)))
+    }
+
+    /// The intersection of as many of `spaces` as possible (largest subsets
+    /// first; among subsets of one size, a random one that is not empty).
+    fn maximum_intersection(&mut self, spaces: &[ConfigSpace]) -> ConfigSpace {
+        let k = spaces.len();
+        if k == 1 {
+            return spaces[0].clone();
+        }
+        let all = spaces[1..]
+            .iter()
+            .fold(spaces[0].clone(), |acc, s| acc.intersect(s));
+        if !all.is_empty() || k > 6 {
+            if all.is_empty() {
+                return spaces[self.rng.below(k)].clone();
+            }
+            return all;
+        }
+        for size in (1..k).rev() {
+            let mut options: Vec<ConfigSpace> = Vec::new();
+            for mask in 1u32..(1 << k) {
+                if mask.count_ones() as usize != size {
+                    continue;
+                }
+                let mut acc: Option<ConfigSpace> = None;
+                for (i, s) in spaces.iter().enumerate() {
+                    if mask & (1 << i) != 0 {
+                        acc = Some(match acc {
+                            None => s.clone(),
+                            Some(a) => a.intersect(s),
+                        });
+                    }
+                }
+                if let Some(a) = acc.filter(|a| !a.is_empty()) {
+                    options.push(a);
+                }
+            }
+            if !options.is_empty() {
+                let i = self.rng.below(options.len());
+                return options.swap_remove(i);
+            }
+        }
+        ConfigSpace::default()
+    }
+
+    fn repeat_allows(&self, layout: &Partial, r: usize, s: u32) -> bool {
+        let prep = self.prep;
+        let template = prep.shapes[s as usize].template;
+        let same = |w: usize| {
+            layout.shape[w] != NONE && prep.shapes[layout.shape[w] as usize].template == template
+        };
+        match prep.problem.repeat {
+            RepeatMode::Allow => true,
+            RepeatMode::NoImmediate => !prep.neighbours[r].iter().any(|&(w, _)| same(w)),
+            RepeatMode::NoRepeat => !(0..layout.shape.len()).any(|w| w != r && same(w)),
+        }
+    }
+
+    /// Changes one room of the chain: its shape, or its position.
+    fn perturb(&mut self, layout: &mut Partial, chain: &[usize]) {
+        let prep = self.prep;
+        let r = chain[self.rng.below(chain.len())];
+        let shapes = &prep.room_shapes[r];
+        if shapes.len() > 1 && self.rng.unit() < self.settings.shape_change {
+            let s = shapes[self.rng.below(shapes.len())];
+            if self.repeat_allows(layout, r, s) {
+                layout.shape[r] = s;
+                return;
+            }
+        }
+        if let Some(p) = self.sample_position(layout, r, layout.shape[r]) {
+            layout.pos[r] = p;
+        }
+    }
+
+    /// The energy of the layout seen from the chain's rooms: pairs with at
+    /// least one chain room.
+    fn energy(&self, layout: &Partial, chain: &[usize]) -> f64 {
+        let prep = self.prep;
+        let mut area = 0.0;
+        let mut distance = 0.0;
+        let in_chain = |v: usize| chain.contains(&v);
+        for &r in chain {
+            let (a, d) = self.pair_terms(layout, r, |w| w != r && !(in_chain(w) && w < r));
+            area += a;
+            distance += d;
+        }
+        if area == 0.0 && distance == 0.0 {
+            return 0.0;
+        }
+        (area / prep.omega).exp() * (distance / prep.omega).exp() - 1.0
+    }
+
+    /// The energy terms of room `r` against every other placed room.
+    fn room_energy(&self, layout: &Partial, r: usize) -> f64 {
+        let (a, d) = self.pair_terms(layout, r, |w| w != r);
+        (a / self.prep.omega).exp() * (d / self.prep.omega).exp() - 1.0
+    }
+
+    /// (overlap and closeness penalty, squared distances of neighbours not
+    /// in contact) of room `r` against placed rooms `w` with `other(w)`,
+    /// and against placed corridors.
+    fn pair_terms(&self, layout: &Partial, r: usize, other: impl Fn(usize) -> bool) -> (f64, f64) {
+        let prep = self.prep;
+        let (sr, pr) = (layout.shape[r], layout.pos[r]);
+        let shape = &prep.shapes[sr as usize];
+        let min = prep.problem.min_distance as i32;
+        let mut area = 0.0;
+        let mut distance = 0.0;
+        for w in 0..layout.shape.len() {
+            let sw = layout.shape[w];
+            if sw == NONE || !other(w) {
+                continue;
+            }
+            let other_shape = &prep.shapes[sw as usize];
+            let joined = prep.neighbours[r].iter().any(|&(x, _)| x == w);
+            let overlap = shape.overlap(pr, other_shape, layout.pos[w]);
+            area += overlap as f64;
+            if joined {
+                if !prep.space(sw, sr).contains(pr - layout.pos[w]) {
+                    let c1 = shape.centre2 + pr + pr;
+                    let c2 = other_shape.centre2 + layout.pos[w] + layout.pos[w];
+                    let dx = f64::from(c1.x - c2.x) / 2.0;
+                    let dy = f64::from(c1.y - c2.y) / 2.0;
+                    distance += dx * dx + dy * dy;
+                }
+            } else if min > 0 && overlap == 0 {
+                let gap = shape.gap(pr, other_shape, layout.pos[w]);
+                if gap < min {
+                    area += f64::from(min - gap) * prep.omega.sqrt();
+                }
+            }
+        }
+        for (k, c) in layout.corridor.iter().enumerate() {
+            let Some((cs, cp)) = *c else { continue };
+            let [a, b] = prep.problem.edges[k];
+            if a == r || b == r {
+                continue;
+            }
+            area += shape.overlap(pr, &prep.shapes[cs as usize], cp) as f64;
+        }
+        (area, distance)
+    }
+
+    /// The layout with a corridor placed greedily for every edge whose rooms
+    /// are both placed and that has none yet; None when one cannot be
+    /// placed. Without corridors, the layout itself.
+    fn with_corridors(&mut self, layout: &Partial, _chain: &[usize]) -> Option<Partial> {
+        let prep = self.prep;
+        if prep.problem.corridors.is_none() {
+            return Some(layout.clone());
+        }
+        let mut out = layout.clone();
+        for (k, &[a, b]) in prep.problem.edges.iter().enumerate() {
+            if out.corridor[k].is_some() || out.shape[a] == NONE || out.shape[b] == NONE {
+                continue;
+            }
+            let placed = self.place_corridor(&out, k)?;
+            out.corridor[k] = Some(placed);
+        }
+        Some(out)
+    }
+
+    /// A corridor for edge `k`: some corridor shape and position whose two
+    /// doors meet the two rooms and that overlaps no room or corridor.
+    fn place_corridor(&self, layout: &Partial, k: usize) -> Option<(u32, GridPoint)> {
+        let prep = self.prep;
+        let [a, b] = prep.problem.edges[k];
+        let (sa, pa, sb, pb) = (
+            layout.shape[a],
+            layout.pos[a],
+            layout.shape[b],
+            layout.pos[b],
+        );
+        for &c in &prep.corridor_shapes {
+            let cshape = &prep.shapes[c as usize];
+            for i in 0..cshape.doors.len() {
+                let near = door_space(&prep.shapes[sa as usize], cshape, Some(i)).shifted(pa);
+                for j in 0..cshape.doors.len() {
+                    if j == i {
+                        continue;
+                    }
+                    // b relative to the corridor by its door j; corridor
+                    // positions are then pb − that.
+                    let only = Shape {
+                        doors: vec![cshape.doors[j]],
+                        ..cshape.clone()
+                    };
+                    let far = door_space(&only, &prep.shapes[sb as usize], None);
+                    let far = ConfigSpace {
+                        boxes: far
+                            .boxes
+                            .iter()
+                            .map(|q| PointBox {
+                                x0: pb.x - q.x1,
+                                y0: pb.y - q.y1,
+                                x1: pb.x - q.x0,
+                                y1: pb.y - q.y0,
+                            })
+                            .collect(),
+                    };
+                    let both = near.intersect(&far);
+                    for q in 0..both.weight() {
+                        let p = both.nth(q);
+                        if self.corridor_fits(layout, cshape, p) {
+                            return Some((c, p));
+                        }
+                    }
+                }
+            }
+        }
+        None
+    }
+
+    fn corridor_fits(&self, layout: &Partial, cshape: &Shape, p: GridPoint) -> bool {
+        let prep = self.prep;
+        for w in 0..layout.shape.len() {
+            let sw = layout.shape[w];
+            if sw != NONE && cshape.overlap(p, &prep.shapes[sw as usize], layout.pos[w]) > 0 {
+                return false;
+            }
+        }
+        layout
+            .corridor
+            .iter()
+            .flatten()
+            .all(|&(cs, cp)| cshape.overlap(p, &prep.shapes[cs as usize], cp) == 0)
+    }
+
+    /// Whether `layout` differs from every one in `found` by more than a
+    /// fraction of a room's size on average over the chain.
+    fn different_enough(&self, layout: &Partial, found: &[Partial], chain: &[usize]) -> bool {
+        let side = self.prep.omega.sqrt();
+        found.iter().all(|f| {
+            let mut sum = 0.0;
+            for &r in chain {
+                let d = layout.pos[r] - f.pos[r];
+                sum += f64::from(d.x.abs() + d.y.abs());
+                if layout.shape[r] != f.shape[r] {
+                    sum += side;
+                }
+            }
+            sum / chain.len() as f64 > 0.4 * side
+        })
+    }
+
+    /// The finished layout's output form.
+    fn finish(&self, best: &Partial) -> Layout {
+        let prep = self.prep;
+        let placed = |s: u32, p: GridPoint| {
+            let shape = &prep.shapes[s as usize];
+            PlacedRoom {
+                template: shape.template,
+                transform: shape.transform,
+                position: p,
+                outline: shape.outline.points().iter().map(|&q| q + p).collect(),
+            }
+        };
+        let rooms: Vec<PlacedRoom> = (0..best.shape.len())
+            .map(|r| placed(best.shape[r], best.pos[r]))
+            .collect();
+        let mut doors = Vec::new();
+        let mut corridors = Vec::new();
+        for (k, &[a, b]) in prep.problem.edges.iter().enumerate() {
+            let (sa, pa, sb, pb) = (best.shape[a], best.pos[a], best.shape[b], best.pos[b]);
+            match best.corridor[k] {
+                None => {
+                    if let Some(segment) =
+                        door_between(&prep.shapes[sa as usize], pa, &prep.shapes[sb as usize], pb)
+                    {
+                        doors.push(Door {
+                            edge: k,
+                            room: a,
+                            corridor: None,
+                            segment,
+                        });
+                    }
+                }
+                Some((c, pc)) => {
+                    let cshape = &prep.shapes[c as usize];
+                    for (room, s, p) in [(a, sa, pa), (b, sb, pb)] {
+                        if let Some(segment) = door_between(&prep.shapes[s as usize], p, cshape, pc)
+                        {
+                            doors.push(Door {
+                                edge: k,
+                                room,
+                                corridor: Some(corridors.len()),
+                                segment,
+                            });
+                        }
+                    }
+                    corridors.push(placed(c, pc));
+                }
+            }
+        }
+        Layout {
+            rooms,
+            doors,
+            corridors,
+        }
+    }
+}
+
+/// A door segment shared by shape `a` at `pa` and shape `b` at `pb`: the
+/// middle one of the positions both door lines allow.
+fn door_between(a: &Shape, pa: GridPoint, b: &Shape, pb: GridPoint) -> Option<[GridPoint; 2]> {
+    let mut options: Vec<[GridPoint; 2]> = Vec::new();
+    for da in &a.doors {
+        for db in &b.doors {
+            if da.normal.x != -db.normal.x || da.normal.y != -db.normal.y || da.length != db.length
+            {
+                continue;
+            }
+            let sa = da.start + pa;
+            let sb = db.start + pb;
+            let axis = da.axis;
+            // Same line across the axis?
+            let across = |p: GridPoint| p.x * axis.y + p.y * axis.x;
+            if across(sa) != across(sb) {
+                continue;
+            }
+            let along = |p: GridPoint| p.x * axis.x + p.y * axis.y;
+            let lo = along(sa).max(along(sb));
+            let hi = (along(sa) + da.extra as i32).min(along(sb) + db.extra as i32);
+            if lo > hi {
+                continue;
+            }
+            let mid = lo + (hi - lo) / 2;
+            let at = |t: i32| {
+                GridPoint::new(
+                    if axis.x != 0 { t } else { sa.x },
+                    if axis.y != 0 { t } else { sa.y },
+                )
+            };
+            options.push([at(mid), at(mid + da.length as i32)]);
+        }
+    }
+    options.sort();
+    options.into_iter().next()
+}
