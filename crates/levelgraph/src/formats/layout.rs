@@ -141,12 +141,55 @@ impl LayoutDoc {
         }
     }
 
-    /// Pretty JSON text with a final newline.
+    /// Pretty JSON text with a final newline; points (`[x, y]`) on one
+    /// line each.
     pub fn to_json(&self) -> String {
-        let mut s = serde_json::to_string_pretty(self).expect("a layout document serialises");
+        let pretty = serde_json::to_string_pretty(self).expect("a layout document serialises");
+        let mut s = inline_number_arrays(&pretty);
         s.push('\n');
         s
     }
+}
+
+/// `pretty` with every array that holds only numbers written on one line
+/// (`[\n  3,\n  4\n]` becomes `[3, 4]`); strings are left alone.
+fn inline_number_arrays(pretty: &str) -> String {
+    let mut out = String::with_capacity(pretty.len());
+    let mut rest = pretty;
+    while let Some(open) = rest.find(['[', '"']) {
+        out.push_str(&rest[..open]);
+        rest = &rest[open..];
+        if rest.starts_with('"') {
+            // Copy a string literal whole (it may contain brackets).
+            let mut end = 1;
+            let bytes = rest.as_bytes();
+            while end < bytes.len() && bytes[end] != b'"' {
+                end += if bytes[end] == b'\\' { 2 } else { 1 };
+            }
+            let end = (end + 1).min(rest.len());
+            out.push_str(&rest[..end]);
+            rest = &rest[end..];
+            continue;
+        }
+        let close = rest.find(']').unwrap_or(rest.len() - 1);
+        let inner = &rest[1..close];
+        let numbers = !inner.trim().is_empty()
+            && inner.chars().all(|c| {
+                c.is_ascii_digit() || matches!(c, '-' | ',' | '.' | ' ' | '\n' | 'e' | 'E' | '+')
+            });
+        if numbers {
+            let items: Vec<&str> = inner.split(',').map(str::trim).collect();
+            out.push('[');
+            out.push_str(&items.join(", "));
+            out.push(']');
+            rest = &rest[close + 1..];
+        } else {
+            out.push('[');
+            rest = &rest[1..];
+        }
+    }
+    out.push_str(rest);
+    out
 }
 
 /// Pixels per grid unit.
@@ -285,4 +328,22 @@ pub fn layout_svg(
     let mut s = doc.to_string();
     s.push('\n');
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn number_arrays_go_on_one_line_and_strings_stay() {
+        let pretty = "{\n  \"a\": [\n    3,\n    -4\n  ],\n  \"b\": \"[1,\\\"2]\",\n  \"c\": [\n    [\n      1,\n      2\n    ]\n  ],\n  \"d\": []\n}";
+        let inlined = inline_number_arrays(pretty);
+        assert_eq!(
+            inlined,
+            "{\n  \"a\": [3, -4],\n  \"b\": \"[1,\\\"2]\",\n  \"c\": [\n    [1, 2]\n  ],\n  \"d\": []\n}"
+        );
+        let back: serde_json::Value = serde_json::from_str(&inlined).unwrap();
+        let before: serde_json::Value = serde_json::from_str(pretty).unwrap();
+        assert_eq!(back, before);
+    }
 }

@@ -122,6 +122,9 @@ pub struct Prepared<'p> {
     chains: Vec<Vec<usize>>,
     /// Average room area (ω).
     omega: f64,
+    /// The side of a square of area ω, rounded up: the closeness penalty
+    /// per unit of missing distance.
+    side: i64,
 }
 
 impl<'p> Prepared<'p> {
@@ -274,6 +277,7 @@ impl<'p> Prepared<'p> {
             neighbours,
             chains,
             omega,
+            side: omega.sqrt().ceil() as i64,
         })
     }
 
@@ -328,6 +332,14 @@ fn connected(n: usize, neighbours: &[Vec<(usize, usize)>]) -> bool {
 }
 
 const NONE: u32 = u32::MAX;
+
+/// The energy terms of seed 001: overlap area `A` and four times the
+/// squared distance `D` (centres are kept doubled, as integers).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Terms {
+    area: i64,
+    distance4: i64,
+}
 
 /// A partial layout: rooms placed so far (shape NONE: not yet), corridors
 /// of the edges whose rooms are both placed, and how many chains it has.
@@ -478,7 +490,8 @@ impl<'a, 'p> Run<'a, 'p> {
         let mut current = partial.clone();
         current.chains_done = c + 1;
         self.greedy(&mut current, chain);
-        let mut energy = self.energy(&current, chain);
+        let mut terms = self.chain_terms(&current, chain);
+        let mut energy = self.energy_of(terms);
         let mut found: Vec<Partial> = Vec::new();
         let t0 = -1.0 / 0.2f64.ln();
         let t1 = -1.0 / 0.01f64.ln();
@@ -492,11 +505,20 @@ impl<'a, 'p> Run<'a, 'p> {
                 if found.len() >= self.settings.layouts_per_chain || !self.tick() {
                     break 'cycles;
                 }
-                let mut next = current.clone();
-                self.perturb(&mut next, chain);
-                let e = self.energy(&next, chain);
+                // Perturb one room in place: only its pairs change, each
+                // counted once in the chain's terms.
+                let r = chain[self.rng.below(chain.len())];
+                let before = (current.shape[r], current.pos[r]);
+                let old = self.pair_terms(&current, r, |w| w != r);
+                self.perturb(&mut current, r);
+                let new = self.pair_terms(&current, r, |w| w != r);
+                let next_terms = Terms {
+                    area: terms.area - old.area + new.area,
+                    distance4: terms.distance4 - old.distance4 + new.distance4,
+                };
+                let e = self.energy_of(next_terms);
                 if e == 0.0 {
-                    if let Some(done) = self.with_corridors(&next, chain) {
+                    if let Some(done) = self.with_corridors(&current) {
                         if self.different_enough(&done, &found, chain) {
                             found.push(done);
                         }
@@ -517,8 +539,10 @@ impl<'a, 'p> Run<'a, 'p> {
                         accepted_worse += 1;
                         delta_average += (delta - delta_average) / accepted_worse as f64;
                     }
-                    current = next;
+                    terms = next_terms;
                     energy = e;
+                } else {
+                    (current.shape[r], current.pos[r]) = before;
                 }
             }
             temperature *= ratio;
@@ -677,10 +701,10 @@ impl<'a, 'p> Run<'a, 'p> {
         }
     }
 
-    /// Changes one room of the chain: its shape, or its position.
-    fn perturb(&mut self, layout: &mut Partial, chain: &[usize]) {
+    /// Changes room `r`: its shape (keeping its position), or its
+    /// position (from its neighbours' spaces).
+    fn perturb(&mut self, layout: &mut Partial, r: usize) {
         let prep = self.prep;
-        let r = chain[self.rng.below(chain.len())];
         let shapes = &prep.room_shapes[r];
         if shapes.len() > 1 && self.rng.unit() < self.settings.shape_change {
             let s = shapes[self.rng.below(shapes.len())];
@@ -694,40 +718,44 @@ impl<'a, 'p> Run<'a, 'p> {
         }
     }
 
-    /// The energy of the layout seen from the chain's rooms: pairs with at
-    /// least one chain room.
-    fn energy(&self, layout: &Partial, chain: &[usize]) -> f64 {
-        let prep = self.prep;
-        let mut area = 0.0;
-        let mut distance = 0.0;
-        let in_chain = |v: usize| chain.contains(&v);
+    /// The energy terms of the layout seen from the chain's rooms: every
+    /// pair with at least one chain room, once.
+    fn chain_terms(&self, layout: &Partial, chain: &[usize]) -> Terms {
+        let mut sum = Terms::default();
         for &r in chain {
-            let (a, d) = self.pair_terms(layout, r, |w| w != r && !(in_chain(w) && w < r));
-            area += a;
-            distance += d;
+            let t = self.pair_terms(layout, r, |w| w != r && !(chain.contains(&w) && w < r));
+            sum.area += t.area;
+            sum.distance4 += t.distance4;
         }
-        if area == 0.0 && distance == 0.0 {
+        sum
+    }
+
+    /// `exp(A / ω) · exp(D / ω) − 1`, exactly 0 when both terms are.
+    fn energy_of(&self, t: Terms) -> f64 {
+        if t.area == 0 && t.distance4 == 0 {
             return 0.0;
         }
-        (area / prep.omega).exp() * (distance / prep.omega).exp() - 1.0
+        let omega = self.prep.omega;
+        (t.area as f64 / omega).exp() * (t.distance4 as f64 / 4.0 / omega).exp() - 1.0
     }
 
-    /// The energy terms of room `r` against every other placed room.
+    /// The energy of room `r` against every other placed part.
     fn room_energy(&self, layout: &Partial, r: usize) -> f64 {
-        let (a, d) = self.pair_terms(layout, r, |w| w != r);
-        (a / self.prep.omega).exp() * (d / self.prep.omega).exp() - 1.0
+        self.energy_of(self.pair_terms(layout, r, |w| w != r))
     }
 
-    /// (overlap and closeness penalty, squared distances of neighbours not
-    /// in contact) of room `r` against placed rooms `w` with `other(w)`,
-    /// and against placed corridors.
-    fn pair_terms(&self, layout: &Partial, r: usize, other: impl Fn(usize) -> bool) -> (f64, f64) {
+    /// The terms of room `r` against placed rooms `w` with `other(w)` and
+    /// against placed corridors of edges not at `r`: overlap area (plus,
+    /// for unjoined rooms nearer than the minimum distance, the shortfall
+    /// times a room side) and four times the squared centre distance of
+    /// neighbours not in contact. Integers, so that adding and taking away
+    /// a room's terms is exact.
+    fn pair_terms(&self, layout: &Partial, r: usize, other: impl Fn(usize) -> bool) -> Terms {
         let prep = self.prep;
         let (sr, pr) = (layout.shape[r], layout.pos[r]);
         let shape = &prep.shapes[sr as usize];
         let min = prep.problem.min_distance as i32;
-        let mut area = 0.0;
-        let mut distance = 0.0;
+        let mut t = Terms::default();
         for w in 0..layout.shape.len() {
             let sw = layout.shape[w];
             if sw == NONE || !other(w) {
@@ -736,19 +764,18 @@ impl<'a, 'p> Run<'a, 'p> {
             let other_shape = &prep.shapes[sw as usize];
             let joined = prep.neighbours[r].iter().any(|&(x, _)| x == w);
             let overlap = shape.overlap(pr, other_shape, layout.pos[w]);
-            area += overlap as f64;
+            t.area += overlap;
             if joined {
                 if !prep.space(sw, sr).contains(pr - layout.pos[w]) {
                     let c1 = shape.centre2 + pr + pr;
                     let c2 = other_shape.centre2 + layout.pos[w] + layout.pos[w];
-                    let dx = f64::from(c1.x - c2.x) / 2.0;
-                    let dy = f64::from(c1.y - c2.y) / 2.0;
-                    distance += dx * dx + dy * dy;
+                    let (dx, dy) = (i64::from(c1.x - c2.x), i64::from(c1.y - c2.y));
+                    t.distance4 += dx * dx + dy * dy;
                 }
             } else if min > 0 && overlap == 0 {
                 let gap = shape.gap(pr, other_shape, layout.pos[w]);
                 if gap < min {
-                    area += f64::from(min - gap) * prep.omega.sqrt();
+                    t.area += i64::from(min - gap) * prep.side;
                 }
             }
         }
@@ -758,15 +785,15 @@ impl<'a, 'p> Run<'a, 'p> {
             if a == r || b == r {
                 continue;
             }
-            area += shape.overlap(pr, &prep.shapes[cs as usize], cp) as f64;
+            t.area += shape.overlap(pr, &prep.shapes[cs as usize], cp);
         }
-        (area, distance)
+        t
     }
 
     /// The layout with a corridor placed greedily for every edge whose rooms
     /// are both placed and that has none yet; None when one cannot be
     /// placed. Without corridors, the layout itself.
-    fn with_corridors(&mut self, layout: &Partial, _chain: &[usize]) -> Option<Partial> {
+    fn with_corridors(&mut self, layout: &Partial) -> Option<Partial> {
         let prep = self.prep;
         if prep.problem.corridors.is_none() {
             return Some(layout.clone());

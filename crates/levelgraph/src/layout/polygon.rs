@@ -11,10 +11,11 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 
 /// A point of the integer grid, in grid units. Room positions, outlines
-/// and door segments are all grid points.
+/// and door segments are all grid points. In JSON it is `[x, y]`.
 #[derive(
     Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Default, Serialize, Deserialize,
 )]
+#[serde(from = "[i32; 2]", into = "[i32; 2]")]
 pub struct GridPoint {
     /// Column, growing right.
     pub x: i32,
@@ -26,6 +27,18 @@ impl GridPoint {
     /// The point `(x, y)`.
     pub const fn new(x: i32, y: i32) -> Self {
         Self { x, y }
+    }
+}
+
+impl From<[i32; 2]> for GridPoint {
+    fn from([x, y]: [i32; 2]) -> Self {
+        Self { x, y }
+    }
+}
+
+impl From<GridPoint> for [i32; 2] {
+    fn from(p: GridPoint) -> Self {
+        [p.x, p.y]
     }
 }
 
