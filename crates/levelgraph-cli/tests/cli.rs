@@ -654,3 +654,37 @@ fn layout_bad_input_exits_2_and_a_limit_exits_1_writing_nothing() {
     assert!(stderr(&o).contains("max_iterations 50"), "{}", stderr(&o));
     assert!(!Path::new(&dir).exists());
 }
+
+#[test]
+fn golden_layout_of_edgar_example1_with_corridors() {
+    let dir = scratch("golden-layout");
+    let map = edgar_map("example1_corridors.yml");
+    let o = run(&[
+        "layout",
+        &map,
+        "--seed",
+        "1",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let golden =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/layout-example1-corridors-seed1");
+    let update = std::env::var_os("UPDATE_GOLDEN").is_some();
+    for f in ["layout.json", "layout.svg"] {
+        let got = fs::read_to_string(dir.join(f)).unwrap();
+        let path = golden.join(f);
+        if update {
+            fs::create_dir_all(&golden).unwrap();
+            fs::write(&path, &got).unwrap();
+            continue;
+        }
+        let want = fs::read_to_string(&path)
+            .unwrap_or_else(|_| panic!("missing {}; run with UPDATE_GOLDEN=1", path.display()));
+        assert!(
+            got == want,
+            "{f} differs from {}; rerun with UPDATE_GOLDEN=1 if intended",
+            path.display()
+        );
+    }
+}

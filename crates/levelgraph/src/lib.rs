@@ -29,6 +29,7 @@ pub mod alphabet;
 pub mod derive;
 pub mod diagnostic;
 pub mod drawing;
+mod exact;
 pub mod formats;
 pub mod geometric;
 pub mod grammar;

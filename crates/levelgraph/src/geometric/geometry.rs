@@ -158,47 +158,7 @@ impl Similarity {
     }
 }
 
-/// Natural logarithm of `x` > 0 with IEEE-exact operations only (so the
-/// same bits on every platform): `x = m · 2^e` with `m` in [√½, √2),
-/// then `ln m = 2 atanh((m − 1)/(m + 1))` by its series, to within a few
-/// units in the last place. `x ≤ 0` or NaN gives −∞ (a spring at zero length
-/// pushes as hard as the step cap allows).
-pub(crate) fn ln(x: f64) -> f64 {
-    if x.is_nan() || x <= 0.0 {
-        return f64::NEG_INFINITY;
-    }
-    if x.is_infinite() {
-        return f64::INFINITY;
-    }
-    let (mut m, mut e) = frexp(x);
-    if m < std::f64::consts::FRAC_1_SQRT_2 {
-        m *= 2.0;
-        e -= 1;
-    }
-    let z = (m - 1.0) / (m + 1.0);
-    let z2 = z * z;
-    // |z| ≤ 0.172, so z^(2k+1)/(2k+1) is below 1e-17 from k = 11 on.
-    let mut term = z;
-    let mut sum = 0.0;
-    for k in 0..12 {
-        sum += term / f64::from(2 * k + 1);
-        term *= z2;
-    }
-    2.0 * sum + f64::from(e) * std::f64::consts::LN_2
-}
-
-/// `x = m · 2^e` with `m` in [0.5, 1) for finite positive `x`, by the bits.
-fn frexp(x: f64) -> (f64, i32) {
-    let bits = x.to_bits();
-    let exponent = ((bits >> 52) & 0x7ff) as i32;
-    if exponent == 0 {
-        // Subnormal: scale into the normal range first.
-        let (m, e) = frexp(x * 2f64.powi(64));
-        return (m, e - 64);
-    }
-    let m = f64::from_bits((bits & !(0x7ff << 52)) | (1022 << 52));
-    (m, exponent - 1022)
-}
+pub(crate) use crate::exact::ln;
 
 /// An algebraic sigmoid, `x / √(1 + x²)`: odd, increasing, in (−1, 1),
 /// with IEEE-exact operations only.
@@ -209,22 +169,6 @@ pub(crate) fn sigmoid(x: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn ln_matches_the_platform_logarithm_closely() {
-        for &x in &[
-            1e-300, 1e-10, 0.001, 0.5, 0.707, 1.0, 1.5, 2.0, 3.0, 10.0, 12345.678, 1e300,
-        ] {
-            let (ours, std) = (ln(x), x.ln());
-            assert!(
-                (ours - std).abs() <= 1e-14 * std.abs().max(1.0),
-                "ln({x}): {ours} vs {std}"
-            );
-        }
-        assert_eq!(ln(1.0), 0.0);
-        assert_eq!(ln(0.0), f64::NEG_INFINITY);
-        assert!(ln(f64::MIN_POSITIVE / 8.0).is_finite());
-    }
 
     #[test]
     fn crossing_segments_touching_and_apart() {

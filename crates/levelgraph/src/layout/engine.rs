@@ -18,6 +18,7 @@ use super::planarity::{planar_embedding, Embedding};
 use super::polygon::GridPoint;
 use super::template::{RepeatMode, Shape};
 use super::{Door, Layout, LayoutProblem, PlacedRoom};
+use crate::exact::{exp, ln};
 use crate::rng::Rng;
 use std::time::{Duration, Instant};
 
@@ -493,10 +494,12 @@ impl<'a, 'p> Run<'a, 'p> {
         let mut terms = self.chain_terms(&current, chain);
         let mut energy = self.energy_of(terms);
         let mut found: Vec<Partial> = Vec::new();
-        let t0 = -1.0 / 0.2f64.ln();
-        let t1 = -1.0 / 0.01f64.ln();
+        // Platform-independent ln and exp: a last bit can flip an
+        // acceptance, and layouts must be the same bytes everywhere.
+        let t0 = -1.0 / ln(0.2);
+        let t1 = -1.0 / ln(0.01);
         let cycles = self.settings.cycles.max(1);
-        let ratio = (t1 / t0).powf(1.0 / f64::from(cycles.max(2) - 1));
+        let ratio = exp(ln(t1 / t0) / f64::from(cycles.max(2) - 1));
         let mut temperature = t0;
         let mut delta_average = 0.0f64;
         let mut accepted_worse = 0u64;
@@ -531,7 +534,7 @@ impl<'a, 'p> Run<'a, 'p> {
                     if accepted_worse == 0 {
                         delta_average = delta;
                     }
-                    let p = (-delta / (delta_average * temperature)).exp();
+                    let p = exp(-delta / (delta_average * temperature));
                     self.rng.unit() < p
                 };
                 if accept {
@@ -736,7 +739,7 @@ impl<'a, 'p> Run<'a, 'p> {
             return 0.0;
         }
         let omega = self.prep.omega;
-        (t.area as f64 / omega).exp() * (t.distance4 as f64 / 4.0 / omega).exp() - 1.0
+        exp(t.area as f64 / omega) * exp(t.distance4 as f64 / 4.0 / omega) - 1.0
     }
 
     /// The energy of room `r` against every other placed part.
