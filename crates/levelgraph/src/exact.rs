@@ -130,6 +130,9 @@ mod tests {
         // The split of ln 2 is fdlibm's: its high part has 21 trailing zero
         // bits, the two parts add to ln 2.
         assert_eq!(6.931_471_803_691_238e-1f64.to_bits(), 0x3fe6_2e42_fee0_0000);
-        assert_eq!(1.908_214_929_270_587_7e-10f64.to_bits(), 0x3dea_39ef_3579_3c76);
+        assert_eq!(
+            1.908_214_929_270_587_7e-10f64.to_bits(),
+            0x3dea_39ef_3579_3c76
+        );
     }
 }

@@ -89,11 +89,25 @@ impl ConfigSpace {
         }
     }
 
-    /// The points in both (boxes may repeat points).
+    /// The points in both (boxes may repeat points). Both lists are sorted
+    /// by `x0` (as [`normalise`] leaves them), so the scan over `other`
+    /// stops at the first box that starts right of `a`.
     pub(crate) fn intersect(&self, other: &ConfigSpace) -> ConfigSpace {
         let mut boxes = Vec::new();
+        let (Some(sa), Some(sb)) = (self.bounds(), other.bounds()) else {
+            return ConfigSpace::default();
+        };
+        let Some(common) = sa.intersect(&sb) else {
+            return ConfigSpace::default();
+        };
         for a in &self.boxes {
+            let Some(a) = a.intersect(&common) else {
+                continue;
+            };
             for b in &other.boxes {
+                if b.x0 > a.x1 {
+                    break;
+                }
                 if let Some(c) = a.intersect(b) {
                     boxes.push(c);
                 }
@@ -101,6 +115,17 @@ impl ConfigSpace {
         }
         normalise(&mut boxes);
         ConfigSpace { boxes }
+    }
+
+    /// The smallest box around every point, if any.
+    fn bounds(&self) -> Option<PointBox> {
+        let first = *self.boxes.first()?;
+        Some(self.boxes.iter().fold(first, |acc, b| PointBox {
+            x0: acc.x0.min(b.x0),
+            y0: acc.y0.min(b.y0),
+            x1: acc.x1.max(b.x1),
+            y1: acc.y1.max(b.y1),
+        }))
     }
 
     /// Total points counted per box (a point in two boxes counts twice).

@@ -838,18 +838,19 @@ impl<'a, 'p> Run<'a, 'p> {
                         ..cshape.clone()
                     };
                     let far = door_space(&only, &prep.shapes[sb as usize], None);
-                    let far = ConfigSpace {
-                        boxes: far
-                            .boxes
-                            .iter()
-                            .map(|q| PointBox {
-                                x0: pb.x - q.x1,
-                                y0: pb.y - q.y1,
-                                x1: pb.x - q.x0,
-                                y1: pb.y - q.y0,
-                            })
-                            .collect(),
-                    };
+                    let mut far: Vec<PointBox> = far
+                        .boxes
+                        .iter()
+                        .map(|q| PointBox {
+                            x0: pb.x - q.x1,
+                            y0: pb.y - q.y1,
+                            x1: pb.x - q.x0,
+                            y1: pb.y - q.y0,
+                        })
+                        .collect();
+                    // Negating reversed the order `intersect` relies on.
+                    far.sort_unstable();
+                    let far = ConfigSpace { boxes: far };
                     let both = near.intersect(&far);
                     for q in 0..both.weight() {
                         let p = both.nth(q);

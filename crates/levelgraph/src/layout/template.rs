@@ -253,6 +253,8 @@ pub struct Shape {
     pub area: i64,
     /// Twice the centre of the bounding box (integer).
     pub centre2: GridPoint,
+    /// The bounding box (from `(0, 0)`).
+    pub bounds: Rect,
 }
 
 impl Shape {
@@ -287,6 +289,7 @@ impl Shape {
             doors,
             area,
             centre2: GridPoint::new(bb.x0 + bb.x1, bb.y0 + bb.y1),
+            bounds: bb,
             outline,
         }
     }
@@ -295,6 +298,15 @@ impl Shape {
     /// `other_at`.
     pub fn overlap(&self, at: GridPoint, other: &Shape, other_at: GridPoint) -> i64 {
         let shift = other_at - at;
+        // Most pairs in a layout are far apart: one box test settles them.
+        let (a, b) = (self.bounds, other.bounds);
+        if a.x1 <= b.x0 + shift.x
+            || b.x1 + shift.x <= a.x0
+            || a.y1 <= b.y0 + shift.y
+            || b.y1 + shift.y <= a.y0
+        {
+            return 0;
+        }
         let mut sum = 0;
         for r in &self.rects {
             for s in &other.rects {
