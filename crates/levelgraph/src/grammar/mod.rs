@@ -14,8 +14,9 @@ mod parser;
 pub use compile::{compile, CompiledGrammar};
 pub(crate) use compile::{CompiledAlternative, CompiledRule, End, NewEdge};
 pub use model::{
-    Alternative, Grammar, GroupDecl, Limits, PatternVertex, Recipe, ReplacementVertex, Rule,
-    RuleEdge, Side, Stage, StageRule, TagDecl, WILDCARD,
+    Alternative, DoorSpec, Grammar, GroupDecl, Limits, PatternVertex, Recipe, ReplacementVertex,
+    RoomsSpec, Rule, RuleEdge, SetSpec, Side, Stage, StageRule, TagDecl, TemplateSpec, UseSpec,
+    WILDCARD,
 };
 pub use parser::parse;
 

@@ -47,6 +47,117 @@ pub struct Grammar {
     /// recipe, one weighted loop runs over all rules.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub recipe: Option<Recipe>,
+    /// Room templates for the layout of a derived level (seed 001): which
+    /// templates each tag's rooms may use. With it, `generate` lays the
+    /// level out.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rooms: Option<RoomsSpec>,
+}
+
+/// The `rooms { … }` block: room templates (inline, or from Edgar-DotNet
+/// room-set files), named sets of them, which tags use which, corridors
+/// and layout options (docs/grammar-language.md, "Room layout").
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RoomsSpec {
+    /// Door rule of inline templates that give none: `door LENGTH corner
+    /// DISTANCE` (default length 1, corner distance 1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub door: Option<DoorSpec>,
+    /// How often one template may repeat.
+    #[serde(default)]
+    pub repeat: crate::layout::RepeatMode,
+    /// Least distance between rooms that no edge joins (grid units).
+    #[serde(default)]
+    pub min_distance: u32,
+    /// Edgar-DotNet room-set files or folders to read, relative to the
+    /// grammar file; their sets and templates (`set/room`) become names.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub load: Vec<String>,
+    /// Inline templates, in declaration order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub templates: Vec<TemplateSpec>,
+    /// Named sets of templates.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sets: Vec<SetSpec>,
+    /// Which tags use which templates; tag `*` for every tag not named.
+    #[serde(default)]
+    pub uses: Vec<UseSpec>,
+    /// Corridor templates (each with exactly two specific doors); empty:
+    /// rooms meet door to door.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub corridors: Vec<String>,
+    /// Where the block was written.
+    #[serde(skip)]
+    pub span: Option<Span>,
+}
+
+/// An overlap-mode door rule: doors `length` long, at least
+/// `corner_distance` from a side's corners.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DoorSpec {
+    /// Door length in grid units.
+    pub length: u32,
+    /// Least distance from a corner.
+    pub corner_distance: u32,
+}
+
+/// An inline room template.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TemplateSpec {
+    /// Its name.
+    pub name: String,
+    /// Its outline's corners, `[x, y]` on the integer grid.
+    pub outline: Vec<crate::layout::GridPoint>,
+    /// Door length and corner distance (else the block's `door`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub door: Option<DoorSpec>,
+    /// Explicit door segments instead of a door length.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub doors: Vec<[crate::layout::GridPoint; 2]>,
+    /// May it be turned (the four rotations)? Default yes.
+    #[serde(default = "yes")]
+    pub rotate: bool,
+    /// May it be mirrored as well?
+    #[serde(default)]
+    pub mirror: bool,
+    /// Where it was written.
+    #[serde(skip)]
+    pub span: Option<Span>,
+}
+
+fn yes() -> bool {
+    true
+}
+
+/// A named set of templates: each member an inline template, another set,
+/// a loaded Edgar set or a loaded template `set/room`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SetSpec {
+    /// Its name.
+    pub name: String,
+    /// Its members.
+    pub members: Vec<String>,
+    /// Where it was written.
+    #[serde(skip)]
+    pub span: Option<Span>,
+}
+
+/// `use TAG…: MEMBER…`: rooms with one of `tags` (or any tag not used
+/// elsewhere, for `*`) may use the templates of `members`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct UseSpec {
+    /// Tags, or `*`.
+    pub tags: Vec<String>,
+    /// Templates and sets, as in [`SetSpec::members`].
+    pub members: Vec<String>,
+    /// Where it was written.
+    #[serde(skip)]
+    pub span: Option<Span>,
 }
 
 /// The starting grid of grid mode: `rows` × `columns` vertices tagged `tag`.

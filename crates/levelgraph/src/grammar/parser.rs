@@ -176,6 +176,7 @@ impl<'src> Parser<'src> {
             rules: Vec::new(),
             groups: Vec::new(),
             recipe: None,
+            rooms: None,
         };
         let mut seen_recipe: Option<Span> = None;
         let mut seen_header: Option<Span> = None;
