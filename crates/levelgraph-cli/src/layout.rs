@@ -1,11 +1,18 @@
-//! `levelgraph layout`: an Edgar map in, layout.json and layout.svg out.
+//! `levelgraph layout`: an Edgar map, or a mission graph with its
+//! grammar's `rooms` block, in; layout.json and layout.svg out. Also the
+//! layout step of `generate` for grammars with a `rooms` block.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use levelgraph::alphabet::Alphabet;
-use levelgraph::formats::{layout_svg, LayoutDoc};
-use levelgraph::layout::{edgar, LayoutError, LayoutSettings, Prepared};
+use levelgraph::formats::{host_for, layout_svg, LayoutDoc, MissionDoc};
+use levelgraph::grammar::RoomsSpec;
+use levelgraph::layout::{
+    edgar, rooms::level_problem, Layout, LayoutError, LayoutProblem, LayoutSettings, LayoutStats,
+    Prepared,
+};
+use levelgraph::Graph;
 
 use crate::output;
 use crate::Failure;
@@ -13,6 +20,7 @@ use crate::Failure;
 /// The command line of `layout`.
 pub(crate) struct Options {
     pub(crate) input: PathBuf,
+    pub(crate) grammar: Option<PathBuf>,
     pub(crate) rooms: Option<PathBuf>,
     pub(crate) seed: u64,
     pub(crate) out: PathBuf,
@@ -21,18 +29,11 @@ pub(crate) struct Options {
 }
 
 pub(crate) fn run(o: &Options) -> Result<(), Failure> {
-    let yaml = o
-        .input
-        .extension()
-        .is_some_and(|e| e.eq_ignore_ascii_case("yml") || e.eq_ignore_ascii_case("yaml"));
-    if !yaml {
-        eprintln!(
-            "error: {}: `layout` reads Edgar-DotNet YAML maps (.yml or .yaml)",
-            o.input.display()
-        );
-        eprintln!("  hint: level graphs from `generate` are laid out once grammars can name room templates (a `rooms` block); not yet");
-        return Err(Failure::BadInput);
-    }
+    let is = |ext: &str| {
+        o.input
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case(ext))
+    };
     let time_limit = match o.time_limit {
         Some(s) if !(s.is_finite() && s > 0.0) => {
             eprintln!("error: --time-limit must be a positive number of seconds, not {s}");
@@ -41,43 +42,30 @@ pub(crate) fn run(o: &Options) -> Result<(), Failure> {
         Some(s) => Some(Duration::from_secs_f64(s)),
         None => None,
     };
-    let rooms_dir = o
-        .rooms
-        .clone()
-        .unwrap_or_else(|| edgar::default_rooms_dir(&o.input));
-    let loaded =
-        edgar::RoomSets::load_dir(&rooms_dir).and_then(|sets| edgar::load_map(&o.input, &sets));
-    let problem = loaded.map_err(|e| {
-        eprintln!("error: {e}");
-        Failure::BadInput
-    })?;
-    let started = Instant::now();
-    let prepared = Prepared::new(&problem).map_err(|e| {
-        eprintln!("error: {}: {e}", o.input.display());
-        Failure::BadInput
-    })?;
+    let (problem, alphabet) = if is("yml") || is("yaml") {
+        if o.grammar.is_some() {
+            eprintln!(
+                "error: --grammar is for mission graphs; an Edgar map names its own room sets"
+            );
+            return Err(Failure::BadInput);
+        }
+        (edgar_problem(o)?, Alphabet::default())
+    } else if is("json") {
+        mission_problem(o)?
+    } else {
+        eprintln!(
+            "error: {}: `layout` reads an Edgar-DotNet YAML map (.yml, .yaml) or a mission graph (.json, with --grammar)",
+            o.input.display()
+        );
+        return Err(Failure::BadInput);
+    };
     let settings = LayoutSettings {
         max_iterations: o.max_iterations,
         time_limit,
         ..LayoutSettings::default()
     };
-    let (layout, stats) = match prepared.run(o.seed, &settings) {
-        Ok(done) => done,
-        Err(e @ LayoutError::Limit { .. }) => {
-            let text = e.to_string();
-            let mut lines = text.lines();
-            eprintln!("error: {}", lines.next().unwrap_or_default());
-            for hint in lines {
-                eprintln!("  {hint}");
-            }
-            eprintln!("  map {}, seed {}", o.input.display(), o.seed);
-            return Err(Failure::Derivation);
-        }
-        Err(e) => {
-            eprintln!("error: {}: {e}", o.input.display());
-            return Err(Failure::BadInput);
-        }
-    };
+    let started = Instant::now();
+    let (layout, stats) = lay_out(&problem, o.seed, &settings, &o.input.display().to_string())?;
     let elapsed = started.elapsed();
     let title = format!(
         "{} — seed {}",
@@ -93,7 +81,7 @@ pub(crate) fn run(o: &Options) -> Result<(), Failure> {
         ),
         (
             "layout.svg",
-            layout_svg(&problem, &layout, &Alphabet::default(), &title),
+            layout_svg(&problem, &layout, &alphabet, &title),
         ),
     ];
     output::write_all(&o.out, &files).map_err(|e| {
@@ -112,4 +100,136 @@ pub(crate) fn run(o: &Options) -> Result<(), Failure> {
         o.out.display()
     );
     Ok(())
+}
+
+/// The problem of an Edgar map, its room sets from `--rooms` or beside it.
+fn edgar_problem(o: &Options) -> Result<LayoutProblem, Failure> {
+    let rooms_dir = o
+        .rooms
+        .clone()
+        .unwrap_or_else(|| edgar::default_rooms_dir(&o.input));
+    edgar::RoomSets::load_dir(&rooms_dir)
+        .and_then(|sets| edgar::load_map(&o.input, &sets))
+        .map_err(|e| {
+            eprintln!("error: {e}");
+            Failure::BadInput
+        })
+}
+
+/// The problem of a mission graph under its grammar's `rooms` block.
+fn mission_problem(o: &Options) -> Result<(LayoutProblem, Alphabet), Failure> {
+    let Some(grammar_path) = &o.grammar else {
+        eprintln!(
+            "error: {}: a mission graph needs --grammar GRAMMAR, whose `rooms` block says which templates each tag uses",
+            o.input.display()
+        );
+        return Err(Failure::BadInput);
+    };
+    if o.rooms.is_some() {
+        eprintln!("error: --rooms is for Edgar maps; a grammar's `rooms` block names its own files with `load`");
+        return Err(Failure::BadInput);
+    }
+    let loaded = crate::load_grammar(Some(grammar_path))?;
+    let grammar = &loaded.grammar;
+    let Some(spec) = &grammar.model().rooms else {
+        eprintln!(
+            "error: grammar {} has no `rooms` block: it does not say which room templates its tags use",
+            grammar_path.display()
+        );
+        return Err(Failure::BadInput);
+    };
+    let text = std::fs::read_to_string(&o.input).map_err(|e| {
+        eprintln!("error: cannot read {}: {e}", o.input.display());
+        Failure::BadInput
+    })?;
+    let host = MissionDoc::from_json(&text)
+        .and_then(|doc| host_for(&doc, grammar))
+        .map_err(|e| {
+            eprintln!("error: {}: {e}", o.input.display());
+            Failure::BadInput
+        })?;
+    let problem = problem_of_level(&host, spec, grammar_path)?;
+    Ok((problem, grammar.alphabet()))
+}
+
+/// The layout problem of a level under a `rooms` block whose `load` paths
+/// are relative to `grammar_path`'s folder. Bad blocks and files exit 2.
+pub(crate) fn problem_of_level(
+    level: &Graph,
+    spec: &RoomsSpec,
+    grammar_path: &Path,
+) -> Result<LayoutProblem, Failure> {
+    let base = grammar_path.parent().unwrap_or(Path::new("."));
+    let mut sets = edgar::RoomSets::new();
+    for entry in &spec.load {
+        let path = base.join(entry);
+        // A folder is read as `load_dir` reads it; a set name loaded twice
+        // is an error of `load_file`.
+        let files = if path.is_dir() {
+            yaml_files(&path)
+        } else {
+            vec![path]
+        };
+        for file in files {
+            if let Err(e) = sets.load_file(&file) {
+                eprintln!("error: rooms block of {}: {e}", grammar_path.display());
+                return Err(Failure::BadInput);
+            }
+        }
+    }
+    level_problem(level, spec, &sets).map_err(|e| {
+        eprintln!("error: {}: {e}", grammar_path.display());
+        Failure::BadInput
+    })
+}
+
+/// The `*.yml`/`*.yaml` files of `dir` in name order (as `load_dir` reads them).
+fn yaml_files(dir: &Path) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map(|entries| {
+            entries
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| {
+                    p.is_file()
+                        && p.extension().is_some_and(|x| {
+                            x.eq_ignore_ascii_case("yml") || x.eq_ignore_ascii_case("yaml")
+                        })
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    files.sort();
+    files
+}
+
+/// Runs the layout; a limit exits 1, a problem that cannot be laid out
+/// (not planar, not connected, rooms that cannot meet) exits 2; messages
+/// name `what`.
+pub(crate) fn lay_out(
+    problem: &LayoutProblem,
+    seed: u64,
+    settings: &LayoutSettings,
+    what: &str,
+) -> Result<(Layout, LayoutStats), Failure> {
+    let prepared = Prepared::new(problem).map_err(|e| {
+        eprintln!("error: {what}: {e}");
+        Failure::BadInput
+    })?;
+    match prepared.run(seed, settings) {
+        Ok(done) => Ok(done),
+        Err(e @ LayoutError::Limit { .. }) => {
+            let text = e.to_string();
+            let mut lines = text.lines();
+            eprintln!("error: {}", lines.next().unwrap_or_default());
+            for hint in lines {
+                eprintln!("  {hint}");
+            }
+            eprintln!("  {what}, seed {seed}");
+            Err(Failure::Derivation)
+        }
+        Err(e) => {
+            eprintln!("error: {what}: {e}");
+            Err(Failure::BadInput)
+        }
+    }
 }

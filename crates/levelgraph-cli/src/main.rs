@@ -58,7 +58,7 @@ enum Command {
             long,
             value_enum,
             value_delimiter = ',',
-            default_value = "json,dot,svg,graphml,txt"
+            default_value = "json,dot,svg,graphml,txt,layout"
         )]
         formats: Vec<Format>,
         /// Geometric derivation (seed 000): keep a plane drawing while
@@ -78,8 +78,13 @@ enum Command {
     /// layout.svg.
     Layout {
         /// An Edgar-DotNet YAML map (`.yml`/`.yaml`: roomsRange, passages,
-        /// defaultRoomShapes, corridors, customRoomDescriptionsSet).
+        /// defaultRoomShapes, corridors, customRoomDescriptionsSet), or a
+        /// mission graph (`.json`, e.g. from `generate`) with `--grammar`.
         input: PathBuf,
+        /// For a mission graph: the grammar whose `rooms` block says which
+        /// templates each tag uses.
+        #[arg(long, value_name = "GRAMMAR")]
+        grammar: Option<PathBuf>,
         /// Folder of Edgar room-set files the map's `setName`s refer to;
         /// default: the `rooms` folder beside the map's folder.
         #[arg(long, value_name = "DIR")]
@@ -117,6 +122,9 @@ enum Format {
     Graphml,
     /// mission.txt, the text export of seed 003.
     Txt,
+    /// layout.json and layout.svg, the room layout, when the grammar has a
+    /// `rooms` block (none otherwise).
+    Layout,
 }
 
 /// How a command ended, mapped to an exit code.
@@ -149,6 +157,7 @@ fn main() -> ExitCode {
         Command::GrammarJson { grammar } => grammar_json(grammar.as_deref()),
         Command::Layout {
             input,
+            grammar,
             rooms,
             seed,
             out,
@@ -156,6 +165,7 @@ fn main() -> ExitCode {
             time_limit,
         } => layout::run(&layout::Options {
             input,
+            grammar,
             rooms,
             seed,
             out,
@@ -171,13 +181,13 @@ fn main() -> ExitCode {
 }
 
 /// A grammar read from disk (or the built-in one) with its text, for diagnostics.
-struct Loaded {
+pub(crate) struct Loaded {
     name: String,
     text: String,
-    grammar: CompiledGrammar,
+    pub(crate) grammar: CompiledGrammar,
 }
 
-fn load_grammar(path: Option<&Path>) -> Result<Loaded, Failure> {
+pub(crate) fn load_grammar(path: Option<&Path>) -> Result<Loaded, Failure> {
     let Some(path) = path else {
         return Ok(Loaded {
             name: "<built-in default grammar>".to_owned(),
@@ -341,19 +351,43 @@ fn generate(
     } else {
         Vec::new()
     };
-    let files: Vec<(&str, String)> = formats
+    // The room layout (seed 001) when the grammar says which templates its
+    // tags use; the same seed as the derivation.
+    let layout = match (&grammar.model().rooms, formats.contains(&Format::Layout)) {
+        (Some(spec), true) => {
+            let base = path.unwrap_or(Path::new("grammar"));
+            let problem = layout::problem_of_level(graph, spec, base)?;
+            let what = format!("the level of grammar {}", grammar.name());
+            let settings = levelgraph::layout::LayoutSettings::default();
+            let (l, _) = layout::lay_out(&problem, seed, &settings, &what)?;
+            Some((problem, l))
+        }
+        _ => None,
+    };
+    let mut files: Vec<(&str, String)> = formats
         .iter()
-        .map(|format| match format {
-            Format::Json => (
+        .filter_map(|format| match format {
+            Format::Json => Some((
                 "mission.json",
                 MissionDoc::from_derivation(&derivation).to_json(),
-            ),
-            Format::Dot => ("mission.dot", to_dot(graph, &alphabet, &title)),
-            Format::Svg => ("mission.svg", to_svg(graph, &positions, &alphabet, &title)),
-            Format::Graphml => ("mission.graphml", to_graphml(graph, &alphabet, &title)),
-            Format::Txt => ("mission.txt", to_seed003_text(graph, &positions)),
+            )),
+            Format::Dot => Some(("mission.dot", to_dot(graph, &alphabet, &title))),
+            Format::Svg => Some(("mission.svg", to_svg(graph, &positions, &alphabet, &title))),
+            Format::Graphml => Some(("mission.graphml", to_graphml(graph, &alphabet, &title))),
+            Format::Txt => Some(("mission.txt", to_seed003_text(graph, &positions))),
+            Format::Layout => None,
         })
         .collect();
+    if let Some((problem, l)) = &layout {
+        files.push((
+            "layout.json",
+            levelgraph::formats::LayoutDoc::new(problem, l, seed).to_json(),
+        ));
+        files.push((
+            "layout.svg",
+            levelgraph::formats::layout_svg(problem, l, &alphabet, &title),
+        ));
+    }
     output::write_all(out, &files).map_err(|e| {
         eprintln!("error: cannot write to {}: {e}", out.display());
         Failure::BadInput

@@ -6,7 +6,10 @@
 //! failure.
 //!
 //! Inputs: every map of Edgar-DotNet's examples
-//! (`crates/levelgraph/tests/data/edgar/maps`, room sets beside them).
+//! (`crates/levelgraph/tests/data/edgar/maps`, room sets beside them), and
+//! the levels of every example grammar with a `rooms` block (run `k`
+//! derives seed `k` and lays that level out with seed `k`: each run is a
+//! different level).
 //! Timing is per run and includes building the shapes, configuration
 //! spaces and chains (`Prepared::new`), as a fresh generator would.
 //!
@@ -16,7 +19,9 @@
 use std::path::PathBuf;
 use std::time::Instant;
 
-use levelgraph::layout::{check::check_layout, edgar, LayoutSettings, Prepared};
+use levelgraph::layout::{
+    check::check_layout, edgar, rooms::level_problem, LayoutProblem, LayoutSettings, Prepared,
+};
 
 fn main() {
     let runs: u64 = std::env::var("LAYOUT_RUNS")
@@ -42,48 +47,99 @@ fn main() {
     println!("|---|---|---|---|---|---|---|---|---|---|---|");
     for map in maps {
         let problem = edgar::load_map(&map, &sets).expect("map");
-        let mut times = Vec::new();
-        let mut ok = 0u64;
-        let mut iterations = 0u64;
-        let mut backtracks = 0u64;
-        let mut setup = 0.0;
-        for seed in 0..runs {
-            let start = Instant::now();
-            let prepared = Prepared::new(&problem).expect("prepared");
-            setup += start.elapsed().as_secs_f64();
-            let result = prepared.run(seed, &settings);
-            times.push(start.elapsed().as_secs_f64());
-            if let Ok((layout, stats)) = result {
-                iterations += stats.iterations;
-                backtracks += stats.backtracks;
-                if check_layout(&problem, &layout).is_empty() {
-                    ok += 1;
-                } else {
-                    eprintln!(
-                        "{}: seed {seed}: the checker refused the layout",
-                        map.display()
-                    );
-                }
-            }
-        }
-        times.sort_by(f64::total_cmp);
-        let mean = times.iter().sum::<f64>() / times.len() as f64;
         let name = map
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
-        println!(
-            "| {name} | {} | {} | {} | {:.0} % | {:.1} ms | {:.1} ms | {:.1} ms | {} | {:.1} | {:.2} ms |",
-            problem.rooms.len(),
-            problem.edges.len(),
-            if problem.corridors.is_some() { "yes" } else { "no" },
-            100.0 * ok as f64 / runs as f64,
-            mean * 1e3,
-            times[times.len() / 2] * 1e3,
-            times[times.len() - 1] * 1e3,
-            iterations / ok.max(1),
-            backtracks as f64 / ok.max(1) as f64,
-            setup / runs as f64 * 1e3,
+        row(
+            &name,
+            (0..runs).map(|seed| (seed, problem.clone())),
+            &settings,
         );
+    }
+    // Example grammars with a rooms block: each run lays out another level.
+    let examples = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../examples");
+    let mut grammars: Vec<PathBuf> = std::fs::read_dir(&examples)
+        .expect("examples folder")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "lg"))
+        .filter(|p| p.to_string_lossy().contains(&filter))
+        .collect();
+    grammars.sort();
+    for path in grammars {
+        let text = std::fs::read_to_string(&path).expect("grammar");
+        let grammar = levelgraph::grammar::load(&text, "example").expect("example grammar");
+        let Some(spec) = grammar.model().rooms.clone() else {
+            continue;
+        };
+        let levels = (0..runs).filter_map(|seed| {
+            let level = levelgraph::derive(&grammar, seed).ok()?;
+            let problem = level_problem(&level.graph, &spec, &edgar::RoomSets::new())
+                .expect("the example's rooms block needs no files");
+            Some((seed, problem))
+        });
+        let name = format!(
+            "{} (levels)",
+            path.file_name()
+                .map(|n| n.to_string_lossy())
+                .unwrap_or_default()
+        );
+        row(&name, levels, &settings);
+    }
+}
+
+/// One table row: every `(seed, problem)` run once.
+fn row(name: &str, runs: impl Iterator<Item = (u64, LayoutProblem)>, settings: &LayoutSettings) {
+    let mut times = Vec::new();
+    let mut ok = 0u64;
+    let mut iterations = 0u64;
+    let mut backtracks = 0u64;
+    let mut setup = 0.0;
+    let mut rooms = 0usize;
+    let mut edges = 0usize;
+    let mut corridors = false;
+    for (seed, problem) in runs {
+        rooms += problem.rooms.len();
+        edges += problem.edges.len();
+        corridors |= problem.corridors.is_some();
+        let start = Instant::now();
+        let prepared = Prepared::new(&problem).expect("prepared");
+        setup += start.elapsed().as_secs_f64();
+        let result = prepared.run(seed, settings);
+        times.push(start.elapsed().as_secs_f64());
+        if let Ok((layout, stats)) = result {
+            iterations += stats.iterations;
+            backtracks += stats.backtracks;
+            if check_layout(&problem, &layout).is_empty() {
+                ok += 1;
+            } else {
+                eprintln!("{name}: seed {seed}: the checker refused the layout");
+            }
+        }
+    }
+    let n = times.len().max(1);
+    times.sort_by(f64::total_cmp);
+    let mean = times.iter().sum::<f64>() / n as f64;
+    println!(
+        "| {name} | {} | {} | {} | {:.0} % | {:.1} ms | {:.1} ms | {:.1} ms | {} | {:.1} | {:.2} ms |",
+        fmt_mean(rooms, n),
+        fmt_mean(edges, n),
+        if corridors { "yes" } else { "no" },
+        100.0 * ok as f64 / n as f64,
+        mean * 1e3,
+        times.get(times.len() / 2).copied().unwrap_or(0.0) * 1e3,
+        times.last().copied().unwrap_or(0.0) * 1e3,
+        iterations / ok.max(1),
+        backtracks as f64 / ok.max(1) as f64,
+        setup / n as f64 * 1e3,
+    );
+}
+
+/// A count per run: whole when every run had the same, else one decimal.
+fn fmt_mean(total: usize, n: usize) -> String {
+    if total % n == 0 {
+        (total / n).to_string()
+    } else {
+        format!("{:.1}", total as f64 / n as f64)
     }
 }

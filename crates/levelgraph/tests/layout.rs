@@ -154,3 +154,119 @@ fn the_iteration_limit_stops_a_run_and_says_so() {
     assert!(text.contains("max_iterations 5000"), "{text}");
     assert!(text.contains("chain 1 of 1"), "{text}");
 }
+
+/// The rooms block of `examples/dungeon-rooms.lg`, built as the model.
+fn dungeon_rooms() -> levelgraph::grammar::RoomsSpec {
+    use levelgraph::grammar::{DoorSpec, RoomsSpec, SetSpec, TemplateSpec, UseSpec};
+    let t = |name: &str, p: &[(i32, i32)]| TemplateSpec {
+        name: name.into(),
+        outline: p.iter().map(|&(x, y)| GridPoint::new(x, y)).collect(),
+        door: None,
+        doors: vec![],
+        rotate: true,
+        mirror: false,
+        span: None,
+    };
+    let names = |l: &[&str]| l.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    RoomsSpec {
+        door: Some(DoorSpec {
+            length: 2,
+            corner_distance: 1,
+        }),
+        templates: vec![
+            t("hall", &[(0, 0), (12, 0), (12, 12), (0, 12)]),
+            t("small", &[(0, 0), (8, 0), (8, 8), (0, 8)]),
+            t("long", &[(0, 0), (12, 0), (12, 18), (0, 18)]),
+            t("ell", &[(0, 0), (12, 0), (12, 6), (6, 6), (6, 12), (0, 12)]),
+            t(
+                "tee",
+                &[
+                    (0, 0),
+                    (18, 0),
+                    (18, 6),
+                    (12, 6),
+                    (12, 12),
+                    (6, 12),
+                    (6, 6),
+                    (0, 6),
+                ],
+            ),
+            t("closet", &[(0, 0), (6, 0), (6, 6), (0, 6)]),
+        ],
+        sets: vec![SetSpec {
+            name: "basic".into(),
+            members: names(&["hall", "small", "long", "ell", "tee"]),
+            span: None,
+        }],
+        uses: vec![
+            UseSpec {
+                tags: names(&["goal"]),
+                members: names(&["hall", "long"]),
+                span: None,
+            },
+            UseSpec {
+                tags: names(&["key", "treasure"]),
+                members: names(&["small", "closet"]),
+                span: None,
+            },
+            UseSpec {
+                tags: names(&["*"]),
+                members: names(&["basic"]),
+                span: None,
+            },
+        ],
+        ..RoomsSpec::default()
+    }
+}
+
+#[test]
+fn levels_of_the_default_grammar_are_laid_out_validly() {
+    use levelgraph::layout::rooms::level_problem;
+    let grammar = levelgraph::grammar::default_grammar();
+    let spec = dungeon_rooms();
+    let sets = edgar::RoomSets::new();
+    let mut laid = 0;
+    for seed in 1..=12 {
+        let Ok(d) = levelgraph::derive(&grammar, seed) else {
+            continue;
+        };
+        let problem = level_problem(&d.graph, &spec, &sets).expect("problem");
+        // Rooms are the vertices, in id order, with their tags.
+        assert_eq!(problem.rooms.len(), d.graph.vertex_count());
+        assert!(problem.rooms.iter().any(|r| r.tag == "goal"));
+        let (l, _) = layout(&problem, seed, &LayoutSettings::default())
+            .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+        let violations = check_layout(&problem, &l);
+        assert!(violations.is_empty(), "seed {seed}: {violations:?}");
+        // Goals use the big templates only.
+        for (r, placed) in l.rooms.iter().enumerate() {
+            let name = &problem.templates[placed.template].name;
+            match problem.rooms[r].tag.as_str() {
+                "goal" => assert!(name == "hall" || name == "long", "{name}"),
+                "key" | "treasure" => assert!(name == "small" || name == "closet", "{name}"),
+                _ => {}
+            }
+        }
+        laid += 1;
+    }
+    assert!(laid >= 10);
+}
+
+#[test]
+fn a_tag_without_templates_is_named() {
+    use levelgraph::layout::rooms::level_problem;
+    let grammar = levelgraph::grammar::default_grammar();
+    let mut spec = dungeon_rooms();
+    spec.uses.retain(|u| u.tags != ["*"]);
+    let d = levelgraph::derive(&grammar, 7).unwrap();
+    let err = level_problem(&d.graph, &spec, &edgar::RoomSets::new())
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("no `use` line"), "{err}");
+    let mut spec = dungeon_rooms();
+    spec.uses[0].members.push("nowhere".into());
+    let err = level_problem(&d.graph, &spec, &edgar::RoomSets::new())
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("unknown template or set `nowhere`"), "{err}");
+}

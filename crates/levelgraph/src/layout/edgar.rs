@@ -458,6 +458,44 @@ impl RoomSets {
         Self::default()
     }
 
+    /// The templates of set `set` (every description, each with the four
+    /// rotations, named `set/description`), or of the one description
+    /// `set/description` when `name` has that form: how a grammar's `rooms`
+    /// block uses a loaded set. `field` names the place for messages.
+    ///
+    /// # Errors
+    /// [`EdgarError::Invalid`] for an unknown set or description (listing
+    /// the known ones), [`EdgarError::Template`] for a bad description.
+    pub fn templates(&self, name: &str, field: &str) -> Result<Vec<RoomTemplate>, EdgarError> {
+        let (set, description) = match name.split_once('/') {
+            Some((set, d)) => (set, Some(d.to_owned())),
+            None => (name, None),
+        };
+        let file = self
+            .sets
+            .get(set)
+            .map_or_else(|| PathBuf::from(field), |s| s.file.clone());
+        let mut b = Builder {
+            sets: self,
+            custom: None,
+            map_file: &file,
+            templates: Vec::new(),
+            repeat: Vec::new(),
+            by_key: HashMap::new(),
+            names: HashSet::new(),
+        };
+        let entry = ShapesModel {
+            set_name: Some(set.to_owned()),
+            room_description_name: description,
+            rotate: None,
+            probability: None,
+            normalize_probabilities: None,
+            scale: None,
+        };
+        b.shapes(&[entry], field)?;
+        Ok(b.templates)
+    }
+
     /// Every `*.yml` (and `*.yaml`) file of `dir`, in file-name order (not
     /// its subfolders).
     ///

@@ -1,0 +1,247 @@
+//! A derived level as a layout problem: its top-level vertices are the
+//! rooms, its corridors (non-cosmetic edges between two different rooms,
+//! once per pair; a stored vertex's edges count as its room's) are the
+//! edges that need doors, and the grammar's `rooms` block says which
+//! templates each tag may use.
+
+use std::collections::BTreeSet;
+
+use super::edgar::{EdgarError, RoomSets};
+use super::{
+    CorridorSpec, DoorRule, GridPoint, LayoutProblem, RoomSpec, RoomTemplate, TemplateError,
+    Transform,
+};
+use crate::drawing::top_level;
+use crate::grammar::{RoomsSpec, TemplateSpec};
+use crate::graph::Graph;
+
+/// Why a level and a `rooms` block do not make a layout problem.
+#[derive(Debug, thiserror::Error)]
+pub enum RoomsError {
+    /// A name in a set, `use` or `corridors` line that is no template or
+    /// set.
+    #[error("rooms block: {place}: unknown template or set `{name}` (known: {known})")]
+    Unknown {
+        /// The name.
+        name: String,
+        /// Where it is used (`set basic`, `use goal`, `corridors`).
+        place: String,
+        /// The names that exist.
+        known: String,
+    },
+    /// Sets that contain each other.
+    #[error("rooms block: set `{0}` contains itself")]
+    Cycle(String),
+    /// A room whose tag no `use` line covers.
+    #[error("vertex {vertex} has tag `{tag}`, which no `use` line of the rooms block names, and there is no `use *`")]
+    NoTemplates {
+        /// The vertex id.
+        vertex: u32,
+        /// Its tag.
+        tag: String,
+    },
+    /// An inline template that does not build.
+    #[error("rooms block: {0}")]
+    Template(#[from] TemplateError),
+    /// A loaded Edgar set or description that does not build.
+    #[error("{0}")]
+    Edgar(#[from] EdgarError),
+}
+
+/// The layout problem of `graph` under `spec`, with `loaded` holding the
+/// Edgar room sets of the block's `load` lines (read by the caller).
+/// Rooms are named by vertex id and come in id order; a geometric
+/// derivation's positions become the problem's drawing.
+///
+/// # Errors
+/// [`RoomsError`] naming the name, tag or template at fault.
+pub fn level_problem(
+    graph: &Graph,
+    spec: &RoomsSpec,
+    loaded: &RoomSets,
+) -> Result<LayoutProblem, RoomsError> {
+    let mut r = Resolver {
+        spec,
+        loaded,
+        templates: Vec::new(),
+    };
+    // Tag → template indices.
+    let mut default: Option<Vec<usize>> = None;
+    let mut by_tag: Vec<(String, Vec<usize>)> = Vec::new();
+    for u in &spec.uses {
+        let place = format!("use {}", u.tags.join(" "));
+        let mut list = Vec::new();
+        for m in &u.members {
+            for t in r.resolve(m, &place, 0)? {
+                if !list.contains(&t) {
+                    list.push(t);
+                }
+            }
+        }
+        for tag in &u.tags {
+            if tag == "*" {
+                default = Some(list.clone());
+            } else {
+                by_tag.push((tag.clone(), list.clone()));
+            }
+        }
+    }
+    let rooms_ids: Vec<_> = graph
+        .vertex_ids()
+        .filter(|&v| graph.parent(v).is_none())
+        .collect();
+    let mut slot = vec![usize::MAX; graph.vertex_bound()];
+    let mut rooms = Vec::with_capacity(rooms_ids.len());
+    for (i, &v) in rooms_ids.iter().enumerate() {
+        slot[v.index()] = i;
+        let tag = graph.tags().name(graph.tag(v)).to_owned();
+        let templates = by_tag
+            .iter()
+            .find(|(t, _)| *t == tag)
+            .map(|(_, l)| l.clone())
+            .or_else(|| default.clone())
+            .ok_or_else(|| RoomsError::NoTemplates {
+                vertex: v.index() as u32,
+                tag: tag.clone(),
+            })?;
+        rooms.push(RoomSpec {
+            name: v.index().to_string(),
+            tag,
+            templates,
+        });
+    }
+    let mut pairs = BTreeSet::new();
+    for (_, e) in graph.edges() {
+        if e.cosmetic {
+            continue;
+        }
+        let (a, b) = (
+            slot[top_level(graph, e.source).index()],
+            slot[top_level(graph, e.target).index()],
+        );
+        if a != b {
+            pairs.insert([a.min(b), a.max(b)]);
+        }
+    }
+    let corridors = if spec.corridors.is_empty() {
+        None
+    } else {
+        let mut list = Vec::new();
+        for m in &spec.corridors {
+            for t in r.resolve(m, "corridors", 0)? {
+                if !list.contains(&t) {
+                    list.push(t);
+                }
+            }
+        }
+        Some(CorridorSpec {
+            offsets: Vec::new(),
+            templates: list,
+        })
+    };
+    let points: Option<Vec<[f64; 2]>> = rooms_ids
+        .iter()
+        .map(|&v| graph.vertex(v).and_then(|x| x.position))
+        .collect();
+    Ok(LayoutProblem {
+        rooms,
+        edges: pairs.into_iter().collect(),
+        templates: r.templates,
+        corridors,
+        min_distance: spec.min_distance,
+        repeat: spec.repeat,
+        drawing: points,
+    })
+}
+
+/// Names → template indices, building each template once.
+struct Resolver<'a> {
+    spec: &'a RoomsSpec,
+    loaded: &'a RoomSets,
+    templates: Vec<RoomTemplate>,
+}
+
+/// Deepest nesting of sets in sets.
+const MAX_DEPTH: usize = 64;
+
+impl Resolver<'_> {
+    fn resolve(&mut self, name: &str, place: &str, depth: usize) -> Result<Vec<usize>, RoomsError> {
+        if let Some(t) = self.spec.templates.iter().find(|t| t.name == name) {
+            return Ok(vec![self.add(build(t, self.spec)?)]);
+        }
+        if let Some(set) = self.spec.sets.iter().find(|s| s.name == name) {
+            if depth > MAX_DEPTH {
+                return Err(RoomsError::Cycle(name.to_owned()));
+            }
+            let mut out = Vec::new();
+            for m in &set.members {
+                for t in self.resolve(m, &format!("set {}", set.name), depth + 1)? {
+                    if !out.contains(&t) {
+                        out.push(t);
+                    }
+                }
+            }
+            return Ok(out);
+        }
+        let set = name.split('/').next().unwrap_or(name);
+        if self.loaded.contains(set) {
+            let built = self.loaded.templates(name, place)?;
+            return Ok(built.into_iter().map(|t| self.add(t)).collect());
+        }
+        let mut known: Vec<String> = self
+            .spec
+            .templates
+            .iter()
+            .map(|t| t.name.clone())
+            .chain(self.spec.sets.iter().map(|s| s.name.clone()))
+            .chain(self.loaded.names().map(str::to_owned))
+            .collect();
+        known.sort();
+        Err(RoomsError::Unknown {
+            name: name.to_owned(),
+            place: place.to_owned(),
+            known: if known.is_empty() {
+                "none".into()
+            } else {
+                known.join(", ")
+            },
+        })
+    }
+
+    /// The index of `t`, adding it unless a template of its name is there.
+    fn add(&mut self, t: RoomTemplate) -> usize {
+        match self.templates.iter().position(|o| o.name == t.name) {
+            Some(k) => k,
+            None => {
+                self.templates.push(t);
+                self.templates.len() - 1
+            }
+        }
+    }
+}
+
+/// An inline template of the block.
+pub(crate) fn build(t: &TemplateSpec, spec: &RoomsSpec) -> Result<RoomTemplate, TemplateError> {
+    let rule = if t.doors.is_empty() {
+        let d = t.door.or(spec.door);
+        DoorRule::Overlap {
+            length: d.map_or(1, |d| d.length),
+            corner_distance: d.map_or(1, |d| d.corner_distance),
+        }
+    } else {
+        DoorRule::Specific(t.doors.clone())
+    };
+    let transforms: Vec<Transform> = match (t.rotate, t.mirror) {
+        (true, m) => Transform::all(m).collect(),
+        (false, false) => vec![Transform::IDENTITY],
+        (false, true) => vec![
+            Transform::IDENTITY,
+            Transform {
+                rotation: 0,
+                mirror: true,
+            },
+        ],
+    };
+    let outline: Vec<GridPoint> = t.outline.clone();
+    RoomTemplate::new(&t.name, &outline, rule, transforms)
+}
