@@ -226,7 +226,7 @@ fn syntax_errors_with_positions() {
         ),
         (
             "rules r { }",
-            "expected `grammar`, `tags`, `rule`, `group` or `recipe`, found `rules`",
+            "expected `grammar`, `tags`, `rule`, `group`, `recipe` or `rooms`, found `rules`",
             1,
             1,
             "a grammar file holds",
@@ -370,6 +370,12 @@ fn json_form_round_trips_and_derives_identically() {
             g.groups.iter_mut().for_each(|grp| grp.span = None);
             if let Some(recipe) = &mut g.recipe {
                 recipe.stages.iter_mut().for_each(|st| st.span = None);
+            }
+            if let Some(rooms) = &mut g.rooms {
+                rooms.span = None;
+                rooms.templates.iter_mut().for_each(|t| t.span = None);
+                rooms.sets.iter_mut().for_each(|s| s.span = None);
+                rooms.uses.iter_mut().for_each(|u| u.span = None);
             }
             g
         };

@@ -132,6 +132,63 @@ fn yes() -> bool {
     true
 }
 
+impl TemplateSpec {
+    /// Its door rule: `doors` when it lists any, else overlap mode with its
+    /// own `door`, else `block_door` (the block's `door`), else length 1
+    /// and corner distance 1.
+    pub fn door_rule(&self, block_door: Option<DoorSpec>) -> crate::layout::DoorRule {
+        if !self.doors.is_empty() {
+            return crate::layout::DoorRule::Specific(self.doors.clone());
+        }
+        let d = self.door.or(block_door).unwrap_or(DoorSpec {
+            length: 1,
+            corner_distance: 1,
+        });
+        crate::layout::DoorRule::Overlap {
+            length: d.length,
+            corner_distance: d.corner_distance,
+        }
+    }
+
+    /// The transforms it may be placed under: the four rotations (and
+    /// their mirror images with `mirror`) when `rotate`, else the identity
+    /// (and the plain mirror image with `mirror`).
+    pub fn transforms(&self) -> Vec<crate::layout::Transform> {
+        use crate::layout::Transform;
+        if self.rotate {
+            Transform::all(self.mirror).collect()
+        } else if self.mirror {
+            vec![
+                Transform::IDENTITY,
+                Transform {
+                    rotation: 0,
+                    mirror: true,
+                },
+            ]
+        } else {
+            vec![Transform::IDENTITY]
+        }
+    }
+
+    /// The room template it describes, with the block's `door` as
+    /// `block_door` ([`TemplateSpec::door_rule`]).
+    ///
+    /// # Errors
+    /// The outline is not an orthogonal polygon, or the door rule gives no
+    /// door.
+    pub fn build(
+        &self,
+        block_door: Option<DoorSpec>,
+    ) -> Result<crate::layout::RoomTemplate, crate::layout::TemplateError> {
+        crate::layout::RoomTemplate::new(
+            &self.name,
+            &self.outline,
+            self.door_rule(block_door),
+            self.transforms(),
+        )
+    }
+}
+
 /// A named set of templates: each member an inline template, another set,
 /// a loaded Edgar set or a loaded template `set/room`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -10,11 +10,13 @@ use std::collections::BTreeMap;
 
 use super::lexer::{string_value, tokenize, Token, TokenKind};
 use super::model::{
-    Alternative, Containment, Grammar, GridSpec, GroupDecl, Limits, PatternVertex, Recipe,
-    ReplacementVertex, Rule, RuleEdge, Side, Stage, StageRule, TagDecl, WILDCARD,
+    Alternative, Containment, DoorSpec, Grammar, GridSpec, GroupDecl, Limits, PatternVertex,
+    Recipe, ReplacementVertex, RoomsSpec, Rule, RuleEdge, SetSpec, Side, Stage, StageRule, TagDecl,
+    TemplateSpec, UseSpec, WILDCARD,
 };
 use crate::diagnostic::{line_col, Diagnostic, Span};
 use crate::geometric::{GeometrySettings, SpringShape};
+use crate::layout::{GridPoint, RepeatMode};
 
 /// Parses grammar text. `default_name` names the grammar when the text has
 /// no `grammar "name" { … }` header (the CLI passes the file stem).
@@ -95,6 +97,18 @@ const SETTINGS: &str =
 /// The settings of a `geometric { … }` block, for the unknown-setting hint.
 const GEOMETRIC_SETTINGS: &str =
     "spring, steps, finish_steps, room_radius, radius, margin, retries";
+/// The words of a `rooms { … }` block, for the unknown-word hint. A member
+/// name spelled like one of them must be written as a string.
+const ROOMS_WORDS: [&str; 8] = [
+    "door",
+    "repeat",
+    "min_distance",
+    "load",
+    "template",
+    "set",
+    "use",
+    "corridors",
+];
 const RULE_ATTRIBUTES: &str =
     "weight, max_uses, probability, no_repeat, priority, group, induced, orient any, mirror";
 
@@ -181,6 +195,7 @@ impl<'src> Parser<'src> {
         let mut seen_recipe: Option<Span> = None;
         let mut seen_header: Option<Span> = None;
         let mut seen_tags: Option<Span> = None;
+        let mut seen_rooms: Option<Span> = None;
         loop {
             let tok = self.peek();
             match tok.kind {
@@ -233,11 +248,19 @@ impl<'src> Parser<'src> {
                     seen_recipe = Some(tok.span);
                     grammar.recipe = Some(self.recipe()?);
                 }
+                TokenKind::Ident("rooms") => {
+                    self.bump();
+                    if let Some(first) = seen_rooms {
+                        return Err(self.duplicate_block("rooms", tok.span, first));
+                    }
+                    seen_rooms = Some(tok.span);
+                    grammar.rooms = Some(self.rooms(tok.span)?);
+                }
                 _ => {
                     return Err(self
-                        .unexpected("`grammar`, `tags`, `rule`, `group` or `recipe`")
+                        .unexpected("`grammar`, `tags`, `rule`, `group`, `recipe` or `rooms`")
                         .with_hint(
-                            "a grammar file holds a `grammar` header, a `tags` block, `rule` blocks, `group` declarations and a `recipe`",
+                            "a grammar file holds a `grammar` header, a `tags` block, `rule` blocks, `group` declarations, a `recipe` and a `rooms` block",
                         ))
                 }
             }
@@ -663,6 +686,259 @@ impl<'src> Parser<'src> {
             });
         }
         Ok(Recipe { stages })
+    }
+
+    /// `rooms { … }` after the word `rooms` (at `at`): door rule, repeat
+    /// mode, minimum distance, loaded room sets, templates, sets, uses and
+    /// corridors, in any order.
+    fn rooms(&mut self, at: Span) -> Result<RoomsSpec, Diagnostic> {
+        self.expect(TokenKind::LBrace)?;
+        let mut spec = RoomsSpec {
+            span: Some(at),
+            ..RoomsSpec::default()
+        };
+        let mut seen: BTreeMap<&str, Span> = BTreeMap::new();
+        while !self.eat(&TokenKind::RBrace) {
+            let (key, span) = self.ident("a word of the `rooms` block or `}`")?;
+            if matches!(key, "door" | "repeat" | "min_distance" | "corridors") {
+                if let Some(first) = seen.get(key) {
+                    let line = line_col(self.src, first.start).line;
+                    return Err(Diagnostic::error(format!("`{key}` is set twice"), span)
+                        .with_hint(format!("it is first set at line {line}")));
+                }
+                seen.insert(key, span);
+            }
+            match key {
+                "door" => spec.door = Some(self.door_spec()?),
+                "repeat" => {
+                    let (mode, at) = self.ident("`allow`, `no_immediate` or `no_repeat`")?;
+                    spec.repeat = match mode {
+                        "allow" => RepeatMode::Allow,
+                        "no_immediate" => RepeatMode::NoImmediate,
+                        "no_repeat" => RepeatMode::NoRepeat,
+                        _ => {
+                            return Err(Diagnostic::error(
+                                format!("unknown repeat mode `{mode}`"),
+                                at,
+                            )
+                            .with_hint("the modes are `allow`, `no_immediate` and `no_repeat`"))
+                        }
+                    };
+                }
+                "min_distance" => spec.min_distance = self.count("min_distance")?,
+                "load" => match self.peek().kind {
+                    TokenKind::Str(path, escaped) => {
+                        self.bump();
+                        spec.load.push(string_value(path, escaped));
+                    }
+                    _ => {
+                        return Err(self
+                            .unexpected("a file or folder name as a string")
+                            .with_hint("write `load \"rooms\"`, relative to the grammar file"))
+                    }
+                },
+                "template" => spec.templates.push(self.room_template()?),
+                "set" => {
+                    let (name, name_span) = self.room_name("the set's name")?;
+                    self.expect(TokenKind::Colon)?;
+                    let members = self.room_members()?;
+                    spec.sets.push(SetSpec {
+                        name,
+                        members,
+                        span: Some(name_span),
+                    });
+                }
+                "use" => {
+                    let mut tags = Vec::new();
+                    loop {
+                        match self.peek().kind {
+                            TokenKind::Ident(tag) => tags.push(tag.to_owned()),
+                            TokenKind::Star => tags.push(WILDCARD.to_owned()),
+                            TokenKind::Colon if !tags.is_empty() => break,
+                            _ if tags.is_empty() => {
+                                return Err(self.unexpected("a tag or `*`").with_hint(
+                                    "a use line is `use TAG …: TEMPLATE …`, or `use *: …` for every other tag",
+                                ))
+                            }
+                            _ => return Err(self.unexpected("a tag, `*` or `:`")),
+                        }
+                        self.bump();
+                    }
+                    self.bump();
+                    let members = self.room_members()?;
+                    let end = self.tokens[self.pos.saturating_sub(1)].span;
+                    spec.uses.push(UseSpec {
+                        tags,
+                        members,
+                        span: Some(span.to(end)),
+                    });
+                }
+                "corridors" => {
+                    self.expect(TokenKind::Colon)?;
+                    spec.corridors = self.room_members()?;
+                }
+                _ => {
+                    return Err(Diagnostic::error(
+                        format!("unknown word `{key}` in the `rooms` block"),
+                        span,
+                    )
+                    .with_hint(format!("a `rooms` block holds: {}", ROOMS_WORDS.join(", "))))
+                }
+            }
+        }
+        Ok(spec)
+    }
+
+    /// `LENGTH [corner DISTANCE]` after `door`; the corner distance is 1
+    /// when not given.
+    fn door_spec(&mut self) -> Result<DoorSpec, Diagnostic> {
+        let at = self.peek().span;
+        let length = self.count("door")?;
+        if length == 0 {
+            return Err(Diagnostic::error("door length must be at least 1", at)
+                .with_hint("`door LENGTH corner DISTANCE`: a door is LENGTH grid units wide"));
+        }
+        let corner_distance = if matches!(self.peek().kind, TokenKind::Ident("corner")) {
+            self.bump();
+            self.count("corner")?
+        } else {
+            1
+        };
+        Ok(DoorSpec {
+            length,
+            corner_distance,
+        })
+    }
+
+    /// A template or set name: a name or a string.
+    fn room_name(&mut self, what: &str) -> Result<(String, Span), Diagnostic> {
+        let tok = self.peek();
+        match tok.kind {
+            TokenKind::Ident(name) => {
+                self.bump();
+                Ok((name.to_owned(), tok.span))
+            }
+            TokenKind::Str(name, escaped) => {
+                self.bump();
+                Ok((string_value(name, escaped), tok.span))
+            }
+            _ => Err(self.unexpected(what)),
+        }
+    }
+
+    /// The members after `set NAME:`, `use …:` or `corridors:`: at least
+    /// one name or string; a name that is a word of the block ends the list.
+    fn room_members(&mut self) -> Result<Vec<String>, Diagnostic> {
+        let mut out = Vec::new();
+        loop {
+            match self.peek().kind {
+                TokenKind::Ident(name) if !ROOMS_WORDS.contains(&name) => {
+                    self.bump();
+                    out.push(name.to_owned());
+                }
+                TokenKind::Str(name, escaped) => {
+                    self.bump();
+                    out.push(string_value(name, escaped));
+                }
+                _ if out.is_empty() => {
+                    return Err(self.unexpected("a template or set name").with_hint(
+                        "names that are words of the `rooms` block (`set`, `use`, …) and loaded `set/room` names are written as strings",
+                    ))
+                }
+                _ => return Ok(out),
+            }
+        }
+    }
+
+    /// `NAME (x,y) (x,y) … [door N [corner M]] [doors (x,y) (x,y), …]
+    /// [no_rotate] [mirror]` after `template`. A `door` on another line than
+    /// the template's last token is the block's, not the template's.
+    fn room_template(&mut self) -> Result<TemplateSpec, Diagnostic> {
+        let (name, span) = self.room_name("the template's name")?;
+        let mut outline = Vec::new();
+        while self.at(&TokenKind::LParen) {
+            outline.push(self.grid_point()?);
+        }
+        if outline.is_empty() {
+            return Err(self
+                .unexpected("the template's corners `(x,y)`")
+                .with_hint("a template is `template NAME (0,0) (4,0) (4,4) (0,4)`"));
+        }
+        let mut spec = TemplateSpec {
+            name,
+            outline,
+            door: None,
+            doors: Vec::new(),
+            rotate: true,
+            mirror: false,
+            span: Some(span),
+        };
+        let mut seen: BTreeMap<&str, Span> = BTreeMap::new();
+        while let TokenKind::Ident(option) = self.peek().kind {
+            let at = self.peek().span;
+            let same_line = {
+                let prev = self.tokens[self.pos.saturating_sub(1)].span;
+                !self.src[prev.end..at.start].contains('\n')
+            };
+            match option {
+                "door" if same_line => {}
+                "doors" | "no_rotate" | "mirror" => {}
+                _ => break,
+            }
+            self.bump();
+            if let Some(first) = seen.insert(option, at) {
+                let line = line_col(self.src, first.start).line;
+                return Err(Diagnostic::error(
+                    format!("template `{}`: `{option}` is given twice", spec.name),
+                    at,
+                )
+                .with_hint(format!("it is first given at line {line}")));
+            }
+            match option {
+                "door" => spec.door = Some(self.door_spec()?),
+                "doors" => loop {
+                    let a = self.grid_point()?;
+                    let b = self.grid_point()?;
+                    spec.doors.push([a, b]);
+                    if !self.eat(&TokenKind::Comma) {
+                        break;
+                    }
+                },
+                "no_rotate" => spec.rotate = false,
+                _ => spec.mirror = true,
+            }
+        }
+        Ok(spec)
+    }
+
+    /// A grid point `(x,y)`: two whole numbers.
+    fn grid_point(&mut self) -> Result<GridPoint, Diagnostic> {
+        let hint = "points are written `(x,y)` with whole numbers, e.g. `(0,-3)`";
+        if !self.at(&TokenKind::LParen) {
+            return Err(self.unexpected("a point `(x,y)`").with_hint(hint));
+        }
+        self.bump();
+        let mut xy = [0; 2];
+        for (k, what) in ["x", "y"].iter().enumerate() {
+            if k == 1 && !self.eat(&TokenKind::Comma) {
+                return Err(self.unexpected("`,`").with_hint(hint));
+            }
+            match self.peek().kind {
+                TokenKind::Number(n) if n.fract() == 0.0 && n.abs() <= f64::from(i32::MAX) => {
+                    self.bump();
+                    xy[k] = n as i32;
+                }
+                _ => {
+                    return Err(self
+                        .unexpected(&format!("a whole number for the point's {what}"))
+                        .with_hint(hint))
+                }
+            }
+        }
+        if !self.eat(&TokenKind::RParen) {
+            return Err(self.unexpected("`)`").with_hint(hint));
+        }
+        Ok(GridPoint::new(xy[0], xy[1]))
     }
 
     /// A side: chains of vertices and edges, separated by commas (optional

@@ -5,7 +5,9 @@
 //!   stages that can never run, rules no recipe stage runs;
 //! - `duplicates`: rules that are the same up to renaming their vertices;
 //! - `terminals`: non-terminal tags that remain in finished levels, found
-//!   by sampling derivations.
+//!   by sampling derivations;
+//! - `rooms`: tags that can be in a finished level but have no room
+//!   templates in the `rooms` block.
 //!
 //! Errors mean the grammar would break the engine's invariants; warnings
 //! point at dead or suspicious parts. Each finding names the rule (and its
@@ -14,6 +16,7 @@
 mod duplicates;
 mod limits;
 mod reach;
+mod rooms;
 mod terminals;
 
 use super::CompiledGrammar;
@@ -30,6 +33,7 @@ pub fn lint(grammar: &CompiledGrammar) -> Vec<Diagnostic> {
     reach::check(model, &mut out);
     duplicates::check(model, &mut out);
     terminals::check(grammar, TERMINAL_SAMPLES, &mut out);
+    rooms::check(model, &mut out);
     out.sort_by_key(|d| std::cmp::Reverse(d.severity));
     out
 }

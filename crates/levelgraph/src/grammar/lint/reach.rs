@@ -196,7 +196,7 @@ fn fires(rule: &Rule, produced: &BTreeSet<&str>) -> bool {
 }
 
 /// Grows `produced` with what `members` can produce, marking those that fire.
-fn fixpoint<'m>(
+pub(super) fn fixpoint<'m>(
     model: &'m Grammar,
     members: &[usize],
     produced: &mut BTreeSet<&'m str>,
