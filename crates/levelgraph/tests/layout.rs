@@ -270,3 +270,97 @@ fn a_tag_without_templates_is_named() {
         .to_string();
     assert!(err.contains("unknown template or set `nowhere`"), "{err}");
 }
+
+#[test]
+fn repeat_modes_hold_in_every_layout_and_impossible_ones_are_refused() {
+    // A review's case: no_repeat, a–b, a may use {s8, s6}, b only {s8}.
+    let mut p = problem(
+        2,
+        vec![[0, 1]],
+        vec![square("s8", 8, 2), square("s6", 6, 2)],
+    );
+    p.repeat = RepeatMode::NoRepeat;
+    p.rooms[1].templates = vec![0];
+    for seed in 0..30 {
+        let (l, _) = layout(&p, seed, &LayoutSettings::default()).unwrap();
+        assert!(check_layout(&p, &l).is_empty(), "seed {seed}");
+        assert_eq!(l.rooms[0].template, 1, "seed {seed}: a must take s6");
+    }
+    // Both only s8: impossible, said before any search.
+    p.rooms[0].templates = vec![0];
+    let err = Prepared::new(&p).unwrap_err().to_string();
+    assert!(err.contains("no_repeat"), "{err}");
+    // no_immediate around a triangle with three templates.
+    let mut t = problem(
+        3,
+        vec![[0, 1], [1, 2], [2, 0]],
+        vec![square("a", 8, 2), square("b", 10, 2), square("c", 12, 2)],
+    );
+    t.repeat = RepeatMode::NoImmediate;
+    for seed in 0..10 {
+        let (l, _) = layout(&t, seed, &LayoutSettings::default()).unwrap();
+        assert!(check_layout(&t, &l).is_empty(), "seed {seed}");
+    }
+}
+
+#[test]
+fn a_room_in_another_rooms_notch_without_a_door_is_not_accepted() {
+    // A review's case: a 1 × 2 bar can sit in a U's notch, touching it with
+    // the same centre but with no door; that must not count as contact.
+    let g = GridPoint::new;
+    let u = RoomTemplate::new(
+        "U",
+        &[
+            g(0, 0),
+            g(0, 6),
+            g(2, 6),
+            g(2, 2),
+            g(3, 2),
+            g(3, 6),
+            g(5, 6),
+            g(5, 0),
+        ],
+        DoorRule::Overlap {
+            length: 1,
+            corner_distance: 2,
+        },
+        Transform::all(false).collect(),
+    )
+    .unwrap();
+    let bar = RoomTemplate::new(
+        "bar",
+        &[g(0, 0), g(0, 2), g(1, 2), g(1, 0)],
+        DoorRule::Specific(vec![[g(0, 0), g(1, 0)], [g(0, 2), g(1, 2)]]),
+        vec![Transform::IDENTITY],
+    )
+    .unwrap();
+    let sq = RoomTemplate::new(
+        "sq",
+        &[g(0, 0), g(0, 1), g(1, 1), g(1, 0)],
+        DoorRule::Overlap {
+            length: 1,
+            corner_distance: 0,
+        },
+        Transform::all(false).collect(),
+    )
+    .unwrap();
+    let choices: [&[usize]; 6] = [&[1], &[0, 1, 2], &[1], &[1, 2], &[0], &[1]];
+    let mut p = problem(
+        6,
+        vec![[0, 1], [1, 2], [0, 3], [2, 4], [3, 5]],
+        vec![u, bar, sq],
+    );
+    for (room, c) in p.rooms.iter_mut().zip(choices) {
+        room.templates = c.to_vec();
+    }
+    let settings = LayoutSettings {
+        max_iterations: 50_000,
+        ..LayoutSettings::default()
+    };
+    for seed in 0..20 {
+        if let Ok((l, _)) = layout(&p, seed, &settings) {
+            let v = check_layout(&p, &l);
+            assert!(v.is_empty(), "seed {seed}: {v:?}");
+        }
+    }
+}

@@ -110,27 +110,19 @@ pub(crate) fn decompose(n: usize, edges: &[[usize; 2]], embedding: &Embedding) -
 }
 
 /// The faces of the embedding restricted to the edges that lie on a
-/// cycle (bridges removed), each split at repeated vertices into simple
+/// cycle (bridges removed: the rotations lose them, so every face walk
+/// steps along real edges), each split at repeated vertices into simple
 /// cycles of at least 3 rooms; deterministic order.
 fn cycle_faces(n: usize, edges: &[[usize; 2]], embedding: &Embedding) -> Vec<Vec<usize>> {
     let bridges = bridges(n, edges);
     let is_bridge = |a: usize, b: usize| bridges.binary_search(&(a.min(b), a.max(b))).is_ok();
+    let bridgeless = embedding.restricted(|a, b| !is_bridge(a, b));
     let mut faces = Vec::new();
-    for walk in embedding.faces() {
-        // Drop bridge steps: a face walk crosses a bridge twice, once each
-        // way, and the parts between are walks of their own.
-        let m = walk.len();
-        if m < 3 {
+    for walk in bridgeless.faces() {
+        if walk.len() < 3 {
             continue;
         }
-        let mut kept: Vec<usize> = Vec::new();
-        for i in 0..m {
-            let (a, b) = (walk[i], walk[(i + 1) % m]);
-            if !is_bridge(a, b) {
-                kept.push(a);
-            }
-        }
-        for cycle in split_simple(&kept) {
+        for cycle in split_simple(&walk) {
             if cycle.len() >= 3 {
                 faces.push(cycle);
             }
@@ -271,6 +263,66 @@ mod tests {
         let chains = chains_of(30, &edges);
         assert_partition_touching(30, &edges, &chains);
         assert!(chains.iter().all(|c| c.len() <= TREE_CHAIN));
+    }
+
+    #[test]
+    fn faces_are_real_cycles_when_a_block_hangs_off_a_bridge() {
+        // A review's case: a hexagon with a chord, a bridge 4-6-7 to a
+        // triangle 7-8-9. Dropping bridge steps from a face walk used to
+        // join 5 to 7 and 9 to 4, which are not edges.
+        let edges = [
+            [0, 1],
+            [1, 2],
+            [2, 3],
+            [3, 4],
+            [4, 5],
+            [5, 0],
+            [3, 5],
+            [4, 6],
+            [6, 7],
+            [7, 8],
+            [8, 9],
+            [9, 7],
+        ];
+        let e = planar_embedding(10, &edges).unwrap();
+        for face in cycle_faces(10, &edges, &e) {
+            for i in 0..face.len() {
+                let (a, b) = (face[i], face[(i + 1) % face.len()]);
+                assert!(
+                    edges.contains(&[a, b]) || edges.contains(&[b, a]),
+                    "face {face:?} steps {a}-{b}"
+                );
+            }
+        }
+        let chains = decompose(10, &edges, &e);
+        assert_partition_touching(10, &edges, &chains);
+        // Relabelled, the same graph gives chains that touch as well.
+        let flip: Vec<[usize; 2]> = edges.iter().map(|&[a, b]| [9 - a, 9 - b]).collect();
+        let e = planar_embedding(10, &flip).unwrap();
+        assert_partition_touching(10, &flip, &decompose(10, &flip, &e));
+    }
+
+    proptest::proptest! {
+        /// Random connected graphs (a random tree plus a few chords), the
+        /// planar ones: chains partition the rooms and each touches the
+        /// rooms before it.
+        #[test]
+        fn chains_always_touch_what_is_placed(
+            n in 2usize..24,
+            parents in proptest::collection::vec(0usize..1000, 23),
+            chords in proptest::collection::vec((0usize..1000, 0usize..1000), 0..8),
+        ) {
+            let mut edges: Vec<[usize; 2]> = (1..n).map(|v| [parents[v - 1] % v, v]).collect();
+            for (a, b) in chords {
+                let (a, b) = (a % n, b % n);
+                if a != b && !edges.contains(&[a, b]) && !edges.contains(&[b, a]) {
+                    edges.push([a, b]);
+                }
+            }
+            if let Ok(e) = planar_embedding(n, &edges) {
+                assert_partition_touching(n, &edges, &decompose(n, &edges, &e));
+            }
+        }
     }
 
     #[test]

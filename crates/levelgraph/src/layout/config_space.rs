@@ -149,7 +149,8 @@ impl ConfigSpace {
 /// Sorts, drops boxes inside others and merges collinear segments that
 /// touch or overlap, so equal sets mostly get equal lists.
 fn normalise(boxes: &mut Vec<PointBox>) {
-    boxes.sort_unstable();
+    // Row by row first, so that the points of one row are neighbours.
+    boxes.sort_unstable_by_key(|b| (b.y0, b.y1, b.x0, b.x1));
     boxes.dedup();
     // Merge horizontal segments on one row, then vertical ones on one column.
     let mut merged: Vec<PointBox> = Vec::with_capacity(boxes.len());
@@ -489,6 +490,38 @@ mod tests {
         assert!(space.contains(GridPoint::new(4, 10)));
         assert!(!space.contains(GridPoint::new(5, 10)));
         assert!(!space.contains(GridPoint::new(0, 8)));
+    }
+
+    #[test]
+    fn points_of_a_row_merge_into_one_segment() {
+        // Two rows of points, interleaved in x: each row becomes one box.
+        let mut boxes: Vec<PointBox> = (0..10)
+            .flat_map(|x| [GridPoint::new(x, 5), GridPoint::new(x, -5)])
+            .map(PointBox::point)
+            .collect();
+        normalise(&mut boxes);
+        assert_eq!(boxes.len(), 2, "{boxes:?}");
+        // A corridor space between two squares: four runs of points, one
+        // per side.
+        let room = template(
+            &[(0, 0), (0, 8), (8, 8), (8, 0)],
+            DoorRule::Overlap {
+                length: 2,
+                corner_distance: 1,
+            },
+        );
+        let corridor = template(
+            &[(0, 0), (0, 2), (2, 2), (2, 0)],
+            DoorRule::Specific(vec![
+                [GridPoint::new(0, 0), GridPoint::new(2, 0)],
+                [GridPoint::new(0, 2), GridPoint::new(2, 2)],
+            ]),
+        );
+        let r = Shape::new(0, &room, Transform::IDENTITY);
+        let corridors: Vec<Shape> = Transform::all(false)
+            .map(|t| Shape::new(1, &corridor, t))
+            .collect();
+        assert_eq!(corridor_space(&r, &r, &corridors).boxes.len(), 4);
     }
 
     #[test]

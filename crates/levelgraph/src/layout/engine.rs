@@ -253,6 +253,7 @@ impl<'p> Prepared<'p> {
                 ));
             }
         }
+        repeat_feasible(problem)?;
         let embedding = match &problem.drawing {
             Some(points) if points.len() == n => Embedding::from_drawing(n, &problem.edges, points),
             _ => planar_embedding(n, &problem.edges)
@@ -315,6 +316,68 @@ pub fn layout(
     settings: &LayoutSettings,
 ) -> Result<(Layout, LayoutStats), LayoutError> {
     Prepared::new(problem)?.run(seed, settings)
+}
+
+/// Whether the repeat mode can hold at all: `NoRepeat` needs a different
+/// template for every room (a matching of rooms to templates, found by
+/// augmenting paths); `NoImmediate` fails when two joined rooms have the
+/// same single template.
+fn repeat_feasible(problem: &LayoutProblem) -> Result<(), LayoutError> {
+    match problem.repeat {
+        RepeatMode::Allow => Ok(()),
+        RepeatMode::NoImmediate => {
+            for &[a, b] in &problem.edges {
+                let (ta, tb) = (&problem.rooms[a].templates, &problem.rooms[b].templates);
+                if ta.len() == 1 && ta == tb {
+                    return Err(LayoutError::Problem(format!(
+                        "rooms {} and {} are joined and can only use template `{}`, but the repeat mode is no_immediate",
+                        problem.rooms[a].name, problem.rooms[b].name, problem.templates[ta[0]].name
+                    )));
+                }
+            }
+            Ok(())
+        }
+        RepeatMode::NoRepeat => {
+            let t = problem.templates.len();
+            let mut owner: Vec<Option<usize>> = vec![None; t];
+            for r in 0..problem.rooms.len() {
+                let mut seen = vec![false; t];
+                if !augment(problem, r, &mut owner, &mut seen) {
+                    return Err(LayoutError::Problem(format!(
+                        "the repeat mode is no_repeat, but the {} rooms cannot all get different templates (room {} is left without one)",
+                        problem.rooms.len(),
+                        problem.rooms[r].name
+                    )));
+                }
+            }
+            Ok(())
+        }
+    }
+}
+
+/// Kuhn's augmenting path from room `r` (depth at most the number of
+/// templates, each visited once).
+fn augment(
+    problem: &LayoutProblem,
+    r: usize,
+    owner: &mut [Option<usize>],
+    seen: &mut [bool],
+) -> bool {
+    for &k in &problem.rooms[r].templates {
+        if seen[k] {
+            continue;
+        }
+        seen[k] = true;
+        let free = match owner[k] {
+            None => true,
+            Some(other) => augment(problem, other, owner, seen),
+        };
+        if free {
+            owner[k] = Some(r);
+            return true;
+        }
+    }
+    false
 }
 
 fn connected(n: usize, neighbours: &[Vec<(usize, usize)>]) -> bool {
@@ -691,6 +754,18 @@ impl<'a, 'p> Run<'a, 'p> {
         ConfigSpace::default()
     }
 
+    /// Whether shapes `a` and `b` of two rooms (joined by an edge or not)
+    /// break the repeat mode.
+    fn repeats(&self, a: u32, b: u32, joined: bool) -> bool {
+        let prep = self.prep;
+        let same = prep.shapes[a as usize].template == prep.shapes[b as usize].template;
+        match prep.problem.repeat {
+            RepeatMode::Allow => false,
+            RepeatMode::NoImmediate => same && joined,
+            RepeatMode::NoRepeat => same,
+        }
+    }
+
     fn repeat_allows(&self, layout: &Partial, r: usize, s: u32) -> bool {
         let prep = self.prep;
         let template = prep.shapes[s as usize].template;
@@ -768,12 +843,20 @@ impl<'a, 'p> Run<'a, 'p> {
             let joined = prep.neighbours[r].iter().any(|&(x, _)| x == w);
             let overlap = shape.overlap(pr, other_shape, layout.pos[w]);
             t.area += overlap;
+            if self.repeats(sr, sw, joined) {
+                // Not a term of seed 001: makes the annealing change the
+                // shape of a room that repeats a template where the repeat
+                // mode forbids it.
+                t.area += prep.side * prep.side;
+            }
             if joined {
                 if !prep.space(sw, sr).contains(pr - layout.pos[w]) {
                     let c1 = shape.centre2 + pr + pr;
                     let c2 = other_shape.centre2 + layout.pos[w] + layout.pos[w];
                     let (dx, dy) = (i64::from(c1.x - c2.x), i64::from(c1.y - c2.y));
-                    t.distance4 += dx * dx + dy * dy;
+                    // +4 (one unit of D): two rooms out of contact with the
+                    // same centre (one in the other's notch) still count.
+                    t.distance4 += dx * dx + dy * dy + 4;
                 }
             } else if min > 0 && overlap == 0 {
                 let gap = shape.gap(pr, other_shape, layout.pos[w]);

@@ -64,6 +64,21 @@ impl Embedding {
         self.rotation.len()
     }
 
+    /// The embedding of the subgraph of the edges `{u, v}` with
+    /// `keep(u, v)`: every rotation with the other edges left out, in the
+    /// same order, which is a planar embedding of the subgraph when this
+    /// one is planar. `keep` must be symmetric.
+    pub fn restricted(&self, keep: impl Fn(usize, usize) -> bool) -> Embedding {
+        Embedding {
+            rotation: self
+                .rotation
+                .iter()
+                .enumerate()
+                .map(|(u, r)| r.iter().copied().filter(|&v| keep(u, v)).collect())
+                .collect(),
+        }
+    }
+
     /// The number of (undirected, distinct) edges.
     pub fn edge_count(&self) -> usize {
         self.rotation.iter().map(Vec::len).sum::<usize>() / 2

@@ -7,12 +7,9 @@
 use std::collections::BTreeSet;
 
 use super::edgar::{EdgarError, RoomSets};
-use super::{
-    CorridorSpec, DoorRule, GridPoint, LayoutProblem, RoomSpec, RoomTemplate, TemplateError,
-    Transform,
-};
+use super::{CorridorSpec, LayoutProblem, RoomSpec, RoomTemplate, TemplateError};
 use crate::drawing::top_level;
-use crate::grammar::{RoomsSpec, TemplateSpec};
+use crate::grammar::RoomsSpec;
 use crate::graph::Graph;
 
 /// Why a level and a `rooms` block do not make a layout problem.
@@ -167,7 +164,7 @@ const MAX_DEPTH: usize = 64;
 impl Resolver<'_> {
     fn resolve(&mut self, name: &str, place: &str, depth: usize) -> Result<Vec<usize>, RoomsError> {
         if let Some(t) = self.spec.templates.iter().find(|t| t.name == name) {
-            return Ok(vec![self.add(build(t, self.spec)?)]);
+            return Ok(vec![self.add(t.build(self.spec.door)?)]);
         }
         if let Some(set) = self.spec.sets.iter().find(|s| s.name == name) {
             if depth > MAX_DEPTH {
@@ -218,30 +215,4 @@ impl Resolver<'_> {
             }
         }
     }
-}
-
-/// An inline template of the block.
-pub(crate) fn build(t: &TemplateSpec, spec: &RoomsSpec) -> Result<RoomTemplate, TemplateError> {
-    let rule = if t.doors.is_empty() {
-        let d = t.door.or(spec.door);
-        DoorRule::Overlap {
-            length: d.map_or(1, |d| d.length),
-            corner_distance: d.map_or(1, |d| d.corner_distance),
-        }
-    } else {
-        DoorRule::Specific(t.doors.clone())
-    };
-    let transforms: Vec<Transform> = match (t.rotate, t.mirror) {
-        (true, m) => Transform::all(m).collect(),
-        (false, false) => vec![Transform::IDENTITY],
-        (false, true) => vec![
-            Transform::IDENTITY,
-            Transform {
-                rotation: 0,
-                mirror: true,
-            },
-        ],
-    };
-    let outline: Vec<GridPoint> = t.outline.clone();
-    RoomTemplate::new(&t.name, &outline, rule, transforms)
 }
