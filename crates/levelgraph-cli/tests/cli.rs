@@ -136,6 +136,7 @@ fn golden_outputs_of_the_default_grammar() {
 fn examples_generate_and_check_clean() {
     let dir = scratch("examples");
     let mut n = 0;
+    let mut rooms = 0;
     for entry in fs::read_dir(examples()).unwrap() {
         let path = entry.unwrap().path();
         if path.extension().is_none_or(|e| e != "lg") {
@@ -154,8 +155,17 @@ fn examples_generate_and_check_clean() {
         let out = dir.join(path.file_stem().unwrap());
         let o = run(&["generate", p, "--seed", "1", "--out", out.to_str().unwrap()]);
         assert_eq!(o.status.code(), Some(0), "{p}: {}", stderr(&o));
-        assert_eq!(listing(&out), ALL_FILES);
+        // A grammar with a rooms block is laid out as well.
+        let text = fs::read_to_string(&path).unwrap();
+        let mut expected: Vec<&str> = ALL_FILES.to_vec();
+        if text.lines().any(|l| l.trim_start().starts_with("rooms {")) {
+            expected.extend(["layout.json", "layout.svg"]);
+            rooms += 1;
+        }
+        expected.sort_unstable();
+        assert_eq!(listing(&out), expected, "{p}");
     }
+    assert!(rooms >= 1, "expected an example grammar with a rooms block");
     assert!(
         n >= 2,
         "expected the example grammars in {}",
@@ -619,14 +629,30 @@ fn layout_of_an_edgar_map_writes_json_and_svg_deterministically() {
 fn layout_bad_input_exits_2_and_a_limit_exits_1_writing_nothing() {
     let out = scratch("layout-bad");
     let dir = out.join("never").to_string_lossy().into_owned();
-    // Not a YAML map.
-    let o = run(&["layout", "mission.json", "--out", &dir]);
+    // Neither a YAML map nor a mission graph.
+    let o = run(&["layout", "level.txt", "--out", &dir]);
     assert_eq!(o.status.code(), Some(2));
     assert!(
-        stderr(&o).contains("Edgar-DotNet YAML maps"),
+        stderr(&o).contains("Edgar-DotNet YAML map"),
         "{}",
         stderr(&o)
     );
+    // A mission graph without the grammar that says which rooms to use.
+    let o = run(&["layout", "mission.json", "--out", &dir]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("needs --grammar"), "{}", stderr(&o));
+    // A grammar without a rooms block.
+    let default = examples().join("default.lg");
+    let o = run(&[
+        "layout",
+        "mission.json",
+        "--grammar",
+        default.to_str().unwrap(),
+        "--out",
+        &dir,
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("no `rooms` block"), "{}", stderr(&o));
     // A room outside the range, located in the file.
     let map = write(
         &out,
@@ -687,4 +713,42 @@ fn golden_layout_of_edgar_example1_with_corridors() {
             path.display()
         );
     }
+}
+
+#[test]
+fn generate_lays_out_a_grammar_with_rooms_and_layout_reads_its_mission_back() {
+    let out = scratch("rooms");
+    let grammar = examples().join("dungeon-rooms.lg");
+    let g = grammar.to_str().unwrap();
+    let o = run(&["generate", g, "--seed", "7", "--out", out.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let json = fs::read_to_string(out.join("layout.json")).unwrap();
+    let doc: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let mission: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(out.join("mission.json")).unwrap()).unwrap();
+    // One room per vertex, named by its id, with its tag.
+    let rooms = doc["rooms"].as_array().unwrap();
+    let nodes = mission["nodes"].as_array().unwrap();
+    assert_eq!(rooms.len(), nodes.len());
+    for (room, node) in rooms.iter().zip(nodes) {
+        assert_eq!(room["id"], node["id"].to_string());
+        assert_eq!(room["tag"], node["tag"]);
+    }
+    // `layout` on the written mission graph gives the same layout.
+    let again = scratch("rooms-again");
+    let o = run(&[
+        "layout",
+        out.join("mission.json").to_str().unwrap(),
+        "--grammar",
+        g,
+        "--seed",
+        "7",
+        "--out",
+        again.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let relaid: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(again.join("layout.json")).unwrap()).unwrap();
+    assert_eq!(relaid["rooms"], doc["rooms"]);
+    assert_eq!(relaid["doors"], doc["doors"]);
 }
