@@ -37,7 +37,18 @@ fn main() {
         .filter(|p| p.to_string_lossy().contains(&filter))
         .collect();
     maps.sort();
-    let settings = LayoutSettings::default();
+    let mut settings = LayoutSettings::default();
+    // Tuning knobs for experiments (defaults otherwise).
+    let knob = |name: &str| std::env::var(name).ok().and_then(|v| v.parse::<u64>().ok());
+    if let Some(v) = knob("LAYOUT_WITHOUT_NEW") {
+        settings.trials_without_new = v as u32;
+    }
+    if let Some(v) = knob("LAYOUT_PER_CHAIN") {
+        settings.layouts_per_chain = v as usize;
+    }
+    if let Some(v) = knob("LAYOUT_TRIALS") {
+        settings.trials_per_cycle = v as u32;
+    }
     println!(
         "{runs} runs per map, seeds 0..{runs}, max_iterations {}",
         settings.max_iterations

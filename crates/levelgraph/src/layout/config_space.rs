@@ -251,38 +251,98 @@ fn span(a: GridPoint, b: GridPoint) -> PointBox {
 /// some placement of one of `corridors` meets a door of `fixed` with one
 /// of its doors and a door of `moving` with another, overlapping neither
 /// room; and the two rooms do not overlap each other.
+#[cfg(test)]
 pub(crate) fn corridor_space(fixed: &Shape, moving: &Shape, corridors: &[Shape]) -> ConfigSpace {
-    let mut boxes = Vec::new();
-    for c in corridors {
-        for first in 0..c.doors.len() {
-            // Corridor positions relative to `fixed`, by its door `first`.
-            let near = door_space(fixed, c, Some(first));
-            if near.is_empty() {
+    let all = [fixed.clone(), moving.clone()];
+    corridor_spaces(&all, &[true, true], corridors).swap_remove(1)
+}
+
+/// [`corridor_space`] of every ordered pair of `shapes` that both have
+/// `wanted`, as a `shapes.len()²` table (`[fixed * s + moving]`; empty
+/// where not wanted). The door spaces between a room and a corridor's
+/// door are computed once per room, corridor shape and door, not once
+/// per pair.
+pub(crate) fn corridor_spaces(
+    shapes: &[Shape],
+    wanted: &[bool],
+    corridors: &[Shape],
+) -> Vec<ConfigSpace> {
+    let s = shapes.len();
+    // near[f][c][i]: corridor c relative to room f, meeting it by door i.
+    // far[c][j][m]: room m relative to corridor c, meeting its door j.
+    let near: Vec<Vec<Vec<ConfigSpace>>> = (0..s)
+        .map(|f| {
+            corridors
+                .iter()
+                .map(|c| {
+                    (0..c.doors.len())
+                        .map(|i| {
+                            if wanted[f] {
+                                door_space(&shapes[f], c, Some(i))
+                            } else {
+                                ConfigSpace::default()
+                            }
+                        })
+                        .collect()
+                })
+                .collect()
+        })
+        .collect();
+    let far: Vec<Vec<Vec<ConfigSpace>>> = corridors
+        .iter()
+        .map(|c| {
+            (0..c.doors.len())
+                .map(|j| {
+                    (0..s)
+                        .map(|m| {
+                            if wanted[m] {
+                                door_space_from(c, j, &shapes[m])
+                            } else {
+                                ConfigSpace::default()
+                            }
+                        })
+                        .collect()
+                })
+                .collect()
+        })
+        .collect();
+    let mut out = vec![ConfigSpace::default(); s * s];
+    for f in 0..s {
+        for m in 0..s {
+            if !wanted[f] || !wanted[m] {
                 continue;
             }
-            for second in 0..c.doors.len() {
-                if second == first {
-                    continue;
-                }
-                // `moving` relative to the corridor, by the corridor's door
-                // `second`: the corridor is the fixed one there.
-                let far = door_space_from(c, second, moving);
-                for a in &near.boxes {
-                    for b in &far.boxes {
-                        // Minkowski sum of two boxes is a box.
-                        boxes.push(PointBox {
-                            x0: a.x0 + b.x0,
-                            y0: a.y0 + b.y0,
-                            x1: a.x1 + b.x1,
-                            y1: a.y1 + b.y1,
-                        });
+            let mut boxes = Vec::new();
+            for ci in 0..corridors.len() {
+                for (first, near) in near[f][ci].iter().enumerate() {
+                    for (second, far) in far[ci].iter().enumerate() {
+                        if second == first {
+                            continue;
+                        }
+                        for a in &near.boxes {
+                            for b in &far[m].boxes {
+                                // The Minkowski sum of two boxes is a box.
+                                boxes.push(PointBox {
+                                    x0: a.x0 + b.x0,
+                                    y0: a.y0 + b.y0,
+                                    x1: a.x1 + b.x1,
+                                    y1: a.y1 + b.y1,
+                                });
+                            }
+                        }
                     }
                 }
             }
+            out[f * s + m] = without_overlap(&shapes[f], &shapes[m], boxes);
         }
     }
-    // The two rooms must not overlap: drop points where they do (checked
-    // point by point: these spaces are small).
+    out
+}
+
+/// The points of `boxes` at which `moving` does not overlap `fixed` (at
+/// the origin), as normalised runs.
+fn without_overlap(fixed: &Shape, moving: &Shape, mut boxes: Vec<PointBox>) -> ConfigSpace {
+    normalise(&mut boxes);
     let mut kept = Vec::new();
     for b in boxes {
         for y in b.y0..=b.y1 {

@@ -13,7 +13,7 @@
 //! could be placed.
 
 use super::chains::decompose;
-use super::config_space::{corridor_space, door_space, ConfigSpace, PointBox};
+use super::config_space::{corridor_spaces, door_space, ConfigSpace, PointBox};
 use super::planarity::{planar_embedding, Embedding};
 use super::polygon::GridPoint;
 use super::template::{RepeatMode, Shape};
@@ -40,6 +40,10 @@ pub struct LayoutSettings {
     /// Chance that a perturbation changes a room's shape rather than its
     /// position.
     pub shape_change: f64,
+    /// Once a chain has one valid extension, stop its annealing after this
+    /// many trials in a row find no new one (Edgar's "iterations without
+    /// success"): searching on costs more than backtracking does.
+    pub trials_without_new: u32,
 }
 
 impl Default for LayoutSettings {
@@ -48,9 +52,10 @@ impl Default for LayoutSettings {
             max_iterations: 1_000_000,
             time_limit: None,
             cycles: 50,
-            trials_per_cycle: 100,
+            trials_per_cycle: 25,
             layouts_per_chain: 8,
             shape_change: 0.4,
+            trials_without_new: 100,
         }
     }
 }
@@ -225,19 +230,19 @@ impl<'p> Prepared<'p> {
             .iter()
             .map(|&k| shapes[k as usize].clone())
             .collect();
-        let mut space = vec![ConfigSpace::default(); s * s];
-        for f in 0..s {
-            for m in 0..s {
-                if !in_rooms[f] || !in_rooms[m] {
-                    continue;
+        let space = if problem.corridors.is_some() {
+            corridor_spaces(&shapes, &in_rooms, &corridors)
+        } else {
+            let mut space = vec![ConfigSpace::default(); s * s];
+            for f in 0..s {
+                for m in 0..s {
+                    if in_rooms[f] && in_rooms[m] {
+                        space[f * s + m] = door_space(&shapes[f], &shapes[m], None);
+                    }
                 }
-                space[f * s + m] = if problem.corridors.is_some() {
-                    corridor_space(&shapes[f], &shapes[m], &corridors)
-                } else {
-                    door_space(&shapes[f], &shapes[m], None)
-                };
             }
-        }
+            space
+        };
         for (k, &[a, b]) in problem.edges.iter().enumerate() {
             let meet = room_shapes[a].iter().any(|&f| {
                 room_shapes[b]
@@ -566,11 +571,16 @@ impl<'a, 'p> Run<'a, 'p> {
         let mut temperature = t0;
         let mut delta_average = 0.0f64;
         let mut accepted_worse = 0u64;
+        let mut since_new = 0u32;
         'cycles: for _ in 0..cycles {
             for _ in 0..self.settings.trials_per_cycle {
-                if found.len() >= self.settings.layouts_per_chain || !self.tick() {
+                if found.len() >= self.settings.layouts_per_chain
+                    || (!found.is_empty() && since_new >= self.settings.trials_without_new)
+                    || !self.tick()
+                {
                     break 'cycles;
                 }
+                since_new = since_new.saturating_add(1);
                 // Perturb one room in place: only its pairs change, each
                 // counted once in the chain's terms.
                 let r = chain[self.rng.below(chain.len())];
@@ -587,6 +597,7 @@ impl<'a, 'p> Run<'a, 'p> {
                     if let Some(done) = self.with_corridors(&current) {
                         if self.different_enough(&done, &found, chain) {
                             found.push(done);
+                            since_new = 0;
                         }
                     }
                 }
