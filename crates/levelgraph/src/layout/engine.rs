@@ -125,6 +125,9 @@ pub struct Prepared<'p> {
     /// graph edge (door to door, or through a corridor).
     space: Vec<ConfigSpace>,
     neighbours: Vec<Vec<(usize, usize)>>,
+    /// `adjacency[a * n + b]`: whether an edge joins `a` and `b`; kept for
+    /// up to [`ADJACENCY_ROOMS`] rooms (the energy asks it for every pair).
+    adjacency: Option<Vec<bool>>,
     chains: Vec<Vec<usize>>,
     /// Average room area (ω).
     omega: f64,
@@ -275,9 +278,18 @@ impl<'p> Prepared<'p> {
             })
             .sum::<f64>()
             / n as f64;
+        let adjacency = (n <= ADJACENCY_ROOMS).then(|| {
+            let mut m = vec![false; n * n];
+            for &[a, b] in &problem.edges {
+                m[a * n + b] = true;
+                m[b * n + a] = true;
+            }
+            m
+        });
         Ok(Self {
             problem,
             shapes,
+            adjacency,
             room_shapes,
             corridor_shapes,
             space,
@@ -304,6 +316,14 @@ impl<'p> Prepared<'p> {
         settings: &LayoutSettings,
     ) -> Result<(Layout, LayoutStats), LayoutError> {
         Run::new(self, seed, settings).search()
+    }
+
+    /// Whether an edge joins rooms `a` and `b`.
+    fn joined(&self, a: usize, b: usize) -> bool {
+        match &self.adjacency {
+            Some(m) => m[a * self.neighbours.len() + b],
+            None => self.neighbours[a].iter().any(|&(x, _)| x == b),
+        }
     }
 
     fn space(&self, fixed: u32, moving: u32) -> &ConfigSpace {
@@ -401,6 +421,9 @@ fn connected(n: usize, neighbours: &[Vec<(usize, usize)>]) -> bool {
 }
 
 const NONE: u32 = u32::MAX;
+
+/// Most rooms for which the adjacency is kept as a matrix (16 MiB).
+const ADJACENCY_ROOMS: usize = 4096;
 
 /// The energy terms of seed 001: overlap area `A` and four times the
 /// squared distance `D` (centres are kept doubled, as integers).
@@ -824,8 +847,9 @@ impl<'a, 'p> Run<'a, 'p> {
         if t.area == 0 && t.distance4 == 0 {
             return 0.0;
         }
+        // exp(A/ω)·exp(D/ω) as one exponential.
         let omega = self.prep.omega;
-        exp(t.area as f64 / omega) * exp(t.distance4 as f64 / 4.0 / omega) - 1.0
+        exp((t.area as f64 + t.distance4 as f64 / 4.0) / omega) - 1.0
     }
 
     /// The energy of room `r` against every other placed part.
@@ -851,7 +875,7 @@ impl<'a, 'p> Run<'a, 'p> {
                 continue;
             }
             let other_shape = &prep.shapes[sw as usize];
-            let joined = prep.neighbours[r].iter().any(|&(x, _)| x == w);
+            let joined = prep.joined(r, w);
             let overlap = shape.overlap(pr, other_shape, layout.pos[w]);
             t.area += overlap;
             if self.repeats(sr, sw, joined) {
