@@ -176,6 +176,14 @@ fn normalise(boxes: &mut Vec<PointBox>) {
         }
         out.push(b);
     }
+    // Thin boxes (segments and points) that repeat points were merged
+    // above (a point merges into a segment of its row or column); only a
+    // box with area can hold another, so the quadratic test runs only then.
+    if !out.iter().any(|b| b.x0 < b.x1 && b.y0 < b.y1) {
+        out.sort_unstable();
+        *boxes = out;
+        return;
+    }
     let keep: Vec<bool> = (0..out.len())
         .map(|i| {
             !out.iter().enumerate().any(|(j, o)| {
@@ -343,14 +351,35 @@ pub(crate) fn corridor_spaces(
 /// the origin), as normalised runs.
 fn without_overlap(fixed: &Shape, moving: &Shape, mut boxes: Vec<PointBox>) -> ConfigSpace {
     normalise(&mut boxes);
+    // Runs of free points along each row of each box, so that the last
+    // normalisation sorts runs rather than single points.
     let mut kept = Vec::new();
     for b in boxes {
         for y in b.y0..=b.y1 {
+            let mut run: Option<i32> = None;
             for x in b.x0..=b.x1 {
-                let t = GridPoint::new(x, y);
-                if fixed.overlap(GridPoint::default(), moving, t) == 0 {
-                    kept.push(PointBox::point(t));
+                let free = fixed.overlap(GridPoint::default(), moving, GridPoint::new(x, y)) == 0;
+                match (free, run) {
+                    (true, None) => run = Some(x),
+                    (false, Some(x0)) => {
+                        kept.push(PointBox {
+                            x0,
+                            y0: y,
+                            x1: x - 1,
+                            y1: y,
+                        });
+                        run = None;
+                    }
+                    _ => {}
                 }
+            }
+            if let Some(x0) = run {
+                kept.push(PointBox {
+                    x0,
+                    y0: y,
+                    x1: b.x1,
+                    y1: y,
+                });
             }
         }
     }
