@@ -23,6 +23,7 @@ pub(crate) struct PointBox {
 }
 
 impl PointBox {
+    #[cfg(test)]
     fn point(p: GridPoint) -> Self {
         Self {
             x0: p.x,
