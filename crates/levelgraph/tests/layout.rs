@@ -364,3 +364,57 @@ fn a_room_in_another_rooms_notch_without_a_door_is_not_accepted() {
         }
     }
 }
+
+#[test]
+fn a_geometric_derivations_drawing_is_the_embedding_of_its_layout() {
+    use levelgraph::geometric::{self, GeometrySettings};
+    use levelgraph::layout::rooms::level_problem;
+    let grammar = levelgraph::grammar::default_grammar();
+    let spec = dungeon_rooms();
+    let mut laid = 0;
+    for seed in 1..=8 {
+        let Ok(g) = geometric::derive(&grammar, seed, &GeometrySettings::default()) else {
+            continue;
+        };
+        let problem = level_problem(&g.derivation.graph, &spec, &edgar::RoomSets::new()).unwrap();
+        let drawing = problem
+            .drawing
+            .as_ref()
+            .expect("a geometric level has positions");
+        assert_eq!(drawing.len(), problem.rooms.len());
+        let (l, _) = layout(&problem, seed, &LayoutSettings::default())
+            .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+        assert!(check_layout(&problem, &l).is_empty(), "seed {seed}");
+        laid += 1;
+    }
+    assert!(laid >= 6);
+    // A plain derivation has no positions: the embedding is computed.
+    let d = levelgraph::derive(&grammar, 3).unwrap();
+    let problem = level_problem(&d.graph, &spec, &edgar::RoomSets::new()).unwrap();
+    assert!(problem.drawing.is_none());
+}
+
+#[test]
+fn stored_vertices_are_not_rooms_and_their_edges_are_their_rooms() {
+    use levelgraph::layout::rooms::level_problem;
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../examples/vaults.lg");
+    let grammar =
+        levelgraph::grammar::load(&std::fs::read_to_string(path).unwrap(), "vaults").unwrap();
+    let mut spec = dungeon_rooms();
+    spec.uses.retain(|u| u.tags == ["*"]);
+    let mut with_stored = 0;
+    for seed in 1..=10 {
+        let Ok(d) = levelgraph::derive(&grammar, seed) else {
+            continue;
+        };
+        let g = &d.graph;
+        let top = g.vertex_ids().filter(|&v| g.parent(v).is_none()).count();
+        with_stored += usize::from(top < g.vertex_count());
+        let problem = level_problem(g, &spec, &edgar::RoomSets::new()).unwrap();
+        assert_eq!(problem.rooms.len(), top, "seed {seed}");
+        let (l, _) = layout(&problem, seed, &LayoutSettings::default())
+            .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+        assert!(check_layout(&problem, &l).is_empty(), "seed {seed}");
+    }
+    assert!(with_stored > 0, "vaults.lg stores items in rooms");
+}
