@@ -266,9 +266,9 @@ pub(crate) fn corridor_space(fixed: &Shape, moving: &Shape, corridors: &[Shape])
     corridor_spaces(&all, &[true, true], corridors).swap_remove(1)
 }
 
-/// [`corridor_space`] of every ordered pair of `shapes` that both have
-/// `wanted`, as a `shapes.len()²` table (`[fixed * s + moving]`; empty
-/// where not wanted). The door spaces between a room and a corridor's
+/// The corridor configuration space (the tests' `corridor_space`) of
+/// every ordered pair of `shapes` that both have `wanted`, as a
+/// `shapes.len()²` table (`[fixed * s + moving]`; empty where not wanted). The door spaces between a room and a corridor's
 /// door are computed once per room, corridor shape and door, not once
 /// per pair.
 pub(crate) fn corridor_spaces(
