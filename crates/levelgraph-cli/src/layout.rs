@@ -18,13 +18,31 @@ use crate::output;
 use crate::Failure;
 
 /// The command line of `layout`.
+#[derive(clap::Args, Debug)]
 pub(crate) struct Options {
+    /// An Edgar-DotNet YAML map (`.yml`/`.yaml`: roomsRange, passages,
+    /// defaultRoomShapes, corridors, customRoomDescriptionsSet), or a
+    /// mission graph (`.json`, e.g. from `generate`) with `--grammar`.
     pub(crate) input: PathBuf,
+    /// For a mission graph: the grammar whose `rooms` block says which
+    /// templates each tag uses.
+    #[arg(long, value_name = "GRAMMAR")]
     pub(crate) grammar: Option<PathBuf>,
+    /// Folder of Edgar room-set files the map's `setName`s refer to;
+    /// default: the `rooms` folder beside the map's folder.
+    #[arg(long, value_name = "DIR")]
     pub(crate) rooms: Option<PathBuf>,
+    /// Seed of the layout: same input and seed, same output bytes.
+    #[arg(long, default_value_t = 0)]
     pub(crate) seed: u64,
+    /// Output folder, created if missing.
+    #[arg(long, default_value = "out")]
     pub(crate) out: PathBuf,
+    /// Most simulated-annealing iterations before giving up.
+    #[arg(long, default_value_t = 1_000_000)]
     pub(crate) max_iterations: u64,
+    /// Wall-clock limit in seconds (a run it stops is not reproducible).
+    #[arg(long, value_name = "SECONDS")]
     pub(crate) time_limit: Option<f64>,
 }
 

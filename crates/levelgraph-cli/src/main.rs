@@ -76,32 +76,7 @@ enum Command {
     /// Lay out a level graph as rooms with doors (seed 001: configuration
     /// spaces, chains, simulated annealing) and write layout.json and
     /// layout.svg.
-    Layout {
-        /// An Edgar-DotNet YAML map (`.yml`/`.yaml`: roomsRange, passages,
-        /// defaultRoomShapes, corridors, customRoomDescriptionsSet), or a
-        /// mission graph (`.json`, e.g. from `generate`) with `--grammar`.
-        input: PathBuf,
-        /// For a mission graph: the grammar whose `rooms` block says which
-        /// templates each tag uses.
-        #[arg(long, value_name = "GRAMMAR")]
-        grammar: Option<PathBuf>,
-        /// Folder of Edgar room-set files the map's `setName`s refer to;
-        /// default: the `rooms` folder beside the map's folder.
-        #[arg(long, value_name = "DIR")]
-        rooms: Option<PathBuf>,
-        /// Seed of the layout: same input and seed, same output bytes.
-        #[arg(long, default_value_t = 0)]
-        seed: u64,
-        /// Output folder, created if missing.
-        #[arg(long, default_value = "out")]
-        out: PathBuf,
-        /// Most simulated-annealing iterations before giving up.
-        #[arg(long, default_value_t = 1_000_000)]
-        max_iterations: u64,
-        /// Wall-clock limit in seconds (a run it stops is not reproducible).
-        #[arg(long, value_name = "SECONDS")]
-        time_limit: Option<f64>,
-    },
+    Layout(layout::Options),
     /// Print the JSON form of a grammar on stdout.
     GrammarJson {
         /// Grammar file (`.lg` text or `.json`); the built-in default when absent.
@@ -155,23 +130,7 @@ fn main() -> ExitCode {
         ),
         Command::Check { grammar } => check(&grammar),
         Command::GrammarJson { grammar } => grammar_json(grammar.as_deref()),
-        Command::Layout {
-            input,
-            grammar,
-            rooms,
-            seed,
-            out,
-            max_iterations,
-            time_limit,
-        } => layout::run(&layout::Options {
-            input,
-            grammar,
-            rooms,
-            seed,
-            out,
-            max_iterations,
-            time_limit,
-        }),
+        Command::Layout(options) => layout::run(&options),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -112,24 +112,7 @@ fn golden_outputs_of_the_default_grammar() {
     let dir = scratch("golden");
     let o = run(&["generate", "--seed", "7", "--out", dir.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    let golden = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/default-seed7");
-    let update = std::env::var_os("UPDATE_GOLDEN").is_some();
-    for f in ALL_FILES {
-        let got = fs::read_to_string(dir.join(f)).unwrap();
-        let path = golden.join(f);
-        if update {
-            fs::create_dir_all(&golden).unwrap();
-            fs::write(&path, &got).unwrap();
-            continue;
-        }
-        let want = fs::read_to_string(&path)
-            .unwrap_or_else(|_| panic!("missing {}; run with UPDATE_GOLDEN=1", path.display()));
-        assert!(
-            got == want,
-            "{f} differs from {}; rerun with UPDATE_GOLDEN=1 if intended",
-            path.display()
-        );
-    }
+    assert_golden(&dir, "default-seed7", &ALL_FILES);
 }
 
 #[test]
@@ -694,25 +677,11 @@ fn golden_layout_of_edgar_example1_with_corridors() {
         dir.to_str().unwrap(),
     ]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    let golden =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/layout-example1-corridors-seed1");
-    let update = std::env::var_os("UPDATE_GOLDEN").is_some();
-    for f in ["layout.json", "layout.svg"] {
-        let got = fs::read_to_string(dir.join(f)).unwrap();
-        let path = golden.join(f);
-        if update {
-            fs::create_dir_all(&golden).unwrap();
-            fs::write(&path, &got).unwrap();
-            continue;
-        }
-        let want = fs::read_to_string(&path)
-            .unwrap_or_else(|_| panic!("missing {}; run with UPDATE_GOLDEN=1", path.display()));
-        assert!(
-            got == want,
-            "{f} differs from {}; rerun with UPDATE_GOLDEN=1 if intended",
-            path.display()
-        );
-    }
+    assert_golden(
+        &dir,
+        "layout-example1-corridors-seed1",
+        &["layout.json", "layout.svg"],
+    );
 }
 
 #[test]
@@ -751,4 +720,29 @@ fn generate_lays_out_a_grammar_with_rooms_and_layout_reads_its_mission_back() {
         serde_json::from_str(&fs::read_to_string(again.join("layout.json")).unwrap()).unwrap();
     assert_eq!(relaid["rooms"], doc["rooms"]);
     assert_eq!(relaid["doors"], doc["doors"]);
+}
+
+/// Compares `files` in `dir` with `tests/golden/NAME/`, or writes them
+/// there with `UPDATE_GOLDEN=1`.
+fn assert_golden(dir: &Path, name: &str, files: &[&str]) {
+    let golden = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/golden")
+        .join(name);
+    let update = std::env::var_os("UPDATE_GOLDEN").is_some();
+    for f in files {
+        let got = fs::read_to_string(dir.join(f)).unwrap();
+        let path = golden.join(f);
+        if update {
+            fs::create_dir_all(&golden).unwrap();
+            fs::write(&path, &got).unwrap();
+            continue;
+        }
+        let want = fs::read_to_string(&path)
+            .unwrap_or_else(|_| panic!("missing {}; run with UPDATE_GOLDEN=1", path.display()));
+        assert!(
+            got == want,
+            "{f} differs from {}; rerun with UPDATE_GOLDEN=1 if intended",
+            path.display()
+        );
+    }
 }

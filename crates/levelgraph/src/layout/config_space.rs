@@ -458,6 +458,31 @@ mod tests {
         out
     }
 
+    /// thesis_basic's 8-square (doors 2 long, 1 from corners) and
+    /// thesis_corridors' 2-square (doors on two opposite sides) in its
+    /// four turns.
+    fn square_and_corridors() -> (Shape, Vec<Shape>) {
+        let room = template(
+            &[(0, 0), (0, 8), (8, 8), (8, 0)],
+            DoorRule::Overlap {
+                length: 2,
+                corner_distance: 1,
+            },
+        );
+        let corridor = template(
+            &[(0, 0), (0, 2), (2, 2), (2, 0)],
+            DoorRule::Specific(vec![
+                [GridPoint::new(0, 0), GridPoint::new(2, 0)],
+                [GridPoint::new(0, 2), GridPoint::new(2, 2)],
+            ]),
+        );
+        let r = Shape::new(0, &room, Transform::IDENTITY);
+        let corridors: Vec<Shape> = Transform::all(false)
+            .map(|t| Shape::new(1, &corridor, t))
+            .collect();
+        (r, corridors)
+    }
+
     fn points(space: &ConfigSpace) -> std::collections::BTreeSet<GridPoint> {
         let mut set = std::collections::BTreeSet::new();
         for k in 0..space.weight() {
@@ -546,24 +571,7 @@ mod tests {
     #[test]
     fn corridor_spaces_put_rooms_a_corridor_apart() {
         // thesis_basic's 8-square and thesis_corridors' 2-square.
-        let room = template(
-            &[(0, 0), (0, 8), (8, 8), (8, 0)],
-            DoorRule::Overlap {
-                length: 2,
-                corner_distance: 1,
-            },
-        );
-        let corridor = template(
-            &[(0, 0), (0, 2), (2, 2), (2, 0)],
-            DoorRule::Specific(vec![
-                [GridPoint::new(0, 0), GridPoint::new(2, 0)],
-                [GridPoint::new(0, 2), GridPoint::new(2, 2)],
-            ]),
-        );
-        let r = Shape::new(0, &room, Transform::IDENTITY);
-        let corridors: Vec<Shape> = Transform::all(false)
-            .map(|t| Shape::new(1, &corridor, t))
-            .collect();
+        let (r, corridors) = square_and_corridors();
         let space = corridor_space(&r, &r, &corridors);
         assert!(!space.is_empty());
         for k in 0..space.weight() {
@@ -593,24 +601,7 @@ mod tests {
         assert_eq!(boxes.len(), 2, "{boxes:?}");
         // A corridor space between two squares: four runs of points, one
         // per side.
-        let room = template(
-            &[(0, 0), (0, 8), (8, 8), (8, 0)],
-            DoorRule::Overlap {
-                length: 2,
-                corner_distance: 1,
-            },
-        );
-        let corridor = template(
-            &[(0, 0), (0, 2), (2, 2), (2, 0)],
-            DoorRule::Specific(vec![
-                [GridPoint::new(0, 0), GridPoint::new(2, 0)],
-                [GridPoint::new(0, 2), GridPoint::new(2, 2)],
-            ]),
-        );
-        let r = Shape::new(0, &room, Transform::IDENTITY);
-        let corridors: Vec<Shape> = Transform::all(false)
-            .map(|t| Shape::new(1, &corridor, t))
-            .collect();
+        let (r, corridors) = square_and_corridors();
         assert_eq!(corridor_space(&r, &r, &corridors).boxes.len(), 4);
     }
 
