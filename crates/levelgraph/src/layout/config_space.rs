@@ -79,8 +79,14 @@ impl ConfigSpace {
         self.boxes.is_empty()
     }
 
+    /// Whether `p` is in the space. Boxes are sorted by `x0` (as
+    /// [`normalise`] leaves them), so the scan stops at the first box that
+    /// starts right of `p`.
     pub(crate) fn contains(&self, p: GridPoint) -> bool {
-        self.boxes.iter().any(|b| b.contains(p))
+        self.boxes
+            .iter()
+            .take_while(|b| b.x0 <= p.x)
+            .any(|b| b.contains(p))
     }
 
     /// This space moved by `d`.

@@ -53,7 +53,7 @@ impl Default for LayoutSettings {
             time_limit: None,
             cycles: 50,
             trials_per_cycle: 25,
-            layouts_per_chain: 8,
+            layouts_per_chain: 4,
             shape_change: 0.4,
             trials_without_new: 100,
         }
@@ -433,6 +433,18 @@ struct Terms {
     distance4: i64,
 }
 
+impl Terms {
+    fn add(&mut self, o: Terms) {
+        self.area += o.area;
+        self.distance4 += o.distance4;
+    }
+
+    fn sub(&mut self, o: Terms) {
+        self.area -= o.area;
+        self.distance4 -= o.distance4;
+    }
+}
+
 /// A partial layout: rooms placed so far (shape NONE: not yet), corridors
 /// of the edges whose rooms are both placed, and how many chains it has.
 #[derive(Clone, Debug)]
@@ -583,6 +595,27 @@ impl<'a, 'p> Run<'a, 'p> {
         current.chains_done = c + 1;
         self.greedy(&mut current, chain);
         let mut terms = self.chain_terms(&current, chain);
+        // Every chain room's terms against every placed room, so that a
+        // trial computes only the moved room's new terms, not its old ones.
+        let n = current.shape.len();
+        let mut slot = vec![usize::MAX; n];
+        for (i, &r) in chain.iter().enumerate() {
+            slot[r] = i;
+        }
+        let mut pair = vec![Terms::default(); chain.len() * n];
+        let mut own: Vec<Terms> = Vec::with_capacity(chain.len());
+        for (i, &r) in chain.iter().enumerate() {
+            let mut sum = self.corridor_term(&current, r);
+            for w in 0..n {
+                if current.shape[w] != NONE && w != r {
+                    let t = self.pair_term(&current, r, w);
+                    pair[i * n + w] = t;
+                    sum.add(t);
+                }
+            }
+            own.push(sum);
+        }
+        let mut row = vec![Terms::default(); n];
         let mut energy = self.energy_of(terms);
         let mut found: Vec<Partial> = Vec::new();
         // Platform-independent ln and exp: a last bit can flip an
@@ -606,15 +639,20 @@ impl<'a, 'p> Run<'a, 'p> {
                 since_new = since_new.saturating_add(1);
                 // Perturb one room in place: only its pairs change, each
                 // counted once in the chain's terms.
-                let r = chain[self.rng.below(chain.len())];
+                let i = self.rng.below(chain.len());
+                let r = chain[i];
                 let before = (current.shape[r], current.pos[r]);
-                let old = self.pair_terms(&current, r, |w| w != r);
                 self.perturb(&mut current, r);
-                let new = self.pair_terms(&current, r, |w| w != r);
-                let next_terms = Terms {
-                    area: terms.area - old.area + new.area,
-                    distance4: terms.distance4 - old.distance4 + new.distance4,
-                };
+                let mut new = self.corridor_term(&current, r);
+                for (w, t) in row.iter_mut().enumerate() {
+                    if current.shape[w] != NONE && w != r {
+                        *t = self.pair_term(&current, r, w);
+                        new.add(*t);
+                    }
+                }
+                let mut next_terms = terms;
+                next_terms.sub(own[i]);
+                next_terms.add(new);
                 let e = self.energy_of(next_terms);
                 if e == 0.0 {
                     if let Some(done) = self.with_corridors(&current) {
@@ -641,6 +679,21 @@ impl<'a, 'p> Run<'a, 'p> {
                     }
                     terms = next_terms;
                     energy = e;
+                    // The moved room's row, and its column in the other
+                    // chain rooms' rows.
+                    own[i] = new;
+                    for w in 0..n {
+                        if current.shape[w] == NONE || w == r {
+                            continue;
+                        }
+                        pair[i * n + w] = row[w];
+                        if slot[w] != usize::MAX {
+                            let j = slot[w];
+                            own[j].sub(pair[j * n + r]);
+                            own[j].add(row[w]);
+                            pair[j * n + r] = row[w];
+                        }
+                    }
                 } else {
                     (current.shape[r], current.pos[r]) = before;
                 }
@@ -858,55 +911,72 @@ impl<'a, 'p> Run<'a, 'p> {
     }
 
     /// The terms of room `r` against placed rooms `w` with `other(w)` and
-    /// against placed corridors of edges not at `r`: overlap area (plus,
-    /// for unjoined rooms nearer than the minimum distance, the shortfall
-    /// times a room side) and four times the squared centre distance of
-    /// neighbours not in contact. Integers, so that adding and taking away
-    /// a room's terms is exact.
+    /// against placed corridors of edges not at `r` (see [`Run::pair_term`]
+    /// and [`Run::corridor_term`]). Integers, so that adding and taking
+    /// away a room's terms is exact.
     fn pair_terms(&self, layout: &Partial, r: usize, other: impl Fn(usize) -> bool) -> Terms {
-        let prep = self.prep;
-        let (sr, pr) = (layout.shape[r], layout.pos[r]);
-        let shape = &prep.shapes[sr as usize];
-        let min = prep.problem.min_distance as i32;
-        let mut t = Terms::default();
+        let mut t = self.corridor_term(layout, r);
         for w in 0..layout.shape.len() {
-            let sw = layout.shape[w];
-            if sw == NONE || !other(w) {
-                continue;
-            }
-            let other_shape = &prep.shapes[sw as usize];
-            let joined = prep.joined(r, w);
-            let overlap = shape.overlap(pr, other_shape, layout.pos[w]);
-            t.area += overlap;
-            if self.repeats(sr, sw, joined) {
-                // Not a term of seed 001: makes the annealing change the
-                // shape of a room that repeats a template where the repeat
-                // mode forbids it.
-                t.area += prep.side * prep.side;
-            }
-            if joined {
-                if !prep.space(sw, sr).contains(pr - layout.pos[w]) {
-                    let c1 = shape.centre2 + pr + pr;
-                    let c2 = other_shape.centre2 + layout.pos[w] + layout.pos[w];
-                    let (dx, dy) = (i64::from(c1.x - c2.x), i64::from(c1.y - c2.y));
-                    // +4 (one unit of D): two rooms out of contact with the
-                    // same centre (one in the other's notch) still count.
-                    t.distance4 += dx * dx + dy * dy + 4;
-                }
-            } else if min > 0 && overlap == 0 {
-                let gap = shape.gap(pr, other_shape, layout.pos[w]);
-                if gap < min {
-                    t.area += i64::from(min - gap) * prep.side;
-                }
+            if layout.shape[w] != NONE && w != r && other(w) {
+                t.add(self.pair_term(layout, r, w));
             }
         }
+        t
+    }
+
+    /// The terms of placed rooms `r` and `w` (symmetric): overlap area,
+    /// plus for unjoined rooms nearer than the minimum distance the
+    /// shortfall times a room side, plus a room's area for a template the
+    /// repeat mode forbids; and for joined rooms not in contact four times
+    /// their squared centre distance (plus 4).
+    fn pair_term(&self, layout: &Partial, r: usize, w: usize) -> Terms {
+        let prep = self.prep;
+        let (sr, pr) = (layout.shape[r], layout.pos[r]);
+        let (sw, pw) = (layout.shape[w], layout.pos[w]);
+        let (shape, other_shape) = (&prep.shapes[sr as usize], &prep.shapes[sw as usize]);
+        let min = prep.problem.min_distance as i32;
+        let joined = prep.joined(r, w);
+        let overlap = shape.overlap(pr, other_shape, pw);
+        let mut t = Terms {
+            area: overlap,
+            distance4: 0,
+        };
+        if self.repeats(sr, sw, joined) {
+            // Not a term of seed 001: makes the annealing change the shape
+            // of a room that repeats a template where the repeat mode
+            // forbids it.
+            t.area += prep.side * prep.side;
+        }
+        if joined {
+            if !prep.space(sw, sr).contains(pr - pw) {
+                let c1 = shape.centre2 + pr + pr;
+                let c2 = other_shape.centre2 + pw + pw;
+                let (dx, dy) = (i64::from(c1.x - c2.x), i64::from(c1.y - c2.y));
+                // +4 (one unit of D): two rooms out of contact with the same
+                // centre (one in the other's notch) still count.
+                t.distance4 = dx * dx + dy * dy + 4;
+            }
+        } else if min > 0 && overlap == 0 {
+            let gap = shape.gap(pr, other_shape, pw);
+            if gap < min {
+                t.area += i64::from(min - gap) * prep.side;
+            }
+        }
+        t
+    }
+
+    /// The overlap of room `r` with the placed corridors of edges not at
+    /// `r`.
+    fn corridor_term(&self, layout: &Partial, r: usize) -> Terms {
+        let prep = self.prep;
+        let shape = &prep.shapes[layout.shape[r] as usize];
+        let mut t = Terms::default();
         for (k, c) in layout.corridor.iter().enumerate() {
             let Some((cs, cp)) = *c else { continue };
             let [a, b] = prep.problem.edges[k];
-            if a == r || b == r {
-                continue;
+            if a != r && b != r {
+                t.area += shape.overlap(layout.pos[r], &prep.shapes[cs as usize], cp);
             }
-            t.area += shape.overlap(pr, &prep.shapes[cs as usize], cp);
         }
         t
     }
