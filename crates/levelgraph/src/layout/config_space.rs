@@ -96,6 +96,24 @@ impl ConfigSpace {
         }
     }
 
+    /// The space with every translation negated: the space of the pair
+    /// the other way round (`fixed` and `moving` swapped), since both
+    /// conditions (no overlap, doors that meet) are symmetric.
+    pub(crate) fn negated(&self) -> ConfigSpace {
+        let mut boxes: Vec<PointBox> = self
+            .boxes
+            .iter()
+            .map(|b| PointBox {
+                x0: -b.x1,
+                y0: -b.y1,
+                x1: -b.x0,
+                y1: -b.y0,
+            })
+            .collect();
+        boxes.sort_unstable();
+        ConfigSpace { boxes }
+    }
+
     /// The points in both (boxes may repeat points). Both lists are sorted
     /// by `x0` (as [`normalise`] leaves them), so the scan over `other`
     /// stops at the first box that starts right of `a`.
@@ -186,8 +204,9 @@ fn normalise(boxes: &mut Vec<PointBox>) {
     // Thin boxes (segments and points) that repeat points were merged
     // above (a point merges into a segment of its row or column); only a
     // box with area can hold another, so the quadratic test runs only then.
+    // `out` is sorted by x0 (then x1, y0, y1): the order `intersect` and
+    // `contains` rely on.
     if !out.iter().any(|b| b.x0 < b.x1 && b.y0 < b.y1) {
-        out.sort_unstable();
         *boxes = out;
         return;
     }
@@ -208,7 +227,6 @@ fn normalise(boxes: &mut Vec<PointBox>) {
         k += 1;
         keep[k - 1]
     });
-    out.sort_unstable();
     *boxes = out;
 }
 
@@ -327,6 +345,11 @@ pub(crate) fn corridor_spaces(
             if !wanted[f] || !wanted[m] {
                 continue;
             }
+            if m < f {
+                // The pair the other way round, already computed.
+                out[f * s + m] = out[m * s + f].negated();
+                continue;
+            }
             let mut boxes = Vec::new();
             for ci in 0..corridors.len() {
                 for (first, near) in near[f][ci].iter().enumerate() {
@@ -356,8 +379,7 @@ pub(crate) fn corridor_spaces(
 
 /// The points of `boxes` at which `moving` does not overlap `fixed` (at
 /// the origin), as normalised runs.
-fn without_overlap(fixed: &Shape, moving: &Shape, mut boxes: Vec<PointBox>) -> ConfigSpace {
-    normalise(&mut boxes);
+fn without_overlap(fixed: &Shape, moving: &Shape, boxes: Vec<PointBox>) -> ConfigSpace {
     // Runs of free points along each row of each box, so that the last
     // normalisation sorts runs rather than single points.
     let mut kept = Vec::new();
@@ -609,6 +631,27 @@ mod tests {
         // per side.
         let (r, corridors) = square_and_corridors();
         assert_eq!(corridor_space(&r, &r, &corridors).boxes.len(), 4);
+    }
+
+    #[test]
+    fn a_pairs_space_the_other_way_round_is_its_negation() {
+        let l = template(
+            &[(0, 0), (0, 6), (3, 6), (3, 3), (6, 3), (6, 0)],
+            DoorRule::Overlap {
+                length: 1,
+                corner_distance: 0,
+            },
+        );
+        let (square, corridors) = square_and_corridors();
+        for t in Transform::all(false) {
+            let ell = Shape::new(0, &l, t);
+            let there = door_space(&square, &ell, None);
+            let back = door_space(&ell, &square, None);
+            assert_eq!(points(&there.negated()), points(&back));
+            let there = corridor_space(&square, &ell, &corridors);
+            let back = corridor_space(&ell, &square, &corridors);
+            assert_eq!(points(&there.negated()), points(&back));
+        }
     }
 
     #[test]

@@ -239,9 +239,15 @@ impl<'p> Prepared<'p> {
             let mut space = vec![ConfigSpace::default(); s * s];
             for f in 0..s {
                 for m in 0..s {
-                    if in_rooms[f] && in_rooms[m] {
-                        space[f * s + m] = door_space(&shapes[f], &shapes[m], None);
+                    if !in_rooms[f] || !in_rooms[m] {
+                        continue;
                     }
+                    space[f * s + m] = if m < f {
+                        // The pair the other way round, already computed.
+                        space[m * s + f].negated()
+                    } else {
+                        door_space(&shapes[f], &shapes[m], None)
+                    };
                 }
             }
             space
