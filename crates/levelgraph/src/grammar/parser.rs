@@ -267,6 +267,23 @@ impl<'src> Parser<'src> {
         }
     }
 
+    /// Records setting `key` written at `span`; an error naming the line of
+    /// the first one when it was set before.
+    fn once(
+        &self,
+        seen: &mut BTreeMap<&'src str, Span>,
+        key: &'src str,
+        span: Span,
+    ) -> Result<(), Diagnostic> {
+        if let Some(first) = seen.get(key) {
+            let line = line_col(self.src, first.start).line;
+            return Err(Diagnostic::error(format!("`{key}` is set twice"), span)
+                .with_hint(format!("it is first set at line {line}")));
+        }
+        seen.insert(key, span);
+        Ok(())
+    }
+
     fn duplicate_block(&self, what: &str, span: Span, first: Span) -> Diagnostic {
         let line = line_col(self.src, first.start).line;
         Diagnostic::error(format!("second `{what}` block"), span).with_hint(format!(
@@ -286,12 +303,7 @@ impl<'src> Parser<'src> {
         let mut seen: BTreeMap<&str, Span> = BTreeMap::new();
         while !self.eat(&TokenKind::RBrace) {
             let (key, span) = self.ident("a setting or `}`")?;
-            if let Some(first) = seen.get(key) {
-                let line = line_col(self.src, first.start).line;
-                return Err(Diagnostic::error(format!("`{key}` is set twice"), span)
-                    .with_hint(format!("it is first set at line {line}")));
-            }
-            seen.insert(key, span);
+            self.once(&mut seen, key, span)?;
             let limits = &mut grammar.limits;
             match key {
                 "start" => grammar.start = self.ident("the start symbol")?.0.to_owned(),
@@ -332,12 +344,7 @@ impl<'src> Parser<'src> {
         while !self.eat(&TokenKind::RBrace) {
             let (key, span) = self.ident("a geometric setting or `}`")?;
             if key != "radius" {
-                if let Some(first) = seen.get(key) {
-                    let line = line_col(self.src, first.start).line;
-                    return Err(Diagnostic::error(format!("`{key}` is set twice"), span)
-                        .with_hint(format!("it is first set at line {line}")));
-                }
-                seen.insert(key, span);
+                self.once(&mut seen, key, span)?;
             }
             match key {
                 "spring" => {
@@ -701,12 +708,7 @@ impl<'src> Parser<'src> {
         while !self.eat(&TokenKind::RBrace) {
             let (key, span) = self.ident("a word of the `rooms` block or `}`")?;
             if matches!(key, "door" | "repeat" | "min_distance" | "corridors") {
-                if let Some(first) = seen.get(key) {
-                    let line = line_col(self.src, first.start).line;
-                    return Err(Diagnostic::error(format!("`{key}` is set twice"), span)
-                        .with_hint(format!("it is first set at line {line}")));
-                }
-                seen.insert(key, span);
+                self.once(&mut seen, key, span)?;
             }
             match key {
                 "door" => spec.door = Some(self.door_spec()?),
