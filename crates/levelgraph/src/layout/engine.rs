@@ -29,7 +29,10 @@ pub struct LayoutSettings {
     /// count one each) over the whole run; Edgar's benchmark protocol uses
     /// 1,000,000.
     pub max_iterations: u64,
-    /// Wall-clock limit, if any (breaks determinism only when it stops a run).
+    /// Wall-clock limit of [`Prepared::run`], if any (breaks determinism
+    /// only when it stops a run). Checked every 1,024 iterations, so a run
+    /// can overshoot it by that many; building the configuration spaces
+    /// ([`Prepared::new`]) is not covered.
     pub time_limit: Option<Duration>,
     /// Annealing cycles per chain (the temperature falls each cycle).
     pub cycles: u32,
