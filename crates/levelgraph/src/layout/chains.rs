@@ -34,6 +34,12 @@ pub(crate) fn decompose(n: usize, edges: &[[usize; 2]], embedding: &Embedding) -
             faces.remove(outer);
         }
     }
+    let mut faces_of: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for (g, face) in faces.iter().enumerate() {
+        for &v in face {
+            faces_of[v].push(g);
+        }
+    }
     let mut covered = vec![false; n];
     let mut chains: Vec<Vec<usize>> = Vec::new();
     if !faces.is_empty() {
@@ -51,10 +57,16 @@ pub(crate) fn decompose(n: usize, edges: &[[usize; 2]], embedding: &Embedding) -
             if !chain.is_empty() {
                 chains.push(chain);
             }
-            let mut found: Vec<usize> = (0..faces.len())
-                .filter(|&g| !used[g] && faces[g].iter().any(|v| faces[f].contains(v)))
+            // Faces sharing a room with this one, through the index of
+            // faces by room (a scan of all faces per face would be
+            // quadratic in the faces of a large level).
+            let mut found: Vec<usize> = faces[f]
+                .iter()
+                .flat_map(|&v| faces_of[v].iter().copied())
+                .filter(|&g| !used[g])
                 .collect();
             found.sort_by_key(|&g| (faces[g].len(), g));
+            found.dedup();
             for g in found {
                 used[g] = true;
                 queue.push_back(g);
