@@ -746,3 +746,80 @@ fn assert_golden(dir: &Path, name: &str, files: &[&str]) {
         );
     }
 }
+
+#[test]
+fn a_rooms_block_loads_edgar_room_sets_relative_to_the_grammar() {
+    let dir = scratch("rooms-load");
+    // The grammar sits beside a copy of Edgar's room sets, named relatively.
+    let sets = dir.join("sets");
+    fs::create_dir_all(&sets).unwrap();
+    let edgar = Path::new(env!("CARGO_MANIFEST_DIR")).join("../levelgraph/tests/data/edgar/rooms");
+    for name in ["thesis_basic.yml", "thesis_advanced.yml"] {
+        fs::copy(edgar.join(name), sets.join(name)).unwrap();
+    }
+    let default = fs::read_to_string(examples().join("default.lg")).unwrap();
+    let grammar = write(
+        &dir,
+        "g.lg",
+        &format!(
+            "{default}\nrooms {{\n  load \"sets\"\n  set big: thesis_basic thesis_advanced\n  use goal: \"thesis_basic/12-18-rectangle\"\n  use *: big\n}}\n"
+        ),
+    );
+    let out = dir.join("out");
+    let o = run(&[
+        "generate",
+        &grammar,
+        "--seed",
+        "3",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let doc: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(out.join("layout.json")).unwrap()).unwrap();
+    for room in doc["rooms"].as_array().unwrap() {
+        let template = room["template"].as_str().unwrap();
+        assert!(template.starts_with("thesis_"), "{template}");
+        if room["tag"] == "goal" {
+            assert_eq!(template, "thesis_basic/12-18-rectangle");
+        }
+    }
+    // A set name that no loaded file has: exit 2, named, nothing written.
+    let bad = write(
+        &dir,
+        "bad.lg",
+        &format!("{default}\nrooms {{\n  load \"sets\"\n  use *: nowhere\n}}\n"),
+    );
+    let never = dir.join("never");
+    let o = run(&[
+        "generate",
+        &bad,
+        "--seed",
+        "3",
+        "--out",
+        never.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("unknown template or set `nowhere`"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!never.exists());
+    // A load path that does not exist: exit 2, the path named.
+    let missing = write(
+        &dir,
+        "missing.lg",
+        &format!("{default}\nrooms {{\n  load \"no-such.yml\"\n  use *: x\n}}\n"),
+    );
+    let o = run(&[
+        "generate",
+        &missing,
+        "--seed",
+        "3",
+        "--out",
+        never.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("no-such.yml"), "{}", stderr(&o));
+}
