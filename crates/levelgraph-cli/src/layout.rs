@@ -52,12 +52,12 @@ pub(crate) fn run(o: &Options) -> Result<(), Failure> {
             .extension()
             .is_some_and(|e| e.eq_ignore_ascii_case(ext))
     };
-    let time_limit = match o.time_limit {
-        Some(s) if !(s.is_finite() && s > 0.0) => {
+    let time_limit = match o.time_limit.map(|s| (s, Duration::try_from_secs_f64(s))) {
+        Some((s, Ok(d))) if s > 0.0 => Some(d),
+        Some((s, _)) => {
             eprintln!("error: --time-limit must be a positive number of seconds, not {s}");
             return Err(Failure::BadInput);
         }
-        Some(s) => Some(Duration::from_secs_f64(s)),
         None => None,
     };
     let (problem, alphabet) = if is("yml") || is("yaml") {
@@ -148,6 +148,7 @@ fn mission_problem(o: &Options) -> Result<(LayoutProblem, Alphabet), Failure> {
         return Err(Failure::BadInput);
     }
     let loaded = crate::load_grammar(Some(grammar_path))?;
+    crate::reject_lint_errors(&loaded)?;
     let grammar = &loaded.grammar;
     let Some(spec) = &grammar.model().rooms else {
         eprintln!(
@@ -184,7 +185,25 @@ pub(crate) fn problem_of_level(
         // A folder is read as `load_dir` reads it; a set name loaded twice
         // is an error of `load_file`.
         let files = if path.is_dir() {
-            yaml_files(&path)
+            match yaml_files(&path) {
+                Ok(files) if !files.is_empty() => files,
+                Ok(_) => {
+                    eprintln!(
+                        "error: rooms block of {}: folder {} has no room-set files (*.yml, *.yaml)",
+                        grammar_path.display(),
+                        path.display()
+                    );
+                    return Err(Failure::BadInput);
+                }
+                Err(e) => {
+                    eprintln!(
+                        "error: rooms block of {}: cannot read folder {}: {e}",
+                        grammar_path.display(),
+                        path.display()
+                    );
+                    return Err(Failure::BadInput);
+                }
+            }
         } else {
             vec![path]
         };
@@ -202,22 +221,19 @@ pub(crate) fn problem_of_level(
 }
 
 /// The `*.yml`/`*.yaml` files of `dir` in name order (as `load_dir` reads them).
-fn yaml_files(dir: &Path) -> Vec<PathBuf> {
-    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
-        .map(|entries| {
-            entries
-                .filter_map(|e| e.ok().map(|e| e.path()))
-                .filter(|p| {
-                    p.is_file()
-                        && p.extension().is_some_and(|x| {
-                            x.eq_ignore_ascii_case("yml") || x.eq_ignore_ascii_case("yaml")
-                        })
-                })
-                .collect()
-        })
-        .unwrap_or_default();
+fn yaml_files(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(dir)? {
+        let p = entry?.path();
+        let yaml = p
+            .extension()
+            .is_some_and(|x| x.eq_ignore_ascii_case("yml") || x.eq_ignore_ascii_case("yaml"));
+        if yaml && p.is_file() {
+            files.push(p);
+        }
+    }
     files.sort();
-    files
+    Ok(files)
 }
 
 /// Runs the layout; a limit exits 1, a problem that cannot be laid out

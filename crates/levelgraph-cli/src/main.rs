@@ -184,7 +184,7 @@ pub(crate) fn load_grammar(path: Option<&Path>) -> Result<Loaded, Failure> {
 }
 
 /// Lint errors make a grammar unusable; warnings are left to `check`.
-fn reject_lint_errors(loaded: &Loaded) -> Result<(), Failure> {
+pub(crate) fn reject_lint_errors(loaded: &Loaded) -> Result<(), Failure> {
     // Errors only: the full lint samples derivations, which `check` is for.
     let errors = levelgraph::grammar::lint::errors(&loaded.grammar);
     if errors.is_empty() {
@@ -346,6 +346,12 @@ fn generate(
             "layout.svg",
             levelgraph::formats::layout_svg(problem, l, &alphabet, &title),
         ));
+    }
+    if files.is_empty() {
+        eprintln!(
+            "note: nothing to write: `--formats layout` asks for the layout, and grammar `{}` has no `rooms` block",
+            grammar.name()
+        );
     }
     output::write_all(out, &files).map_err(|e| {
         eprintln!("error: cannot write to {}: {e}", out.display());

@@ -8,7 +8,11 @@ use std::path::{Path, PathBuf};
 /// All contents go to temporary files first; only when every one is written
 /// are they renamed into place, so a failure leaves no partial file.
 /// A folder this call had to create is removed again on failure.
+/// Nothing at all (not even the folder) when `files` is empty.
 pub(crate) fn write_all(dir: &Path, files: &[(&str, String)]) -> io::Result<()> {
+    if files.is_empty() {
+        return Ok(());
+    }
     let created = !dir.exists();
     fs::create_dir_all(dir)?;
     let mut temps: Vec<(PathBuf, PathBuf)> = Vec::new();

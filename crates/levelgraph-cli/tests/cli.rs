@@ -823,3 +823,18 @@ fn a_rooms_block_loads_edgar_room_sets_relative_to_the_grammar() {
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(stderr(&o).contains("no-such.yml"), "{}", stderr(&o));
 }
+
+#[test]
+fn layout_time_limits_out_of_range_exit_2() {
+    let map = edgar_map("example1_basic.yml");
+    for limit in ["1e30", "0", "-1", "NaN"] {
+        let flag = format!("--time-limit={limit}");
+        let o = run(&["layout", &map, &flag, "--out", "/nonexistent/never"]);
+        assert_eq!(o.status.code(), Some(2), "{limit}: {}", stderr(&o));
+        assert!(
+            stderr(&o).contains("--time-limit"),
+            "{limit}: {}",
+            stderr(&o)
+        );
+    }
+}

@@ -418,3 +418,107 @@ fn stored_vertices_are_not_rooms_and_their_edges_are_their_rooms() {
     }
     assert!(with_stored > 0, "vaults.lg stores items in rooms");
 }
+
+#[test]
+fn sets_sharing_members_and_long_chains_of_sets_resolve() {
+    use levelgraph::grammar::SetSpec;
+    use levelgraph::layout::rooms::level_problem;
+    let d = levelgraph::derive(&levelgraph::grammar::default_grammar(), 7).unwrap();
+    // A diamond of sets 30 levels deep: each level names both sets of the
+    // one below (2^30 expansions without memoising).
+    let mut spec = dungeon_rooms();
+    spec.sets.push(SetSpec {
+        name: "a0".into(),
+        members: vec!["hall".into()],
+        span: None,
+    });
+    spec.sets.push(SetSpec {
+        name: "b0".into(),
+        members: vec!["small".into()],
+        span: None,
+    });
+    for k in 1..=30 {
+        for x in ["a", "b"] {
+            spec.sets.push(SetSpec {
+                name: format!("{x}{k}"),
+                members: vec![format!("a{}", k - 1), format!("b{}", k - 1)],
+                span: None,
+            });
+        }
+    }
+    spec.uses.last_mut().unwrap().members = vec!["a30".into()];
+    let p = level_problem(&d.graph, &spec, &edgar::RoomSets::new()).unwrap();
+    let room = p.rooms.iter().find(|r| r.tag == "room").unwrap();
+    let mut names: Vec<&str> = room
+        .templates
+        .iter()
+        .map(|&t| p.templates[t].name.as_str())
+        .collect();
+    names.sort_unstable();
+    assert_eq!(names, ["hall", "small"]);
+    // A chain of 100 sets is long, not a cycle.
+    let mut spec = dungeon_rooms();
+    spec.sets.push(SetSpec {
+        name: "c0".into(),
+        members: vec!["hall".into()],
+        span: None,
+    });
+    for k in 1..=100 {
+        spec.sets.push(SetSpec {
+            name: format!("c{k}"),
+            members: vec![format!("c{}", k - 1)],
+            span: None,
+        });
+    }
+    spec.uses.last_mut().unwrap().members = vec!["c100".into()];
+    let err = level_problem(&d.graph, &spec, &edgar::RoomSets::new());
+    assert!(err.is_ok(), "{:?}", err.err().map(|e| e.to_string()));
+}
+
+#[test]
+fn corridor_templates_need_two_explicit_doors() {
+    use levelgraph::layout::rooms::level_problem;
+    let d = levelgraph::derive(&levelgraph::grammar::default_grammar(), 7).unwrap();
+    let mut spec = dungeon_rooms();
+    spec.corridors = vec!["closet".into()];
+    let err = level_problem(&d.graph, &spec, &edgar::RoomSets::new())
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("corridor template `closet` needs exactly two"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_drawing_with_crossings_is_not_taken_for_the_embedding() {
+    // K5 drawn on a circle: its edges cross, so the planarity test runs and
+    // says the graph is not planar (instead of a search that cannot end).
+    let mut edges = Vec::new();
+    for a in 0..5 {
+        for b in a + 1..5 {
+            edges.push([a, b]);
+        }
+    }
+    let mut p = problem(5, edges, vec![square("s", 8, 2)]);
+    p.drawing = Some(vec![
+        [0.0, 2.0],
+        [1.9, 0.6],
+        [1.2, -1.6],
+        [-1.2, -1.6],
+        [-1.9, 0.6],
+    ]);
+    let err = Prepared::new(&p).unwrap_err();
+    assert!(matches!(err, LayoutError::NotPlanar(_)), "{err}");
+}
+
+#[test]
+fn a_loaded_set_name_with_an_empty_description_is_refused() {
+    let sets = edgar::RoomSets::load_dir(&data().join("rooms")).unwrap();
+    let err = sets
+        .templates("thesis_basic/", "use *")
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("names no room description"), "{err}");
+    assert_eq!(sets.templates("thesis_basic", "use *").unwrap().len(), 3);
+}

@@ -468,7 +468,14 @@ impl RoomSets {
     /// the known ones), [`EdgarError::Template`] for a bad description.
     pub fn templates(&self, name: &str, field: &str) -> Result<Vec<RoomTemplate>, EdgarError> {
         let (set, description) = match name.split_once('/') {
-            Some((set, d)) => (set, Some(d.to_owned())),
+            Some((set, d)) if !d.is_empty() => (set, Some(d.to_owned())),
+            Some(_) => {
+                return Err(invalid(
+                    Path::new(field),
+                    field,
+                    format!("`{name}` names no room description after `/`"),
+                ))
+            }
             None => (name, None),
         };
         let file = self

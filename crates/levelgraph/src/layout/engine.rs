@@ -279,8 +279,12 @@ impl<'p> Prepared<'p> {
             }
         }
         repeat_feasible(problem)?;
+        // A drawing gives the embedding only when it is plane (a
+        // geometric derivation's is; a hand-edited one may not be).
         let embedding = match &problem.drawing {
-            Some(points) if points.len() == n => Embedding::from_drawing(n, &problem.edges, points),
+            Some(points) if points.len() == n && plane(&problem.edges, points) => {
+                Embedding::from_drawing(n, &problem.edges, points)
+            }
             _ => planar_embedding(n, &problem.edges)
                 .map_err(|e| LayoutError::NotPlanar(e.to_string()))?,
         };
@@ -420,6 +424,26 @@ fn augment(
         }
     }
     false
+}
+
+/// Whether the straight-line drawing `points` of `edges` has no two edges
+/// without a common end that meet (O(m²); level graphs are small). Points
+/// that are not finite make it not plane.
+fn plane(edges: &[[usize; 2]], points: &[[f64; 2]]) -> bool {
+    if points.iter().flatten().any(|c| !c.is_finite()) {
+        return false;
+    }
+    for (i, &[a, b]) in edges.iter().enumerate() {
+        for &[c, d] in &edges[i + 1..] {
+            if a == c || a == d || b == c || b == d {
+                continue;
+            }
+            if crate::geometric::segments_cross(points[a], points[b], points[c], points[d]) {
+                return false;
+            }
+        }
+    }
+    true
 }
 
 fn connected(n: usize, neighbours: &[Vec<(usize, usize)>]) -> bool {
@@ -574,7 +598,8 @@ impl<'a, 'p> Run<'a, 'p> {
         }
         LayoutError::Limit {
             limit: self.stopped.clone().unwrap_or_else(|| "its limits".into()),
-            iterations: self.iterations,
+            // The trial that found the limit was not made.
+            iterations: self.iterations.min(self.settings.max_iterations),
             backtracks: self.backtracks,
             restarts: self.restarts,
             chain: worst + 1,

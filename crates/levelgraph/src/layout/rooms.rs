@@ -4,10 +4,10 @@
 //! edges that need doors, and the grammar's `rooms` block says which
 //! templates each tag may use.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use super::edgar::{EdgarError, RoomSets};
-use super::{CorridorSpec, LayoutProblem, RoomSpec, RoomTemplate, TemplateError};
+use super::{CorridorSpec, DoorRule, LayoutProblem, RoomSpec, RoomTemplate, TemplateError};
 use crate::drawing::top_level;
 use crate::grammar::RoomsSpec;
 use crate::graph::Graph;
@@ -29,6 +29,12 @@ pub enum RoomsError {
     /// Sets that contain each other.
     #[error("rooms block: set `{0}` contains itself")]
     Cycle(String),
+    /// Sets nested deeper than the resolver follows.
+    #[error("rooms block: set `{0}` is nested more than 256 sets deep")]
+    TooDeep(String),
+    /// A corridor template without exactly two explicit doors.
+    #[error("rooms block: corridor template `{0}` needs exactly two explicit doors (`doors`, or Edgar's SpecificPositionsMode), one for each room it joins")]
+    Corridor(String),
     /// A room whose tag no `use` line covers.
     #[error("vertex {vertex} has tag `{tag}`, which no `use` line of the rooms block names, and there is no `use *`")]
     NoTemplates {
@@ -61,6 +67,8 @@ pub fn level_problem(
         spec,
         loaded,
         templates: Vec::new(),
+        sets: BTreeMap::new(),
+        open: BTreeSet::new(),
     };
     // Tag → template indices.
     let mut default: Option<Vec<usize>> = None;
@@ -131,6 +139,12 @@ pub fn level_problem(
                 }
             }
         }
+        for &t in &list {
+            let template = &r.templates[t];
+            if !matches!(&template.doors, DoorRule::Specific(doors) if doors.len() == 2) {
+                return Err(RoomsError::Corridor(template.name.clone()));
+            }
+        }
         Some(CorridorSpec {
             offsets: Vec::new(),
             templates: list,
@@ -151,15 +165,20 @@ pub fn level_problem(
     })
 }
 
-/// Names → template indices, building each template once.
+/// Names → template indices, building each template once and resolving
+/// each set once (sets that share members would otherwise be expanded
+/// again at every level).
 struct Resolver<'a> {
     spec: &'a RoomsSpec,
     loaded: &'a RoomSets,
     templates: Vec<RoomTemplate>,
+    sets: BTreeMap<String, Vec<usize>>,
+    /// Sets being resolved, to catch a set that contains itself.
+    open: BTreeSet<String>,
 }
 
-/// Deepest nesting of sets in sets.
-const MAX_DEPTH: usize = 64;
+/// Deepest nesting of sets in sets (keeps the recursion's stack small).
+const MAX_DEPTH: usize = 256;
 
 impl Resolver<'_> {
     fn resolve(&mut self, name: &str, place: &str, depth: usize) -> Result<Vec<usize>, RoomsError> {
@@ -167,8 +186,14 @@ impl Resolver<'_> {
             return Ok(vec![self.add(t.build(self.spec.door)?)]);
         }
         if let Some(set) = self.spec.sets.iter().find(|s| s.name == name) {
-            if depth > MAX_DEPTH {
+            if let Some(done) = self.sets.get(name) {
+                return Ok(done.clone());
+            }
+            if !self.open.insert(name.to_owned()) {
                 return Err(RoomsError::Cycle(name.to_owned()));
+            }
+            if depth > MAX_DEPTH {
+                return Err(RoomsError::TooDeep(name.to_owned()));
             }
             let mut out = Vec::new();
             for m in &set.members {
@@ -178,6 +203,8 @@ impl Resolver<'_> {
                     }
                 }
             }
+            self.open.remove(name);
+            self.sets.insert(name.to_owned(), out.clone());
             return Ok(out);
         }
         let set = name.split('/').next().unwrap_or(name);
