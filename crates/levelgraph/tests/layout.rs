@@ -522,3 +522,63 @@ fn a_loaded_set_name_with_an_empty_description_is_refused() {
     assert!(err.contains("names no room description"), "{err}");
     assert_eq!(sets.templates("thesis_basic", "use *").unwrap().len(), 3);
 }
+
+#[test]
+fn mirrored_templates_are_placed_and_checked() {
+    // An L with unequal arms (its mirror image is no turn of it) that may
+    // be mirrored, and a T that may only be turned: over seeds, some layout
+    // uses a mirrored L, and every layout passes.
+    let g = GridPoint::new;
+    let ell = RoomTemplate::new(
+        "ell",
+        &[g(0, 0), g(12, 0), g(12, 6), g(6, 6), g(6, 18), g(0, 18)],
+        DoorRule::Overlap {
+            length: 2,
+            corner_distance: 1,
+        },
+        Transform::all(true).collect(),
+    )
+    .unwrap();
+    let tee = RoomTemplate::new(
+        "tee",
+        &[
+            g(0, 0),
+            g(18, 0),
+            g(18, 6),
+            g(12, 6),
+            g(12, 12),
+            g(6, 12),
+            g(6, 6),
+            g(0, 6),
+        ],
+        DoorRule::Overlap {
+            length: 2,
+            corner_distance: 1,
+        },
+        Transform::all(false).collect(),
+    )
+    .unwrap();
+    let edges = vec![
+        [0, 1],
+        [1, 2],
+        [2, 3],
+        [3, 0],
+        [3, 4],
+        [4, 5],
+        [5, 6],
+        [6, 4],
+    ];
+    let p = problem(7, edges, vec![ell, tee]);
+    let mut mirrored = 0;
+    for seed in 0..20 {
+        let (l, _) = layout(&p, seed, &LayoutSettings::default())
+            .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+        assert!(check_layout(&p, &l).is_empty(), "seed {seed}");
+        mirrored += l.rooms.iter().filter(|r| r.transform.mirror).count();
+        assert!(l
+            .rooms
+            .iter()
+            .all(|r| r.template == 0 || !r.transform.mirror));
+    }
+    assert!(mirrored > 0, "some room uses a mirrored L");
+}
