@@ -258,6 +258,9 @@ pub(crate) fn lay_out(
             for hint in lines {
                 eprintln!("  {hint}");
             }
+            eprintln!(
+                "  hint: another --seed gives another layout (with `generate`, another level)"
+            );
             eprintln!("  {what}, seed {seed}");
             Err(Failure::Derivation)
         }
