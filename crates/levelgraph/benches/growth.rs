@@ -51,34 +51,7 @@ const GROWING_SEEDS: [u64; 3] = [1, 2, 3];
 /// The default grammar with `max_vertices cap` and `max_iterations
 /// 2·cap + 1000`; without the rule `settle` when `growing`.
 fn grammar_text(cap: usize, growing: bool) -> String {
-    let text = grammar::DEFAULT_GRAMMAR;
-    for setting in ["max_vertices 40\n", "max_iterations 300\n"] {
-        assert_eq!(
-            text.matches(setting).count(),
-            1,
-            "default.lg changed: `{}` not found once",
-            setting.trim()
-        );
-    }
-    let mut text = text
-        .replace("max_vertices 40\n", &format!("max_vertices {cap}\n"))
-        .replace(
-            "max_iterations 300\n",
-            &format!("max_iterations {}\n", 2 * cap + 1000),
-        );
-    if growing {
-        let start = text
-            .find("rule settle ")
-            .expect("default.lg has the rule settle");
-        let end = start
-            + text[start..]
-                .find("\n}\n")
-                .expect("the rule settle ends with `}` on its own line")
-            + 3;
-        text.replace_range(start..end, "");
-        assert!(!text.contains("settle {"), "settle removed");
-    }
-    text
+    support::grown_grammar(grammar::DEFAULT_GRAMMAR, cap, growing)
 }
 
 fn derivation(r: Result<Derivation, DeriveError>) -> (bool, Derivation) {

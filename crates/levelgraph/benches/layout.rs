@@ -9,7 +9,9 @@
 //! (`crates/levelgraph/tests/data/edgar/maps`, room sets beside them), and
 //! the levels of every example grammar with a `rooms` block (run `k`
 //! derives seed `k` and lays that level out with seed `k`: each run is a
-//! different level).
+//! different level). Then the same for `examples/dungeon-rooms.lg` grown
+//! to larger levels (the rule `settle` removed and `max_vertices` raised,
+//! as `growth.rs` does; `LAYOUT_GROWN`, default `60,100,200`).
 //! Timing is per run and includes building the shapes, configuration
 //! spaces and chains (`Prepared::new`), as a fresh generator would.
 //!
@@ -18,6 +20,9 @@
 
 use std::path::PathBuf;
 use std::time::Instant;
+
+#[allow(dead_code)] // the child-process helpers are for the other harnesses
+mod support;
 
 use levelgraph::layout::{
     check::check_layout, edgar, rooms::level_problem, LayoutProblem, LayoutSettings, Prepared,
@@ -96,6 +101,28 @@ fn main() {
                 .unwrap_or_default()
         );
         row(&name, levels, &settings);
+    }
+    // Larger levels: the rooms example grown.
+    let grown = std::env::var("LAYOUT_GROWN").unwrap_or_else(|_| "60,100,200".into());
+    let rooms_text = std::fs::read_to_string(examples.join("dungeon-rooms.lg")).expect("example");
+    for cap in grown
+        .split(',')
+        .filter_map(|c| c.trim().parse::<usize>().ok())
+    {
+        let grammar =
+            levelgraph::grammar::load(&support::grown_grammar(&rooms_text, cap, true), "grown")
+                .expect("the grown rooms example compiles");
+        let spec = grammar.model().rooms.clone().expect("a rooms block");
+        let levels = (0..runs).filter_map(|seed| {
+            let level = levelgraph::derive(&grammar, seed).ok()?;
+            let problem = level_problem(&level.graph, &spec, &edgar::RoomSets::new()).ok()?;
+            Some((seed, problem))
+        });
+        row(
+            &format!("dungeon-rooms.lg grown to {cap} (levels)"),
+            levels,
+            &settings,
+        );
     }
 }
 

@@ -1,6 +1,7 @@
-//! Shared by the `mutex` and `growth` harnesses: running this bench binary
-//! again as a child that can be killed at a time limit, and reading
-//! settings from the environment.
+//! Shared by the `mutex`, `growth` and `layout` harnesses: running this
+//! bench binary again as a child that can be killed at a time limit,
+//! reading settings from the environment, and the default grammar's text
+//! edited to grow larger levels.
 
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -68,4 +69,43 @@ pub(crate) fn load_average() -> Option<String> {
             .collect::<Vec<_>>()
             .join(" "),
     )
+}
+
+/// `text` (the default grammar, or one built on it such as
+/// `examples/dungeon-rooms.lg`) with `max_vertices cap` and
+/// `max_iterations 2·cap + 1000`; without the rule `settle` (which closes
+/// the frontier, so levels stop near 26 vertices) when `growing`.
+///
+/// # Panics
+/// When `text` does not have the default's `max_vertices 40`,
+/// `max_iterations 300` and (with `growing`) rule `settle`, each once.
+#[allow(dead_code)] // not every harness that includes this module grows grammars
+pub(crate) fn grown_grammar(text: &str, cap: usize, growing: bool) -> String {
+    for setting in ["max_vertices 40\n", "max_iterations 300\n"] {
+        assert_eq!(
+            text.matches(setting).count(),
+            1,
+            "the default grammar changed: `{}` not found once",
+            setting.trim()
+        );
+    }
+    let mut text = text
+        .replace("max_vertices 40\n", &format!("max_vertices {cap}\n"))
+        .replace(
+            "max_iterations 300\n",
+            &format!("max_iterations {}\n", 2 * cap + 1000),
+        );
+    if growing {
+        let start = text
+            .find("rule settle ")
+            .expect("the default grammar has the rule settle");
+        let end = start
+            + text[start..]
+                .find("\n}\n")
+                .expect("the rule settle ends with `}` on its own line")
+            + 3;
+        text.replace_range(start..end, "");
+        assert!(!text.contains("settle {"), "settle removed");
+    }
+    text
 }
