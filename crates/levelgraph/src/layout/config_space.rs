@@ -287,19 +287,47 @@ fn span(a: GridPoint, b: GridPoint) -> PointBox {
 #[cfg(test)]
 pub(crate) fn corridor_space(fixed: &Shape, moving: &Shape, corridors: &[Shape]) -> ConfigSpace {
     let all = [fixed.clone(), moving.clone()];
-    corridor_spaces(&all, &[true, true], corridors).swap_remove(1)
+    corridor_spaces(&all, &[true, true], corridors)
+        .0
+        .swap_remove(1)
+}
+
+/// The door spaces between rooms and corridors: what
+/// [`corridor_spaces`] builds the pairs' spaces from, kept for placing the
+/// corridors themselves.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct CorridorDoors {
+    /// `near[f][c][i]`: corridor `c` relative to room shape `f`, meeting
+    /// it by the corridor's door `i`.
+    near: Vec<Vec<Vec<ConfigSpace>>>,
+    /// `far[c][j][m]`: room shape `m` relative to corridor `c`, meeting
+    /// the corridor's door `j`.
+    far: Vec<Vec<Vec<ConfigSpace>>>,
+}
+
+impl CorridorDoors {
+    /// Positions of corridor `c` relative to room shape `f`, by its door `i`.
+    pub(crate) fn near(&self, f: usize, c: usize, i: usize) -> &ConfigSpace {
+        &self.near[f][c][i]
+    }
+
+    /// Positions of room shape `m` relative to corridor `c`, by its door `j`.
+    pub(crate) fn far(&self, c: usize, j: usize, m: usize) -> &ConfigSpace {
+        &self.far[c][j][m]
+    }
 }
 
 /// The corridor configuration space (the tests' `corridor_space`) of
 /// every ordered pair of `shapes` that both have `wanted`, as a
-/// `shapes.len()²` table (`[fixed * s + moving]`; empty where not wanted). The door spaces between a room and a corridor's
-/// door are computed once per room, corridor shape and door, not once
-/// per pair.
+/// `shapes.len()²` table (`[fixed * s + moving]`; empty where not wanted),
+/// with the door spaces it was built from. The door spaces between a room
+/// and a corridor's door are computed once per room, corridor shape and
+/// door, not once per pair.
 pub(crate) fn corridor_spaces(
     shapes: &[Shape],
     wanted: &[bool],
     corridors: &[Shape],
-) -> Vec<ConfigSpace> {
+) -> (Vec<ConfigSpace>, CorridorDoors) {
     let s = shapes.len();
     // near[f][c][i]: corridor c relative to room f, meeting it by door i.
     // far[c][j][m]: room m relative to corridor c, meeting its door j.
@@ -374,7 +402,7 @@ pub(crate) fn corridor_spaces(
             out[f * s + m] = without_overlap(&shapes[f], &shapes[m], boxes);
         }
     }
-    out
+    (out, CorridorDoors { near, far })
 }
 
 /// The points of `boxes` at which `moving` does not overlap `fixed` (at

@@ -21,7 +21,7 @@
 //! measurement on Edgar's example maps (BENCHMARKS.md).
 
 use super::chains::decompose;
-use super::config_space::{corridor_spaces, door_space, ConfigSpace, PointBox};
+use super::config_space::{corridor_spaces, door_space, ConfigSpace, CorridorDoors};
 use super::planarity::{planar_embedding, Embedding};
 use super::polygon::GridPoint;
 use super::template::{RepeatMode, Shape};
@@ -135,6 +135,8 @@ pub struct Prepared<'p> {
     /// `space[f * s + m]`: positions of shape m relative to shape f for a
     /// graph edge (door to door, or through a corridor).
     space: Vec<ConfigSpace>,
+    /// With corridors: the door spaces between rooms and corridors.
+    corridor_doors: CorridorDoors,
     neighbours: Vec<Vec<(usize, usize)>>,
     /// `adjacency[a * n + b]`: whether an edge joins `a` and `b`; kept for
     /// up to [`ADJACENCY_ROOMS`] rooms (the energy asks it for every pair).
@@ -244,7 +246,7 @@ impl<'p> Prepared<'p> {
             .iter()
             .map(|&k| shapes[k as usize].clone())
             .collect();
-        let space = if problem.corridors.is_some() {
+        let (space, corridor_doors) = if problem.corridors.is_some() {
             corridor_spaces(&shapes, &in_rooms, &corridors)
         } else {
             let mut space = vec![ConfigSpace::default(); s * s];
@@ -261,7 +263,7 @@ impl<'p> Prepared<'p> {
                     };
                 }
             }
-            space
+            (space, CorridorDoors::default())
         };
         for (k, &[a, b]) in problem.edges.iter().enumerate() {
             let meet = room_shapes[a].iter().any(|&f| {
@@ -314,6 +316,7 @@ impl<'p> Prepared<'p> {
             room_shapes,
             corridor_shapes,
             space,
+            corridor_doors,
             neighbours,
             chains,
             omega,
@@ -636,9 +639,10 @@ impl<'a, 'p> Run<'a, 'p> {
         let mut current = partial.clone();
         current.chains_done = c + 1;
         self.greedy(&mut current, chain);
-        let mut terms = self.chain_terms(&current, chain);
         // Every chain room's terms against every placed room, so that a
         // trial computes only the moved room's new terms, not its old ones.
+        // The chain's energy terms count each pair with a chain room once:
+        // a pair of two chain rooms from its lower room's row.
         let n = current.shape.len();
         let mut slot = vec![usize::MAX; n];
         for (i, &r) in chain.iter().enumerate() {
@@ -646,13 +650,18 @@ impl<'a, 'p> Run<'a, 'p> {
         }
         let mut pair = vec![Terms::default(); chain.len() * n];
         let mut own: Vec<Terms> = Vec::with_capacity(chain.len());
+        let mut terms = Terms::default();
         for (i, &r) in chain.iter().enumerate() {
             let mut sum = self.corridor_term(&current, r);
+            terms.add(sum);
             for w in 0..n {
                 if current.shape[w] != NONE && w != r {
                     let t = self.pair_term(&current, r, w);
                     pair[i * n + w] = t;
                     sum.add(t);
+                    if slot[w] == usize::MAX || r < w {
+                        terms.add(t);
+                    }
                 }
             }
             own.push(sum);
@@ -925,18 +934,6 @@ impl<'a, 'p> Run<'a, 'p> {
         }
     }
 
-    /// The energy terms of the layout seen from the chain's rooms: every
-    /// pair with at least one chain room, once.
-    fn chain_terms(&self, layout: &Partial, chain: &[usize]) -> Terms {
-        let mut sum = Terms::default();
-        for &r in chain {
-            let t = self.pair_terms(layout, r, |w| w != r && !(chain.contains(&w) && w < r));
-            sum.area += t.area;
-            sum.distance4 += t.distance4;
-        }
-        sum
-    }
-
     /// `exp(A / ω) · exp(D / ω) − 1`, exactly 0 when both terms are.
     fn energy_of(&self, t: Terms) -> f64 {
         if t.area == 0 && t.distance4 == 0 {
@@ -949,17 +946,17 @@ impl<'a, 'p> Run<'a, 'p> {
 
     /// The energy of room `r` against every other placed part.
     fn room_energy(&self, layout: &Partial, r: usize) -> f64 {
-        self.energy_of(self.pair_terms(layout, r, |w| w != r))
+        self.energy_of(self.room_terms(layout, r))
     }
 
-    /// The terms of room `r` against placed rooms `w` with `other(w)` and
-    /// against placed corridors of edges not at `r` (see [`Run::pair_term`]
-    /// and [`Run::corridor_term`]). Integers, so that adding and taking
-    /// away a room's terms is exact.
-    fn pair_terms(&self, layout: &Partial, r: usize, other: impl Fn(usize) -> bool) -> Terms {
+    /// The terms of room `r` against every other placed room and against
+    /// placed corridors of edges not at `r` (see [`Run::pair_term`] and
+    /// [`Run::corridor_term`]). Integers, so that adding and taking away a
+    /// room's terms is exact.
+    fn room_terms(&self, layout: &Partial, r: usize) -> Terms {
         let mut t = self.corridor_term(layout, r);
         for w in 0..layout.shape.len() {
-            if layout.shape[w] != NONE && w != r && other(w) {
+            if layout.shape[w] != NONE && w != r {
                 t.add(self.pair_term(layout, r, w));
             }
         }
@@ -1053,34 +1050,21 @@ impl<'a, 'p> Run<'a, 'p> {
             layout.shape[b],
             layout.pos[b],
         );
-        for &c in &prep.corridor_shapes {
+        for (ci, &c) in prep.corridor_shapes.iter().enumerate() {
             let cshape = &prep.shapes[c as usize];
             for i in 0..cshape.doors.len() {
-                let near = door_space(&prep.shapes[sa as usize], cshape, Some(i)).shifted(pa);
+                let near = prep.corridor_doors.near(sa as usize, ci, i).shifted(pa);
                 for j in 0..cshape.doors.len() {
                     if j == i {
                         continue;
                     }
                     // b relative to the corridor by its door j; corridor
                     // positions are then pb − that.
-                    let only = Shape {
-                        doors: vec![cshape.doors[j]],
-                        ..cshape.clone()
-                    };
-                    let far = door_space(&only, &prep.shapes[sb as usize], None);
-                    let mut far: Vec<PointBox> = far
-                        .boxes
-                        .iter()
-                        .map(|q| PointBox {
-                            x0: pb.x - q.x1,
-                            y0: pb.y - q.y1,
-                            x1: pb.x - q.x0,
-                            y1: pb.y - q.y0,
-                        })
-                        .collect();
-                    // Negating reversed the order `intersect` relies on.
-                    far.sort_unstable();
-                    let far = ConfigSpace { boxes: far };
+                    let far = prep
+                        .corridor_doors
+                        .far(ci, j, sb as usize)
+                        .negated()
+                        .shifted(pb);
                     let both = near.intersect(&far);
                     for q in 0..both.weight() {
                         let p = both.nth(q);
