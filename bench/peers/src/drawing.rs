@@ -187,44 +187,21 @@ pub struct Report {
     pub sizes: Vec<SizeReport>,
 }
 
-/// The default grammar grown to `cap` vertices: `settle` removed,
-/// `max_vertices cap`, `max_iterations 2·cap + 1000`, `min_vertices`
+/// The default grammar grown to `cap` vertices (`settle` removed,
+/// `max_vertices cap`, `max_iterations 2·cap + 1000`: the edit the
+/// levelgraph growth and layout harnesses make), with `min_vertices`
 /// lowered to `cap / 2` when that is below its 12.
 pub fn grammar_text(cap: usize) -> String {
-    let text = grammar::DEFAULT_GRAMMAR;
-    for setting in [
-        "max_vertices 40\n",
-        "max_iterations 300\n",
+    let text = crate::support::grown_grammar(grammar::DEFAULT_GRAMMAR, cap, true);
+    assert_eq!(
+        text.matches("min_vertices 12\n").count(),
+        1,
+        "default.lg changed: `min_vertices 12` not found once"
+    );
+    text.replace(
         "min_vertices 12\n",
-    ] {
-        assert_eq!(
-            text.matches(setting).count(),
-            1,
-            "default.lg changed: `{}` not found once",
-            setting.trim()
-        );
-    }
-    let mut text = text
-        .replace("max_vertices 40\n", &format!("max_vertices {cap}\n"))
-        .replace(
-            "max_iterations 300\n",
-            &format!("max_iterations {}\n", 2 * cap + 1000),
-        )
-        .replace(
-            "min_vertices 12\n",
-            &format!("min_vertices {}\n", (cap / 2).clamp(1, 12)),
-        );
-    let start = text
-        .find("rule settle ")
-        .expect("default.lg has the rule settle");
-    let end = start
-        + text[start..]
-            .find("\n}\n")
-            .expect("the rule settle ends with `}` on its own line")
-        + 3;
-    text.replace_range(start..end, "");
-    assert!(!text.contains("settle {"), "settle removed");
-    text
+        &format!("min_vertices {}\n", (cap / 2).clamp(1, 12)),
+    )
 }
 
 /// The name of a failure, for the notes.

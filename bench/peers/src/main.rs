@@ -23,6 +23,10 @@ mod derivation;
 mod drawing;
 mod harness;
 mod matching;
+/// levelgraph's own bench helpers (one copy of the grammar-growing edit).
+#[allow(dead_code)] // the child-process helpers are for levelgraph's harnesses
+#[path = "../../../crates/levelgraph/benches/support/mod.rs"]
+mod support;
 
 use std::process::ExitCode;
 
