@@ -1,4 +1,5 @@
-//! Shared by the `mutex`, `growth` and `layout` harnesses: running this
+//! Shared by the `mutex`, `growth` and `layout` harnesses (and, by path,
+//! `bench/peers`): running this
 //! bench binary again as a child that can be killed at a time limit,
 //! reading settings from the environment, and the default grammar's text
 //! edited to grow larger levels.
