@@ -40,6 +40,7 @@ pub mod matching;
 mod rewrite;
 pub mod rng;
 mod small_copy;
+pub mod tiles;
 pub mod trace;
 
 pub use derive::{derive, Derivation, DeriveError, RuleName, StopReason};

@@ -8,6 +8,7 @@ pub mod layout;
 pub mod mission;
 pub mod seed003;
 pub mod svg;
+pub mod tilemap;
 
 pub use dot::to_dot;
 pub use graphml::to_graphml;
