@@ -3,7 +3,9 @@
 //! hint), and the lint's warning about tags without templates.
 
 use levelgraph::diagnostic::{Diagnostic, Location, Severity};
-use levelgraph::grammar::{self, DoorSpec, Grammar, RoomsSpec, SetSpec, TemplateSpec, UseSpec};
+use levelgraph::grammar::{
+    self, DoorSpec, FillKind, FillSpec, Grammar, RoomsSpec, SetSpec, TemplateSpec, UseSpec,
+};
 use levelgraph::layout::{DoorRule, GridPoint, RepeatMode, Transform};
 
 /// Tags and a start rule every grammar below shares (lines 1 and 2).
@@ -28,6 +30,9 @@ const FULL: &str = r#"rooms {
   use goal: boss
   use *: basic
   corridors: c2
+  tile_scale 3
+  fill goal: cave
+  fill room: floor
 }
 "#;
 
@@ -64,6 +69,7 @@ fn strip(mut g: Grammar) -> Grammar {
         rooms.templates.iter_mut().for_each(|t| t.span = None);
         rooms.sets.iter_mut().for_each(|s| s.span = None);
         rooms.uses.iter_mut().for_each(|u| u.span = None);
+        rooms.fills.iter_mut().for_each(|f| f.span = None);
     }
     g
 }
@@ -150,6 +156,19 @@ fn the_parser_reads_every_line() {
             },
         ],
         corridors: strings(&["c2"]),
+        tile_scale: Some(3),
+        fills: vec![
+            FillSpec {
+                tags: strings(&["goal"]),
+                fill: FillKind::Cave,
+                span: None,
+            },
+            FillSpec {
+                tags: strings(&["room"]),
+                fill: FillKind::Floor,
+                span: None,
+            },
+        ],
         span: None,
     };
     assert_eq!(rooms, expected);
@@ -636,6 +655,48 @@ fn use_lines() {
         "a rooms block needs a `use` line: which templates do rooms of each tag use?",
         3,
         "`use *: NAME`",
+    );
+}
+
+#[test]
+fn tile_scale_and_fill_lines() {
+    check(
+        &block(&format!("{SQ}\nuse *: sq\ntile_scale 0")),
+        "tile_scale 0 is out of range",
+        3,
+        "1 to 64",
+    );
+    check(
+        &block(&format!("{SQ}\nuse *: sq\ntile_scale 2\ntile_scale 3")),
+        "`tile_scale` is set twice",
+        7,
+        "line 6",
+    );
+    check(
+        &block(&format!("{SQ}\nuse *: sq\nfill room: lava")),
+        "unknown room fill `lava`",
+        6,
+        "`cave`",
+    );
+    check(
+        &block(&format!("{SQ}\nuse *: sq\nfill: cave")),
+        "expected a tag, found `:`",
+        6,
+        "fill TAG",
+    );
+    check(
+        &block(&format!("{SQ}\nuse *: sq\nfill hall: cave")),
+        "unknown tag `hall`",
+        6,
+        "declare it",
+    );
+    check(
+        &block(&format!(
+            "{SQ}\nuse *: sq\nfill room: cave\nfill goal room: floor"
+        )),
+        "tag `room` is in two `fill` lines",
+        7,
+        "the first is at line 6",
     );
 }
 

@@ -915,6 +915,39 @@ fn check_rooms(cx: &mut Cx<'_>, tags: &Symbols, rooms: &model::RoomsSpec) {
         }
     }
 
+    // Tile map: the scale and the fills by tag, each tag in one `fill` line.
+    if let Some(scale) = rooms.tile_scale {
+        if !(1..=64).contains(&scale) {
+            cx.error(
+                format!("tile_scale {scale} is out of range"),
+                cx_loc(rooms.span, block.child("tile_scale")),
+                Some("tiles per grid unit: 1 to 64".into()),
+            );
+        }
+    }
+    let mut first_fill: BTreeMap<&str, usize> = BTreeMap::new();
+    for (i, f) in rooms.fills.iter().enumerate() {
+        let at = cx_loc(f.span, block.item("fills", i));
+        if f.tags.is_empty() {
+            cx.error("a `fill` line names no tag".into(), at.clone(), None);
+        }
+        for tag in &f.tags {
+            if resolve_tag(cx, tags, tag, &at).is_none() {
+                continue;
+            }
+            if let Some(&j) = first_fill.get(tag.as_str()) {
+                let first = cx.where_is(rooms.fills[j].span);
+                cx.error(
+                    format!("tag `{tag}` is in two `fill` lines"),
+                    at.clone(),
+                    Some(format!("the first is {first}; a room has one fill")),
+                );
+            } else {
+                first_fill.insert(tag, i);
+            }
+        }
+    }
+
     // Corridor templates: inline ones need exactly two `doors`.
     let mut corridor_templates = BTreeSet::new();
     let mut todo: Vec<&str> = rooms.corridors.iter().map(String::as_str).collect();

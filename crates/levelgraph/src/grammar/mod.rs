@@ -14,9 +14,9 @@ mod parser;
 pub use compile::{compile, CompiledGrammar};
 pub(crate) use compile::{CompiledAlternative, CompiledRule, End, NewEdge};
 pub use model::{
-    Alternative, DoorSpec, Grammar, GroupDecl, Limits, PatternVertex, Recipe, ReplacementVertex,
-    RoomsSpec, Rule, RuleEdge, SetSpec, Side, Stage, StageRule, TagDecl, TemplateSpec, UseSpec,
-    WILDCARD,
+    Alternative, DoorSpec, FillKind, FillSpec, Grammar, GroupDecl, Limits, PatternVertex, Recipe,
+    ReplacementVertex, RoomsSpec, Rule, RuleEdge, SetSpec, Side, Stage, StageRule, TagDecl,
+    TemplateSpec, UseSpec, WILDCARD,
 };
 pub use parser::parse;
 

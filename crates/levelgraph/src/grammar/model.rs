@@ -87,6 +87,14 @@ pub struct RoomsSpec {
     /// rooms meet door to door.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub corridors: Vec<String>,
+    /// Tiles per grid unit when the layout becomes a tile map
+    /// (`tile_scale N`, 1 to 64); `None`: the rasterizer's default, 2.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tile_scale: Option<u32>,
+    /// How the floor of rooms of some tags is made in the tile map
+    /// (`fill TAG …: cave`); other rooms are plain floor.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub fills: Vec<FillSpec>,
     /// Where the block was written.
     #[serde(skip)]
     pub span: Option<Span>,
@@ -215,6 +223,30 @@ pub struct UseSpec {
     /// Where it was written.
     #[serde(skip)]
     pub span: Option<Span>,
+}
+
+/// `fill TAG …: KIND`: rooms with one of `tags` get their floor from
+/// `kind` when the layout becomes a tile map.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FillSpec {
+    /// Declared tags.
+    pub tags: Vec<String>,
+    /// How their floor is made.
+    pub fill: FillKind,
+    /// Where it was written.
+    #[serde(skip)]
+    pub span: Option<Span>,
+}
+
+/// A room floor generator of the tile map.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FillKind {
+    /// Every interior tile is floor.
+    Floor,
+    /// Seed 004's cellular-automaton cave, joined to the room's doors.
+    Cave,
 }
 
 /// The starting grid of grid mode: `rows` × `columns` vertices tagged `tag`.

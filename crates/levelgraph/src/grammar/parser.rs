@@ -10,9 +10,9 @@ use std::collections::BTreeMap;
 
 use super::lexer::{string_value, tokenize, Token, TokenKind};
 use super::model::{
-    Alternative, Containment, DoorSpec, Grammar, GridSpec, GroupDecl, Limits, PatternVertex,
-    Recipe, ReplacementVertex, RoomsSpec, Rule, RuleEdge, SetSpec, Side, Stage, StageRule, TagDecl,
-    TemplateSpec, UseSpec, WILDCARD,
+    Alternative, Containment, DoorSpec, FillKind, FillSpec, Grammar, GridSpec, GroupDecl, Limits,
+    PatternVertex, Recipe, ReplacementVertex, RoomsSpec, Rule, RuleEdge, SetSpec, Side, Stage,
+    StageRule, TagDecl, TemplateSpec, UseSpec, WILDCARD,
 };
 use crate::diagnostic::{line_col, Diagnostic, Span};
 use crate::geometric::{GeometrySettings, SpringShape};
@@ -99,7 +99,7 @@ const GEOMETRIC_SETTINGS: &str =
     "spring, steps, finish_steps, room_radius, radius, margin, retries";
 /// The words of a `rooms { … }` block, for the unknown-word hint. A member
 /// name spelled like one of them must be written as a string.
-const ROOMS_WORDS: [&str; 8] = [
+const ROOMS_WORDS: [&str; 10] = [
     "door",
     "repeat",
     "min_distance",
@@ -108,6 +108,8 @@ const ROOMS_WORDS: [&str; 8] = [
     "set",
     "use",
     "corridors",
+    "tile_scale",
+    "fill",
 ];
 const RULE_ATTRIBUTES: &str =
     "weight, max_uses, probability, no_repeat, priority, group, induced, orient any, mirror";
@@ -707,7 +709,10 @@ impl<'src> Parser<'src> {
         let mut seen: BTreeMap<&str, Span> = BTreeMap::new();
         while !self.eat(&TokenKind::RBrace) {
             let (key, span) = self.ident("a word of the `rooms` block or `}`")?;
-            if matches!(key, "door" | "repeat" | "min_distance" | "corridors") {
+            if matches!(
+                key,
+                "door" | "repeat" | "min_distance" | "corridors" | "tile_scale"
+            ) {
                 self.once(&mut seen, key, span)?;
             }
             match key {
@@ -778,6 +783,38 @@ impl<'src> Parser<'src> {
                 "corridors" => {
                     self.expect(TokenKind::Colon)?;
                     spec.corridors = self.room_members()?;
+                }
+                "tile_scale" => spec.tile_scale = Some(self.count("tile_scale")?),
+                "fill" => {
+                    let mut tags = Vec::new();
+                    while let TokenKind::Ident(tag) = self.peek().kind {
+                        tags.push(tag.to_owned());
+                        self.bump();
+                    }
+                    if tags.is_empty() {
+                        return Err(self
+                            .unexpected("a tag")
+                            .with_hint("a fill line is `fill TAG …: cave` (or `floor`)"));
+                    }
+                    self.expect(TokenKind::Colon)?;
+                    let (kind, kind_span) = self.ident("`cave` or `floor`")?;
+                    let fill =
+                        match kind {
+                            "cave" => FillKind::Cave,
+                            "floor" => FillKind::Floor,
+                            _ => return Err(Diagnostic::error(
+                                format!("unknown room fill `{kind}`"),
+                                kind_span,
+                            )
+                            .with_hint(
+                                "the fills are `cave` (seed 004's cellular automaton) and `floor`",
+                            )),
+                        };
+                    spec.fills.push(FillSpec {
+                        tags,
+                        fill,
+                        span: Some(span.to(kind_span)),
+                    });
                 }
                 _ => {
                     return Err(Diagnostic::error(
