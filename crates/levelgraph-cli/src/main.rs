@@ -8,6 +8,7 @@
 mod diagnostics;
 mod layout;
 mod output;
+mod tiles;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -58,7 +59,7 @@ enum Command {
             long,
             value_enum,
             value_delimiter = ',',
-            default_value = "json,dot,svg,graphml,txt,layout"
+            default_value = "json,dot,svg,graphml,txt,layout,tiles"
         )]
         formats: Vec<Format>,
         /// Geometric derivation (seed 000): keep a plane drawing while
@@ -77,6 +78,10 @@ enum Command {
     /// spaces, chains, simulated annealing) and write layout.json and
     /// layout.svg.
     Layout(layout::Options),
+    /// Make a tile map with one of seed 004's grid generators (rooms,
+    /// accretion, caves) and write map.txt, map.csv, map.png, map.tmj and
+    /// map.tmx (with tileset.png).
+    Tiles(tiles::Options),
     /// Print the JSON form of a grammar on stdout.
     GrammarJson {
         /// Grammar file (`.lg` text or `.json`); the built-in default when absent.
@@ -100,6 +105,9 @@ enum Format {
     /// layout.json and layout.svg, the room layout, when the grammar has a
     /// `rooms` block (none otherwise).
     Layout,
+    /// level.png, level.tmj and tileset.png: the layout as a tile map,
+    /// when the grammar has a `rooms` block (none otherwise).
+    Tiles,
 }
 
 /// How a command ended, mapped to an exit code.
@@ -131,6 +139,7 @@ fn main() -> ExitCode {
         Command::Check { grammar } => check(&grammar),
         Command::GrammarJson { grammar } => grammar_json(grammar.as_deref()),
         Command::Layout(options) => layout::run(&options),
+        Command::Tiles(options) => tiles::run(&options),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -312,7 +321,8 @@ fn generate(
     };
     // The room layout (seed 001) when the grammar says which templates its
     // tags use; the same seed as the derivation.
-    let layout = match (&grammar.model().rooms, formats.contains(&Format::Layout)) {
+    let wants_layout = formats.contains(&Format::Layout) || formats.contains(&Format::Tiles);
+    let layout = match (&grammar.model().rooms, wants_layout) {
         (Some(spec), true) => {
             let base = path.unwrap_or(Path::new("grammar"));
             let problem = layout::problem_of_level(graph, spec, base)?;
@@ -323,7 +333,7 @@ fn generate(
         }
         _ => None,
     };
-    let mut files: Vec<(&str, String)> = formats
+    let mut files: Vec<(String, Vec<u8>)> = formats
         .iter()
         .filter_map(|format| match format {
             Format::Json => Some((
@@ -334,25 +344,37 @@ fn generate(
             Format::Svg => Some(("mission.svg", to_svg(graph, &positions, &alphabet, &title))),
             Format::Graphml => Some(("mission.graphml", to_graphml(graph, &alphabet, &title))),
             Format::Txt => Some(("mission.txt", to_seed003_text(graph, &positions))),
-            Format::Layout => None,
+            Format::Layout | Format::Tiles => None,
         })
+        .map(|(name, text)| (name.to_owned(), text.into_bytes()))
         .collect();
     if let Some((problem, l)) = &layout {
-        files.push((
-            "layout.json",
-            levelgraph::formats::LayoutDoc::new(problem, l, seed).to_json(),
-        ));
-        files.push((
-            "layout.svg",
-            levelgraph::formats::layout_svg(problem, l, &alphabet, &title),
-        ));
+        if formats.contains(&Format::Layout) {
+            files.push((
+                "layout.json".to_owned(),
+                levelgraph::formats::LayoutDoc::new(problem, l, seed)
+                    .to_json()
+                    .into_bytes(),
+            ));
+            files.push((
+                "layout.svg".to_owned(),
+                levelgraph::formats::layout_svg(problem, l, &alphabet, &title).into_bytes(),
+            ));
+        }
+        if formats.contains(&Format::Tiles) {
+            files.extend(level_tiles(graph, problem, l, grammar, seed)?);
+        }
     }
     if files.is_empty() {
         eprintln!(
-            "note: nothing to write: `--formats layout` asks for the layout, and grammar `{}` has no `rooms` block",
+            "note: nothing to write: `--formats layout,tiles` ask for the layout, and grammar `{}` has no `rooms` block",
             grammar.name()
         );
     }
+    let files: Vec<(&str, &[u8])> = files
+        .iter()
+        .map(|(n, c)| (n.as_str(), c.as_slice()))
+        .collect();
     output::write_all(out, &files).map_err(|e| {
         eprintln!("error: cannot write to {}: {e}", out.display());
         Failure::BadInput
@@ -368,6 +390,39 @@ fn generate(
         out.display()
     );
     Ok(())
+}
+
+/// The tile map of a laid-out level: level.png, level.tmj and tileset.png.
+fn level_tiles(
+    graph: &Graph,
+    problem: &levelgraph::layout::LayoutProblem,
+    layout: &levelgraph::layout::Layout,
+    grammar: &CompiledGrammar,
+    seed: u64,
+) -> Result<Vec<(String, Vec<u8>)>, Failure> {
+    use levelgraph::formats::tilemap::TiledProperty;
+    use levelgraph::tiles::raster::{rasterize, stored_items, RasterSettings};
+    let items = stored_items(graph, problem);
+    let settings = grammar
+        .model()
+        .rooms
+        .as_ref()
+        .map_or_else(RasterSettings::default, RasterSettings::for_rooms);
+    let map = rasterize(problem, layout, &items, &settings, seed)
+        .map_err(|e| tiles::report("tile map of the layout", &e))?;
+    let properties = vec![
+        TiledProperty::string("grammar", grammar.name()),
+        TiledProperty::string("seed", seed.to_string()),
+    ];
+    tiles::tile_files(
+        &map,
+        "level",
+        &[tiles::TileFormat::Png, tiles::TileFormat::Tmj],
+        // Large enough for the key and lock markers to show.
+        8,
+        &grammar.alphabet(),
+        &properties,
+    )
 }
 
 fn check(path: &Path) -> Result<(), Failure> {

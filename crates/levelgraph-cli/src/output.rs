@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 /// are they renamed into place, so a failure leaves no partial file.
 /// A folder this call had to create is removed again on failure.
 /// Nothing at all (not even the folder) when `files` is empty.
-pub(crate) fn write_all(dir: &Path, files: &[(&str, String)]) -> io::Result<()> {
+pub(crate) fn write_all<C: AsRef<[u8]>>(dir: &Path, files: &[(&str, C)]) -> io::Result<()> {
     if files.is_empty() {
         return Ok(());
     }
@@ -22,7 +22,7 @@ pub(crate) fn write_all(dir: &Path, files: &[(&str, String)]) -> io::Result<()> 
             let temp = dir.join(format!(".{name}.tmp-{}", std::process::id()));
             temps.push((temp.clone(), target));
             let mut f = fs::File::create(&temp)?;
-            f.write_all(contents.as_bytes())?;
+            f.write_all(contents.as_ref())?;
             f.sync_all()?;
         }
         for (temp, target) in &temps {
