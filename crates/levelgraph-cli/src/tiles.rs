@@ -301,10 +301,16 @@ pub(crate) fn run(o: &Options) -> Result<(), Failure> {
 /// Prints a generator's error; parameters are bad input (exit 2), a limit
 /// is a failure within limits (exit 1).
 pub(crate) fn report(what: &str, e: &TilesError) -> Failure {
-    eprintln!("error: {what}: {e}");
     match e {
-        TilesError::Parameter { .. } => Failure::BadInput,
-        TilesError::Limit { .. } => Failure::Derivation,
+        TilesError::Parameter { .. } => {
+            eprintln!("error: {what}: {e}");
+            Failure::BadInput
+        }
+        // A limit's message names its generator already.
+        TilesError::Limit { .. } => {
+            eprintln!("error: {e}");
+            Failure::Derivation
+        }
     }
 }
 

@@ -142,7 +142,13 @@ fn examples_generate_and_check_clean() {
         let text = fs::read_to_string(&path).unwrap();
         let mut expected: Vec<&str> = ALL_FILES.to_vec();
         if text.lines().any(|l| l.trim_start().starts_with("rooms {")) {
-            expected.extend(["layout.json", "layout.svg"]);
+            expected.extend([
+                "layout.json",
+                "layout.svg",
+                "level.png",
+                "level.tmj",
+                "tileset.png",
+            ]);
             rooms += 1;
         }
         expected.sort_unstable();
@@ -720,6 +726,142 @@ fn generate_lays_out_a_grammar_with_rooms_and_layout_reads_its_mission_back() {
         serde_json::from_str(&fs::read_to_string(again.join("layout.json")).unwrap()).unwrap();
     assert_eq!(relaid["rooms"], doc["rooms"]);
     assert_eq!(relaid["doors"], doc["doors"]);
+}
+
+#[test]
+fn generate_writes_the_laid_out_level_as_a_tiled_map() {
+    let out = scratch("level-tiles");
+    let grammar = examples().join("dungeon-rooms.lg");
+    let o = run(&[
+        "generate",
+        grammar.to_str().unwrap(),
+        "--seed",
+        "7",
+        "--formats",
+        "tiles",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(listing(&out), ["level.png", "level.tmj", "tileset.png"]);
+    let tmj: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(out.join("level.tmj")).unwrap()).unwrap();
+    let (w, h) = (
+        tmj["width"].as_u64().unwrap(),
+        tmj["height"].as_u64().unwrap(),
+    );
+    let layers = tmj["layers"].as_array().unwrap();
+    assert_eq!(layers[0]["data"].as_array().unwrap().len() as u64, w * h);
+    let objects = layers[1]["objects"].as_array().unwrap();
+    let count = |t: &str, point: bool| {
+        objects
+            .iter()
+            .filter(|o| o["type"] == t && o["point"].as_bool().unwrap_or(false) == point)
+            .count()
+    };
+    // The level's rooms by tag and its doors; a key object in each key
+    // room, a lock object on each door of each lock room.
+    assert_eq!(count("entrance", false), 1);
+    assert_eq!(count("goal", false), 1);
+    assert!(count("door", false) > 0);
+    assert!(count("key", false) > 0, "seed 7 has keys");
+    assert_eq!(count("key", true), count("key", false));
+    assert!(count("lock", true) >= count("lock", false));
+    assert_eq!(tmj["tilesets"][0]["image"], "tileset.png");
+    let png = fs::read(out.join("level.png")).unwrap();
+    assert_eq!(&png[1..4], b"PNG");
+}
+
+#[test]
+fn tiles_runs_each_generator_and_writes_every_format() {
+    for generator in ["rooms", "accretion", "caves"] {
+        let out = scratch(&format!("tiles-{generator}"));
+        let o = run(&[
+            "tiles",
+            generator,
+            "--seed",
+            "3",
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        assert_eq!(o.status.code(), Some(0), "{generator}: {}", stderr(&o));
+        assert_eq!(
+            listing(&out),
+            [
+                "map.csv",
+                "map.png",
+                "map.tmj",
+                "map.tmx",
+                "map.txt",
+                "tileset.png"
+            ],
+            "{generator}"
+        );
+        let summary = stdout(&o);
+        assert!(
+            summary.starts_with(&format!("{generator}: 80 × 50, floor "))
+                && summary.contains(" 1 region(s), "),
+            "{summary}"
+        );
+        // Same seed, same bytes; the ASCII map has 50 lines of 80.
+        let again = scratch(&format!("tiles-{generator}-again"));
+        run(&[
+            "tiles",
+            generator,
+            "--seed",
+            "3",
+            "--out",
+            again.to_str().unwrap(),
+        ]);
+        for f in listing(&out) {
+            assert_eq!(
+                fs::read(out.join(&f)).unwrap(),
+                fs::read(again.join(&f)).unwrap()
+            );
+        }
+        let txt = fs::read_to_string(out.join("map.txt")).unwrap();
+        assert_eq!(txt.lines().count(), 50);
+        assert!(txt.lines().all(|l| l.chars().count() == 80));
+    }
+}
+
+#[test]
+fn tiles_parameters_are_checked_and_limits_reported() {
+    let out = scratch("tiles-bad");
+    let target = out.join("never");
+    let t = target.to_str().unwrap();
+    let cases: &[(&[&str], i32, &str)] = &[
+        (
+            &["tiles", "caves", "--floor-chance", "2"],
+            2,
+            "invalid parameter `floor_chance`",
+        ),
+        (
+            &["tiles", "accretion", "--steps", "1000001"],
+            2,
+            "invalid parameter `steps`",
+        ),
+        (
+            &["tiles", "rooms", "--width", "0"],
+            2,
+            "invalid parameter `width`",
+        ),
+        (&["tiles", "rooms", "--cell-px", "0"], 2, "--cell-px"),
+        (
+            &["tiles", "caves", "--floor-ratio", "0.9", "--max-tries", "2"],
+            1,
+            "max_tries",
+        ),
+        (&["tiles", "mazes"], 2, "unrecognized subcommand"),
+    ];
+    for (args, code, message) in cases {
+        let mut args = args.to_vec();
+        args.extend(["--out", t]);
+        let o = run(&args);
+        assert_eq!(o.status.code(), Some(*code), "{args:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains(message), "{args:?}: {}", stderr(&o));
+        assert!(!target.exists(), "{args:?} wrote {}", target.display());
+    }
 }
 
 /// Compares `files` in `dir` with `tests/golden/NAME/`, or writes them
