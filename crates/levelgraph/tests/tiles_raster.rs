@@ -46,11 +46,11 @@ fn assert_playable(map: &TileMap, problem: &LayoutProblem, what: &str) {
             for x in r.x..r.right() {
                 assert_eq!(map.get(x.into(), y.into()), Some(Tile::DOOR), "{what}");
                 let (x, y) = (i64::from(x), i64::from(y));
-                let across = if r.height == 1 && r.width > 1 {
-                    [(x, y - 1), (x, y + 1)]
-                } else if r.width == 1 && r.height > 1 {
-                    [(x - 1, y), (x + 1, y)]
-                } else if map.is_passable(x - 1, y) && map.is_passable(x + 1, y) {
+                // Across a long door's line; a one-tile door opens one of
+                // the two ways.
+                let vertical_line = r.width == 1
+                    && (r.height > 1 || map.is_passable(x - 1, y) && map.is_passable(x + 1, y));
+                let across = if vertical_line {
                     [(x - 1, y), (x + 1, y)]
                 } else {
                     [(x, y - 1), (x, y + 1)]

@@ -32,16 +32,18 @@
 //!
 //! # What is done differently from the seed, and why
 //!
-//! - **Picking.** The seed picks "dumbly by trying" random cells. Here a
-//!   frontier list holds the wall cells next to open space (added when a
-//!   neighbour is dug), picked uniformly in O(1). A picked cell where
-//!   nothing can ever be built again is dropped from the list without using
-//!   a step: one that is no longer wall, has two open neighbours, whose
-//!   origin is a door, or where neither the shortest corridor nor the
-//!   smallest room (at any offset) fits. Open space only grows, so such a
-//!   cell stays hopeless; dropping it only skips attempts that could not
-//!   succeed, so the maps have the seed's distribution with `steps`
-//!   counting real attempts. Generation stops early when the list is empty.
+//! - **Picking.** The seed picks "dumbly by trying" random cells until one
+//!   is wall next to open space. Here a frontier list holds those cells
+//!   (added when a neighbour is dug; dropped, without using a step, once
+//!   dug themselves), picked uniformly in O(1) — the same distribution.
+//!   As in the seed, every pick is a step, also one at a cell where
+//!   nothing can ever be built: one with two open neighbours, whose origin
+//!   is a door, or where neither the shortest corridor nor the smallest
+//!   room (at any offset) fits. Open space only grows, so such a cell stays
+//!   hopeless; it is marked once and later picks of it cost O(1). When
+//!   every frontier cell is hopeless no later step can change the map, and
+//!   the loop ends early with exactly the map the remaining steps would
+//!   leave.
 //! - **Doors.** A cell that opens onto a room (a corridor's first cell
 //!   leaving a room, the last cell of a corridor joining one, a room's
 //!   entry) is a [`Tile::DOOR`]; new work never starts from a door, and a
@@ -362,6 +364,19 @@ struct Candidate {
     dir: u8,
     /// Whether the origin is room floor, valid when `checked` is.
     from_room: bool,
+    /// Nothing can ever be started here (see [`Grower::start_at`]).
+    hopeless: bool,
+}
+
+/// What a step's pick found.
+enum Pick {
+    /// A cell that can start something, and how.
+    Start(i32, i32, Start),
+    /// A hopeless cell: the step is spent and nothing changes.
+    Spent,
+    /// Every frontier cell is hopeless (or there is none): no later step
+    /// can change the map.
+    Exhausted,
 }
 
 /// Where a step starts: the outward direction and whether the origin is a
@@ -393,6 +408,8 @@ struct Grower<'a> {
     /// Whether a cell has ever entered the frontier (each enters once).
     queued: Vec<bool>,
     frontier: Vec<Candidate>,
+    /// Frontier entries marked hopeless.
+    hopeless: usize,
     /// Features drawn so far, starting at 1 so that 0 means "unchecked".
     drawn: u32,
     rooms: Vec<TileRoom>,
@@ -416,6 +433,7 @@ impl<'a> Grower<'a> {
             open: OpenBits::new(w, h),
             queued: vec![false; w * h],
             frontier: Vec::new(),
+            hopeless: 0,
             drawn: 1,
             rooms: Vec::new(),
             room_at: BTreeMap::new(),
@@ -465,13 +483,16 @@ impl<'a> Grower<'a> {
         );
     }
 
-    /// Step 2, `steps` times or until nothing can be started anywhere.
-    /// Returns the steps taken.
+    /// Step 2, `steps` times, or until nothing can be started anywhere
+    /// (the rest of the steps would change nothing). Returns the steps
+    /// taken.
     fn grow(&mut self, rng: &mut Rng, steps: u32) -> u32 {
         let p = self.params;
         for step in 0..steps {
-            let Some((x, y, start)) = self.pick(rng) else {
-                return step;
+            let (x, y, start) = match self.pick(rng) {
+                Pick::Start(x, y, start) => (x, y, start),
+                Pick::Spent => continue,
+                Pick::Exhausted => return step,
             };
             if start.from_room || rng.unit() >= p.room_chance {
                 let len = between(rng, p.min_corridor_length, p.max_corridor_length);
@@ -491,26 +512,37 @@ impl<'a> Grower<'a> {
         steps
     }
 
-    /// A uniformly random frontier cell that can still start something,
-    /// dropping the hopeless ones met on the way. `None` when none is left.
-    /// Each turn of the loop returns or removes an entry, and every cell
-    /// enters the frontier at most once, so it ends within
+    /// A uniformly random frontier cell, as the seed's pick of a wall cell
+    /// next to open space: [`Pick::Start`] when something can start there,
+    /// [`Pick::Spent`] when nothing ever can (marked, so later picks of it
+    /// are O(1)), [`Pick::Exhausted`] when every frontier cell is hopeless.
+    /// Cells dug since they entered the frontier are dropped on the way;
+    /// every cell enters the frontier at most once, so the loop ends within
     /// `width × height` turns over the whole run.
-    fn pick(&mut self, rng: &mut Rng) -> Option<(i32, i32, Start)> {
+    fn pick(&mut self, rng: &mut Rng) -> Pick {
         let w = self.width as usize;
-        while !self.frontier.is_empty() {
+        while self.hopeless < self.frontier.len() {
             let slot = rng.below(self.frontier.len());
             let cand = self.frontier[slot];
             let (x, y) = (
                 (cand.cell as usize % w) as i32,
                 (cand.cell as usize / w) as i32,
             );
+            if self.is_open(x, y) {
+                // No longer wall: not a cell the seed would pick.
+                self.hopeless -= usize::from(cand.hopeless);
+                self.frontier.swap_remove(slot);
+                continue;
+            }
+            if cand.hopeless {
+                return Pick::Spent;
+            }
             if cand.checked == self.drawn {
                 let start = Start {
                     dir: usize::from(cand.dir),
                     from_room: cand.from_room,
                 };
-                return Some((x, y, start));
+                return Pick::Start(x, y, start);
             }
             match self.start_at(x, y) {
                 Some(start) => {
@@ -520,14 +552,16 @@ impl<'a> Grower<'a> {
                         from_room: start.from_room,
                         ..cand
                     };
-                    return Some((x, y, start));
+                    return Pick::Start(x, y, start);
                 }
                 None => {
-                    self.frontier.swap_remove(slot);
+                    self.frontier[slot].hopeless = true;
+                    self.hopeless += 1;
+                    return Pick::Spent;
                 }
             }
         }
-        None
+        Pick::Exhausted
     }
 
     /// Where a step at wall cell `(x, y)` (inside the border) would go, or
@@ -693,6 +727,7 @@ impl<'a> Grower<'a> {
                     checked: 0,
                     dir: 0,
                     from_room: false,
+                    hopeless: false,
                 });
             }
         }
@@ -1405,6 +1440,7 @@ mod tests {
             },
             queued: g.queued.clone(),
             frontier: g.frontier.clone(),
+            hopeless: g.hopeless,
             drawn: g.drawn,
             rooms: g.rooms.clone(),
             room_at: g.room_at.clone(),

@@ -8,7 +8,7 @@ use super::regions::{distances_from, neighbours, Regions};
 
 /// The most breadth-first searches [`Metrics::of`] spends on the longest
 /// shortest path before it settles for its lower bound.
-pub const DIAMETER_SEARCH_LIMIT: usize = 64;
+pub const DIAMETER_SEARCH_LIMIT: usize = 256;
 
 /// The measures of one map. Passable means every tile but a wall; steps
 /// are 4-neighbour moves.
