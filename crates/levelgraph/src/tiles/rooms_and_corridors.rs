@@ -1,1 +1,1500 @@
-//! Placeholder: being written.
+//! Rooms and corridors: seed 004's algorithm 1, with the two flaws the seed
+//! names fixed.
+//!
+//! Seed 004 (step numbers are the seed's):
+//! 1. place `roomN` rooms, each of random size at most `w/5 × h/5` at a
+//!    random position, redrawing size and position up to 100 times until
+//!    the room fits;
+//! 2. send `corridorN` corridors from each room to random other rooms;
+//! 3. search from the first room (depth first) and link every unreached
+//!    room to a random reached one;
+//! 4. draw each corridor as an L: from one room's centre toward the other
+//!    room along one axis until that axis brings it no closer, then along
+//!    the other (the tunnels of the RogueBasin "Complete Roguelike
+//!    Tutorial" too).
+//!
+//! The seed's corridors sometimes graze a room (run along its side, so they
+//! are logically part of it) and sometimes run side by side as parallel
+//! double corridors. Here:
+//! - rooms keep [`ROOM_GAP`] wall cells between their floors, so a corridor
+//!   can pass between two rooms with a wall on either hand, and every room
+//!   keeps its ring of wall cells;
+//! - a corridor cell is never next to room floor, not even diagonally: a
+//!   corridor enters a room only through a door ([`Tile::DOOR`]) in the
+//!   room's wall ring, not at a corner, and leaves the door straight outward;
+//! - no 2 × 2 block of cells is all corridor and door: corridors cross
+//!   (making a plus) or join (making a T) but never run side by side (they
+//!   may run parallel with a wall between), and no two doors are side by
+//!   side;
+//! - a pair of rooms joined in either direction is not joined twice.
+//!
+//! Drawing a link: the L between the two centres (the seed's corridor; the
+//! axis order is drawn at random, then the other is tried), then the Ls
+//! between [`L_OFFSET_TRIES`] random pairs of cells of the two rooms; the
+//! part of an L outside both rooms is the corridor and its two ends the
+//! doors. When no L keeps the rules, a search (A* with a cost per turn, so
+//! searched corridors run straight rather than in staircases) finds a
+//! corridor that does, first in a window around the two rooms, then over
+//! the whole map. A link the map's connectivity needs may start at a door
+//! of any room already connected to its first room and stop at any door
+//! or corridor already connected to its second; if it still finds no way
+//! (rooms that span a narrow map's height wall off the rest), it is tried
+//! again after the other links, and components still apart at the end are
+//! joined, each to the nearest other one. A link between rooms already
+//! connected only adds a loop; it is dropped when no corridor is found,
+//! and only tries Ls once the map has used its [`LOOP_SEARCH_BUDGET`].
+//!
+//! Every map returned is connected: its passable cells form one 4-connected
+//! region and every room is reachable from the first.
+
+use std::collections::BTreeSet;
+
+use super::map::{Tile, TileCorridor, TileDoor, TileMap, TileRect, TileRoom};
+use super::TilesError;
+use crate::rng::Rng;
+
+/// The largest `width` or `height` accepted, in cells.
+pub const MAX_SIDE: u32 = 4096;
+/// The most rooms accepted (placement costs up to
+/// `rooms² × placement_tries` rectangle tests).
+pub const MAX_ROOMS: u32 = 1024;
+/// The most corridors sent from each room.
+pub const MAX_CORRIDORS: u32 = 16;
+/// The most placement tries per room.
+pub const MAX_PLACEMENT_TRIES: u32 = 1000;
+/// Wall cells kept between the floors of two rooms, along x or along y: the
+/// room's wall ring, one cell for a corridor to pass, the other room's
+/// ring. With less, a corridor between the two would graze one of them.
+pub const ROOM_GAP: u32 = 3;
+/// Random pairs of cells tried as an L's ends after the two centres.
+pub const L_OFFSET_TRIES: usize = 4;
+/// How far (cells) beyond two rooms' bounding box the first corridor search
+/// looks before it searches the whole map.
+pub const SEARCH_MARGIN: u32 = 8;
+/// What a turn adds to a searched corridor's cost, in steps: a route may
+/// be up to this much longer to save a bend.
+pub const TURN_COST: usize = 2;
+/// Cells per map cell a map's corridor searches may settle before the
+/// links that only add loops stop searching: past
+/// `LOOP_SEARCH_BUDGET × width × height` settled cells, a link whose rooms
+/// are already connected is drawn only where an L fits. Links that connectivity needs are always searched. This keeps
+/// the densest parameters (a thousand rooms, 16 corridors each) to seconds;
+/// seed 004's defaults use a few hundredths of it.
+pub const LOOP_SEARCH_BUDGET: usize = 16;
+/// How many times a corridor search is run again, per window, with a cell
+/// banned when its route broke the no-double-corridor rule further back than
+/// the search can see.
+pub const SEARCH_REROUTES: usize = 8;
+
+/// The parameters of [`generate`], named as the CLI names them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RoomsParams {
+    /// Map columns (seed: `w`), `5 × min_room_size ..= 4096`. Default 80.
+    pub width: u32,
+    /// Map rows (seed: `h`), `5 × min_room_size ..= 4096`. Default 50.
+    pub height: u32,
+    /// Rooms to place (seed: `roomN`), `1 ..= 1024`; a room that finds no
+    /// place is skipped. Default 10.
+    pub rooms: u32,
+    /// Corridors sent from each room to random other rooms (seed:
+    /// `corridorN`), `0 ..= 16`; a pair already joined is not joined again.
+    /// Default 1.
+    pub corridors: u32,
+    /// Random sizes and positions tried per room before it is skipped,
+    /// `1 ..= 1000`. Default 100 (the seed's constant).
+    pub placement_tries: u32,
+    /// The smallest room side in cells, `1 ..=` `min(width, height) / 5`.
+    /// Default 3.
+    pub min_room_size: u32,
+}
+
+impl Default for RoomsParams {
+    /// 80 × 50 cells, 10 rooms, 1 corridor per room, 100 tries, rooms of
+    /// 3 × 3 to 16 × 10 cells.
+    fn default() -> Self {
+        RoomsParams {
+            width: 80,
+            height: 50,
+            rooms: 10,
+            corridors: 1,
+            placement_tries: 100,
+            min_room_size: 3,
+        }
+    }
+}
+
+impl RoomsParams {
+    /// Checks every parameter against its range.
+    ///
+    /// # Errors
+    ///
+    /// [`TilesError::Parameter`] naming the first parameter out of range:
+    /// `width`, `height` (above [`MAX_SIDE`], or too small for a room of
+    /// `min_room_size` within `width/5 × height/5`), `min_room_size` (0),
+    /// `rooms` (0 or above [`MAX_ROOMS`]), `corridors` (above
+    /// [`MAX_CORRIDORS`]), `placement_tries` (0 or above
+    /// [`MAX_PLACEMENT_TRIES`]).
+    pub fn validate(&self) -> Result<(), TilesError> {
+        if self.min_room_size == 0 || self.min_room_size > MAX_SIDE / 5 {
+            return Err(TilesError::parameter(
+                "min_room_size",
+                format!(
+                    "is {}; the smallest room side must be 1 to {} cells",
+                    self.min_room_size,
+                    MAX_SIDE / 5
+                ),
+            ));
+        }
+        let least = 5 * self.min_room_size;
+        for (field, side) in [("width", self.width), ("height", self.height)] {
+            if side > MAX_SIDE {
+                return Err(TilesError::parameter(
+                    field,
+                    format!("is {side}; at most {MAX_SIDE} cells are accepted"),
+                ));
+            }
+            if side < least {
+                return Err(TilesError::parameter(
+                    field,
+                    format!(
+                        "is {side}; rooms are at most {field}/5 cells across and at least \
+                         min_room_size = {} cells, so {field} must be at least {least}",
+                        self.min_room_size
+                    ),
+                ));
+            }
+        }
+        if self.rooms == 0 || self.rooms > MAX_ROOMS {
+            return Err(TilesError::parameter(
+                "rooms",
+                format!("is {}; 1 to {MAX_ROOMS} rooms are accepted", self.rooms),
+            ));
+        }
+        if self.corridors > MAX_CORRIDORS {
+            return Err(TilesError::parameter(
+                "corridors",
+                format!(
+                    "is {}; 0 to {MAX_CORRIDORS} corridors per room are accepted",
+                    self.corridors
+                ),
+            ));
+        }
+        if self.placement_tries == 0 || self.placement_tries > MAX_PLACEMENT_TRIES {
+            return Err(TilesError::parameter(
+                "placement_tries",
+                format!(
+                    "is {}; 1 to {MAX_PLACEMENT_TRIES} tries per room are accepted",
+                    self.placement_tries
+                ),
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// Generates a rooms-and-corridors map (seed 004, algorithm 1; see the
+/// module docs for the steps and the fixes).
+///
+/// The map is `width × height` cells; its outer border is wall. Rooms are
+/// rectangles of [`Tile::FLOOR`] listed in [`TileMap::rooms`] as `room 0`,
+/// `room 1`, … in the order they were placed (rooms that found no place
+/// after `placement_tries` tries are skipped, so there may be fewer than
+/// `rooms`; the first always fits). Corridor cells are
+/// [`Tile::CORRIDOR`]; each corridor drawn is listed in
+/// [`TileMap::corridors`] with its cells in walking order from the first
+/// room's door, doors included: `rooms` is `[Some(from), Some(to)]` when it
+/// ends at a door of room `to`, `[Some(from), None]` when it ends on a
+/// corridor already connected to its target (its last cell is that
+/// corridor's). Cells shared at a crossing appear in both corridors. Each
+/// door cell is a [`Tile::DOOR`] in the ring around a room, listed once in
+/// [`TileMap::doors`] as a 1 × 1 rectangle with `rooms: [Some(room), None]`.
+///
+/// Guarantees: the passable cells form one 4-connected region; a door
+/// touches the floor of its own room only and a corridor cell no floor, not
+/// even diagonally; no 2 × 2 block is all corridor and door; rooms are
+/// `min_room_size ..= width/5` by `min_room_size ..= height/5` cells and
+/// keep [`ROOM_GAP`] cells apart; the border is wall. Same parameters and
+/// seed, same map (on every platform).
+///
+/// # Errors
+///
+/// [`TilesError::Parameter`] from [`RoomsParams::validate`].
+/// [`TilesError::Limit`] when some room cannot be connected: every
+/// component's search of the whole map found no corridor to another (not
+/// seen in testing, over a few hundred thousand random parameter sets).
+///
+/// # Complexity
+///
+/// Placement O(rooms² × placement_tries); drawing O(width + height) per L
+/// tried, and O(width × height) per corridor search. Seed 004's defaults
+/// (80 × 50, 10 rooms) take about 60 µs.
+pub fn generate(params: &RoomsParams, seed: u64) -> Result<TileMap, TilesError> {
+    params.validate()?;
+    let mut rng = Rng::seeded(seed);
+    let rects = place_rooms(params, &mut rng);
+    let links = choose_links(rects.len(), params.corridors as usize, &mut rng);
+    let mut ctx = Ctx::new(params.width, params.height, rects);
+    let mut deferred = Vec::new();
+    for (a, b) in links {
+        if !ctx.link(a, b, &mut rng) {
+            deferred.push((a, b));
+        }
+    }
+    // A needed link can be walled off by rooms between its two ends when
+    // rooms span the map's narrow side; the corridors drawn since may open
+    // a way.
+    for (a, b) in deferred {
+        ctx.link(a, b, &mut rng);
+    }
+    ctx.join_components()?;
+    Ok(ctx.map)
+}
+
+/// Seed 004 step 1: each room draws a size and a position up to
+/// `placement_tries` times and takes the first that keeps [`ROOM_GAP`] from
+/// every room placed and one wall cell from the map's edge.
+fn place_rooms(params: &RoomsParams, rng: &mut Rng) -> Vec<TileRect> {
+    let (w, h) = (params.width, params.height);
+    let min = params.min_room_size;
+    let (max_w, max_h) = (w / 5, h / 5);
+    let mut rects: Vec<TileRect> = Vec::new();
+    for _ in 0..params.rooms {
+        for _ in 0..params.placement_tries {
+            let rw = min + rng.below((max_w - min + 1) as usize) as u32;
+            let rh = min + rng.below((max_h - min + 1) as usize) as u32;
+            // Floor in columns 1..=w-2 and rows 1..=h-2 keeps the border wall.
+            let x = 1 + rng.below((w - 1 - rw) as usize) as u32;
+            let y = 1 + rng.below((h - 1 - rh) as usize) as u32;
+            let rect = TileRect::new(x, y, rw, rh);
+            if rects.iter().all(|other| apart(&rect, other)) {
+                rects.push(rect);
+                break;
+            }
+        }
+    }
+    rects
+}
+
+/// Whether two rooms' floors keep [`ROOM_GAP`] cells between them along x
+/// or along y.
+fn apart(a: &TileRect, b: &TileRect) -> bool {
+    a.x >= b.right() + ROOM_GAP
+        || b.x >= a.right() + ROOM_GAP
+        || a.y >= b.bottom() + ROOM_GAP
+        || b.y >= a.bottom() + ROOM_GAP
+}
+
+/// Seed 004 steps 2 and 3: `corridors` links from each room to random other
+/// rooms (a pair already linked either way is skipped), then every room the
+/// links do not reach from room 0 is linked to a random reached room.
+fn choose_links(n: usize, corridors: usize, rng: &mut Rng) -> Vec<(usize, usize)> {
+    let mut links = Vec::new();
+    if n < 2 {
+        return links;
+    }
+    let mut seen = BTreeSet::new();
+    let mut adjacent = vec![Vec::new(); n];
+    for a in 0..n {
+        for _ in 0..corridors {
+            let mut b = rng.below(n - 1);
+            if b >= a {
+                b += 1;
+            }
+            if seen.insert((a.min(b), a.max(b))) {
+                links.push((a, b));
+                adjacent[a].push(b);
+                adjacent[b].push(a);
+            }
+        }
+    }
+    let mut reached = vec![false; n];
+    let mut reached_list = Vec::new();
+    let mut stack = Vec::new();
+    let mut visit = |start: usize, reached: &mut Vec<bool>, list: &mut Vec<usize>| {
+        stack.push(start);
+        reached[start] = true;
+        while let Some(r) = stack.pop() {
+            list.push(r);
+            for &s in &adjacent[r] {
+                if !reached[s] {
+                    reached[s] = true;
+                    stack.push(s);
+                }
+            }
+        }
+    };
+    visit(0, &mut reached, &mut reached_list);
+    for a in 1..n {
+        if !reached[a] {
+            let b = reached_list[rng.below(reached_list.len())];
+            links.push((a, b));
+            visit(a, &mut reached, &mut reached_list);
+        }
+    }
+    links
+}
+
+fn limit(detail: String) -> TilesError {
+    TilesError::Limit {
+        generator: "rooms and corridors",
+        limit: format!(
+            "corridor searches of the whole map from every component \
+             ({SEARCH_REROUTES} reroutes each)"
+        ),
+        detail,
+    }
+}
+
+/// What each cell may become: corridors only ever go on `FREE` cells, doors
+/// only on `RING` cells.
+const FREE: u8 = 0;
+/// The map's outer edge.
+const BORDER: u8 = 1;
+/// Room floor.
+const FLOOR: u8 = 2;
+/// A cell 4-adjacent to room floor (a room's wall ring without its corners),
+/// not on the border.
+const RING: u8 = 3;
+/// A corner of a room's wall ring: kept wall so a corridor never touches a
+/// room even diagonally, and a door's sides stay wall.
+const CORNER: u8 = 4;
+/// No owner / no cell.
+const NONE: u32 = u32::MAX;
+
+/// A route search's queue entry: a cell reached at a cost, heading `heading`
+/// (for a door it sets out from, the heading out of it).
+struct Entry {
+    g: usize,
+    x: u16,
+    y: u16,
+    cost: u32,
+    heading: u8,
+    start: bool,
+    /// Set when the cell ends the route.
+    end: Option<End>,
+}
+
+/// Where a corridor ends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum End {
+    /// At a door of this room.
+    Door(usize),
+    /// On a corridor cell already connected to the target.
+    Join,
+}
+
+/// A rectangle of cells a search may use: columns `x0..x1`, rows `y0..y1`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Window {
+    x0: usize,
+    y0: usize,
+    x1: usize,
+    y1: usize,
+}
+
+/// The map being drawn, with what the corridor rules need beside it.
+struct Ctx {
+    map: TileMap,
+    /// Columns, as `usize` for index arithmetic.
+    w: usize,
+    /// Per cell: `FREE`, `BORDER`, `FLOOR`, `RING` or `CORNER`.
+    zone: Vec<u8>,
+    /// Per passable cell: the room (floor, door) or `rooms + corridor
+    /// index` (corridor cell, first corridor to claim it); `NONE` for walls.
+    owner: Vec<u32>,
+    /// Union-find over the owners: two owners share a root exactly when
+    /// their cells are connected.
+    parent: Vec<u32>,
+    rects: Vec<TileRect>,
+    /// Cells the searches may still settle for links that only add loops.
+    loop_budget: usize,
+}
+
+impl Ctx {
+    /// A map of wall with the rooms' floor drawn and listed.
+    fn new(width: u32, height: u32, rects: Vec<TileRect>) -> Self {
+        let mut map = TileMap::filled(width, height, Tile::WALL);
+        let (w, h) = (width as usize, height as usize);
+        let mut zone = vec![FREE; w * h];
+        let mut owner = vec![NONE; w * h];
+        for x in 0..w {
+            zone[x] = BORDER;
+            zone[(h - 1) * w + x] = BORDER;
+        }
+        for y in 0..h {
+            zone[y * w] = BORDER;
+            zone[y * w + w - 1] = BORDER;
+        }
+        for (r, rect) in rects.iter().enumerate() {
+            map.fill_rect(*rect, Tile::FLOOR);
+            map.rooms
+                .push(TileRoom::rect(format!("room {r}"), "", *rect));
+            let (x0, y0) = (rect.x as usize, rect.y as usize);
+            let (x1, y1) = (rect.right() as usize, rect.bottom() as usize);
+            for y in y0..y1 {
+                for x in x0..x1 {
+                    zone[y * w + x] = FLOOR;
+                    owner[y * w + x] = r as u32;
+                }
+            }
+            let ring = (x0..x1)
+                .flat_map(|x| [(x, y0 - 1), (x, y1)])
+                .chain((y0..y1).flat_map(|y| [(x0 - 1, y), (x1, y)]));
+            for (x, y) in ring {
+                if zone[y * w + x] == FREE {
+                    zone[y * w + x] = RING;
+                }
+            }
+            for (x, y) in [(x0 - 1, y0 - 1), (x1, y0 - 1), (x0 - 1, y1), (x1, y1)] {
+                if zone[y * w + x] == FREE {
+                    zone[y * w + x] = CORNER;
+                }
+            }
+        }
+        let parent = (0..rects.len() as u32).collect();
+        Ctx {
+            map,
+            w,
+            zone,
+            owner,
+            parent,
+            rects,
+            loop_budget: LOOP_SEARCH_BUDGET * w * h,
+        }
+    }
+
+    fn find(&mut self, node: usize) -> usize {
+        let mut n = node;
+        while self.parent[n] as usize != n {
+            let up = self.parent[n] as usize;
+            self.parent[n] = self.parent[up];
+            n = up;
+        }
+        n
+    }
+
+    fn union(&mut self, a: usize, b: usize) {
+        let (ra, rb) = (self.find(a), self.find(b));
+        // The smaller index stays root, so room 0's component keeps root 0.
+        let (keep, child) = (ra.min(rb), ra.max(rb));
+        self.parent[child] = keep as u32;
+    }
+
+    fn is_open(&self, i: usize) -> bool {
+        let t = self.map.cells[i];
+        t == Tile::CORRIDOR || t == Tile::DOOR
+    }
+
+    /// Whether one of the four 2 × 2 blocks holding inner cell `c` would be
+    /// all corridor and door, counting `extra` cells as open too.
+    fn forms_block(&self, c: usize, extra: [usize; 3]) -> bool {
+        let w = self.w;
+        let open = |i: usize| extra.contains(&i) || self.is_open(i);
+        [c - w - 1, c - w, c - 1, c]
+            .into_iter()
+            .any(|tl| open(tl) && open(tl + 1) && open(tl + w) && open(tl + w + 1))
+    }
+
+    /// The floor cell next to ring cell `c`; a ring cell that is not a
+    /// corner has exactly one.
+    fn ring_floor(&self, c: usize) -> usize {
+        let w = self.w;
+        [c - w, c + w, c - 1, c + 1]
+            .into_iter()
+            .find(|&n| self.zone[n] == FLOOR)
+            .unwrap_or(c)
+    }
+
+    /// The cell a door at ring cell `c` opens onto, straight away from its
+    /// room.
+    fn outward(&self, c: usize) -> usize {
+        2 * c - self.ring_floor(c)
+    }
+
+    fn room_of_ring(&self, c: usize) -> usize {
+        self.owner[self.ring_floor(c)] as usize
+    }
+
+    /// The ring cells of `room` a door may take: not on the border and
+    /// opening onto a cell a corridor may use.
+    fn door_candidates(&self, room: usize) -> Vec<usize> {
+        let r = self.rects[room];
+        let w = self.w;
+        let (x0, y0) = (r.x as usize, r.y as usize);
+        let (x1, y1) = (r.right() as usize, r.bottom() as usize);
+        (x0..x1)
+            .flat_map(|x| [(y0 - 1) * w + x, y1 * w + x])
+            .chain((y0..y1).flat_map(|y| [y * w + x0 - 1, y * w + x1]))
+            .filter(|&c| self.zone[c] == RING && self.zone[self.outward(c)] == FREE)
+            .collect()
+    }
+
+    /// Draws one link of seed 004's list: an L if one keeps the rules, else
+    /// a searched route. Returns `false` when the link was needed (its
+    /// rooms not yet connected) and nothing was drawn; a link whose rooms
+    /// are already connected is dropped when no route is found.
+    fn link(&mut self, a: usize, b: usize, rng: &mut Rng) -> bool {
+        let required = self.find(a) != self.find(b);
+        if self.draw_l(a, b, rng) || (!required && self.loop_budget == 0) {
+            return true;
+        }
+        self.draw_searched(a, b, required) || !required
+    }
+
+    /// The last resort for connectivity: while some room is not connected
+    /// to room 0, a search from its component to the nearest cell of any
+    /// other. Each success merges two components, so this ends after fewer
+    /// rounds than there are rooms.
+    ///
+    /// # Errors
+    ///
+    /// [`TilesError::Limit`] when no component can reach another.
+    fn join_components(&mut self) -> Result<(), TilesError> {
+        let n = self.rects.len();
+        for _ in 0..n {
+            let first = self.find(0);
+            let mut tried = Vec::new();
+            let mut joined = false;
+            for a in 0..n {
+                let root = self.find(a);
+                if root == first || tried.contains(&root) {
+                    continue;
+                }
+                tried.push(root);
+                let source: Vec<bool> = (0..self.parent.len())
+                    .map(|node| self.find(node) == root)
+                    .collect();
+                let target: Vec<bool> = source.iter().map(|&s| !s).collect();
+                let whole = self.window(a, a, u32::MAX);
+                if self.route(&source, &target, None, &[whole]) {
+                    joined = true;
+                    break;
+                }
+            }
+            if !joined {
+                break;
+            }
+        }
+        let first = self.find(0);
+        match (1..n).find(|&r| self.find(r) != first) {
+            None => Ok(()),
+            Some(lost) => Err(limit(format!("room {lost} is not connected to room 0"))),
+        }
+    }
+
+    /// Seed 004 step 4 with doors: Ls from the centres (both axis orders,
+    /// the first chosen at random), then from random cell pairs.
+    fn draw_l(&mut self, a: usize, b: usize, rng: &mut Rng) -> bool {
+        let (ra, rb) = (self.rects[a], self.rects[b]);
+        let horizontal_first = rng.below(2) == 0;
+        for t in 0..=L_OFFSET_TRIES {
+            let (pa, pb) = if t == 0 {
+                (ra.center(), rb.center())
+            } else {
+                (random_cell(&ra, rng), random_cell(&rb, rng))
+            };
+            for horizontal in [horizontal_first, !horizontal_first] {
+                let path = self.l_path(&ra, &rb, pa, pb, horizontal);
+                if self.commit(&path, End::Door(b)).is_ok() {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    /// The cells of the L from `pa` (in room `ra`) to `pb` (in `rb`) outside
+    /// both rooms: from the ring cell where it leaves `ra` to the ring cell
+    /// where it enters `rb`. An L leaves one rectangle and enters another
+    /// once each, so this is one stretch.
+    fn l_path(
+        &self,
+        ra: &TileRect,
+        rb: &TileRect,
+        pa: [u32; 2],
+        pb: [u32; 2],
+        horizontal_first: bool,
+    ) -> Vec<usize> {
+        let [mut x, mut y] = pa;
+        let mut cells = vec![[x, y]];
+        let toward = |v: u32, t: u32| if v < t { v + 1 } else { v - 1 };
+        for leg in 0..2 {
+            if (leg == 0) == horizontal_first {
+                while x != pb[0] {
+                    x = toward(x, pb[0]);
+                    cells.push([x, y]);
+                }
+            } else {
+                while y != pb[1] {
+                    y = toward(y, pb[1]);
+                    cells.push([x, y]);
+                }
+            }
+        }
+        let start = cells.iter().position(|&[x, y]| !ra.contains(x, y));
+        let stop = cells.iter().position(|&[x, y]| rb.contains(x, y));
+        match (start, stop) {
+            (Some(s), Some(e)) if s < e => cells[s..e]
+                .iter()
+                .map(|&[x, y]| y as usize * self.w + x as usize)
+                .collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// Seed 004 has no fallback; this one searches for the shortest
+    /// corridor that keeps the rules, in a window around the rooms and then
+    /// over the map. When the link is `required` (its rooms not yet
+    /// connected) it may start at a door of any room connected to `a` and
+    /// end at any door or corridor cell connected to `b`; otherwise it runs
+    /// from a door of `a` to a door of `b`.
+    fn draw_searched(&mut self, a: usize, b: usize, required: bool) -> bool {
+        let (root_a, root_b) = (self.find(a), self.find(b));
+        let (source, target): (Vec<bool>, Vec<bool>) = (0..self.parent.len())
+            .map(|node| {
+                if required {
+                    let root = self.find(node);
+                    (root == root_a, root == root_b)
+                } else {
+                    (node == a, node == b)
+                }
+            })
+            .unzip();
+        let goal = Some(self.rects[b]);
+        let near = self.window(a, b, SEARCH_MARGIN);
+        let whole = self.window(a, b, u32::MAX);
+        if near == whole {
+            self.route(&source, &target, goal, &[near])
+        } else {
+            self.route(&source, &target, goal, &[near, whole])
+        }
+    }
+
+    /// Searches each window in turn for a route from a door of a room
+    /// marked in `source` to a room door or corridor cell marked in
+    /// `target` (owners), and draws the first that [`Ctx::commit`] accepts;
+    /// a route refused for a 2 × 2 block is searched again without that
+    /// cell, up to [`SEARCH_REROUTES`] times per window.
+    fn route(
+        &mut self,
+        source: &[bool],
+        target: &[bool],
+        goal: Option<TileRect>,
+        windows: &[Window],
+    ) -> bool {
+        let mut banned = Vec::new();
+        for &win in windows {
+            for _ in 0..=SEARCH_REROUTES {
+                let (found, settled) = self.search(source, target, goal, win, &banned);
+                self.loop_budget = self.loop_budget.saturating_sub(settled);
+                let Some((path, end)) = found else {
+                    break;
+                };
+                match self.commit(&path, end) {
+                    Ok(()) => return true,
+                    Err(Some(cell)) => banned.push(cell),
+                    Err(None) => break,
+                }
+            }
+        }
+        false
+    }
+
+    /// The bounding box of rooms `a` and `b` grown by `margin` plus their
+    /// rings and door steps, within the map's inner cells.
+    fn window(&self, a: usize, b: usize, margin: u32) -> Window {
+        let (ra, rb) = (self.rects[a], self.rects[b]);
+        let grow = margin.saturating_add(2) as usize;
+        let (w, h) = (self.map.width as usize, self.map.height as usize);
+        Window {
+            x0: (ra.x.min(rb.x) as usize).saturating_sub(grow).max(1),
+            y0: (ra.y.min(rb.y) as usize).saturating_sub(grow).max(1),
+            x1: (ra.right().max(rb.right()) as usize)
+                .saturating_add(grow)
+                .min(w - 1),
+            y1: (ra.bottom().max(rb.bottom()) as usize)
+                .saturating_add(grow)
+                .min(h - 1),
+        }
+    }
+
+    /// A cheap route in `win` from a door the rooms marked in `source` may
+    /// take to a door of a room marked in `target` (entered straight from
+    /// its outside) or to a corridor cell whose owner is marked. A step
+    /// costs 1 and a turn [`TURN_COST`] more, so routes run straight where
+    /// they can instead of in staircases. A step is refused where it would
+    /// close a 2 × 2 block with the two cells before it; [`Ctx::commit`]
+    /// checks the whole route. Returns the route's cells in walking order
+    /// and how it ends, if found, and the number of cells settled.
+    ///
+    /// A* over cells with Dial's bucket queue (the costs are small
+    /// integers), guided toward the ring of room `goal` when given; each
+    /// cell is settled once, with the heading it was first reached by (so
+    /// a route is cheapest up to that simplification of turn costs), and
+    /// the work is O(window cells). A target away from `goal` (a connected
+    /// corridor) is taken when the search meets it first.
+    fn search(
+        &self,
+        source: &[bool],
+        target: &[bool],
+        goal: Option<TileRect>,
+        win: Window,
+        banned: &[usize],
+    ) -> (Option<(Vec<usize>, End)>, usize) {
+        // Per window cell: the heading it was reached by, START for a door
+        // a route sets out from, UNSEEN before it is settled.
+        const UNSEEN: u8 = u8::MAX;
+        const START: u8 = 4;
+        const BUCKETS: usize = TURN_COST + 3;
+        let w = self.w;
+        let ww = win.x1 - win.x0;
+        let local = |x: usize, y: usize| (y - win.y0) * ww + (x - win.x0);
+        let inside = |x: usize, y: usize| x >= win.x0 && x < win.x1 && y >= win.y0 && y < win.y1;
+        // How a route may step onto a cell: not at all (None), walking on
+        // (Some(None)), or ending there (Some(Some(end))).
+        let enter = |g: usize, heading: usize| -> Option<Option<End>> {
+            match self.zone[g] {
+                FREE if banned.contains(&g) => None,
+                FREE if self.map.cells[g] == Tile::CORRIDOR && target[self.owner[g] as usize] => {
+                    Some(Some(End::Join))
+                }
+                FREE => Some(None),
+                // Into a target room's door, heading for its floor.
+                RING if self.zone[step(g, heading as u8, w)] == FLOOR
+                    && target[self.owner[step(g, heading as u8, w)] as usize]
+                    && !banned.contains(&g) =>
+                {
+                    Some(Some(End::Door(
+                        self.owner[step(g, heading as u8, w)] as usize,
+                    )))
+                }
+                _ => None,
+            }
+        };
+        // Manhattan distance to the goal's ring: never more than the rest
+        // of a route to one of its doors, and changing by at most 1 a step
+        // (so an estimate grows by 0 to TURN_COST + 2 a step).
+        let estimate = |x: usize, y: usize| {
+            goal.map_or(0, |r| {
+                let (x0, x1) = (r.x as usize - 1, r.right() as usize);
+                let (y0, y1) = (r.y as usize - 1, r.bottom() as usize);
+                x0.saturating_sub(x)
+                    + x.saturating_sub(x1)
+                    + y0.saturating_sub(y)
+                    + y.saturating_sub(y1)
+            })
+        };
+        let off_g = [w.wrapping_neg(), w, usize::MAX, 1];
+        let off_x = [0, 0, usize::MAX, 1];
+        let off_y = [usize::MAX, 1, 0, 0];
+        let mut from = vec![UNSEEN; ww * (win.y1 - win.y0)];
+        let mut buckets: [Vec<Entry>; BUCKETS] = Default::default();
+        // The doors to set out from, by estimate: each joins the queue when
+        // the search reaches its estimate, as the buckets span only
+        // BUCKETS consecutive estimates.
+        let mut starts = Vec::new();
+        for room in (0..self.rects.len()).filter(|&r| source[r]) {
+            for door in self.door_candidates(room) {
+                let (x, y) = (door % w, door / w);
+                if inside(x, y) && !banned.contains(&door) {
+                    let out = self.outward(door);
+                    let heading = (0..4).find(|&d| step(door, d, w) == out).unwrap_or(0);
+                    starts.push((estimate(x, y), door, heading));
+                }
+            }
+        }
+        starts.sort_unstable();
+        let mut next_start = 0;
+        let mut pending = 0usize;
+        let mut settled = 0;
+        let mut f = 0;
+        loop {
+            while let Some(&(start_f, door, heading)) = starts.get(next_start) {
+                if pending == 0 {
+                    f = f.max(start_f);
+                }
+                if start_f != f {
+                    break;
+                }
+                buckets[f % BUCKETS].push(Entry {
+                    g: door,
+                    x: (door % w) as u16,
+                    y: (door / w) as u16,
+                    cost: 0,
+                    heading,
+                    start: true,
+                    end: None,
+                });
+                pending += 1;
+                next_start += 1;
+            }
+            if pending == 0 {
+                break;
+            }
+            while let Some(e) = buckets[f % BUCKETS].pop() {
+                pending -= 1;
+                let (x, y) = (e.x as usize, e.y as usize);
+                let l = local(x, y);
+                if from[l] != UNSEEN {
+                    continue;
+                }
+                settled += 1;
+                from[l] = if e.start { START } else { e.heading };
+                if let Some(end) = e.end {
+                    let (mut at, mut ax, mut ay) = (e.g, x, y);
+                    let mut cells = vec![at];
+                    while from[local(ax, ay)] != START {
+                        let d = from[local(ax, ay)] as usize;
+                        at = at.wrapping_sub(off_g[d]);
+                        ax = ax.wrapping_sub(off_x[d]);
+                        ay = ay.wrapping_sub(off_y[d]);
+                        cells.push(at);
+                    }
+                    cells.reverse();
+                    return (Some((cells, end)), settled);
+                }
+                let behind = if e.start {
+                    NONE as usize
+                } else {
+                    e.g.wrapping_sub(off_g[e.heading as usize])
+                };
+                for nd in 0..4u8 {
+                    // A door is left straight outward only; no step back.
+                    if (e.start && nd != e.heading) || nd == e.heading ^ 1 {
+                        continue;
+                    }
+                    let d = nd as usize;
+                    let (nx, ny) = (x.wrapping_add(off_x[d]), y.wrapping_add(off_y[d]));
+                    if !inside(nx, ny) || from[local(nx, ny)] != UNSEEN {
+                        continue;
+                    }
+                    let n = e.g.wrapping_add(off_g[d]);
+                    let Some(end) = enter(n, d) else {
+                        continue;
+                    };
+                    if self.forms_block(n, [n, e.g, behind]) {
+                        continue;
+                    }
+                    let cost = e.cost + 1 + if nd == e.heading { 0 } else { TURN_COST as u32 };
+                    buckets[(cost as usize + estimate(nx, ny)) % BUCKETS].push(Entry {
+                        g: n,
+                        x: nx as u16,
+                        y: ny as u16,
+                        cost,
+                        heading: nd,
+                        start: false,
+                        end,
+                    });
+                    pending += 1;
+                }
+            }
+            f += 1;
+        }
+        (None, settled)
+    }
+
+    /// Draws `path` (walking order, from a door) if it keeps every rule: it
+    /// starts at a room's ring cell and steps straight out,
+    /// ends at a ring cell of the `end` room entered straight (or on a
+    /// corridor cell for [`End::Join`]), runs on free cells between, and
+    /// closes no 2 × 2 block of corridor and door. Otherwise leaves the map
+    /// as it was and returns the first cell that closed a block, if that
+    /// was the fault.
+    fn commit(&mut self, path: &[usize], end: End) -> Result<(), Option<usize>> {
+        let n = path.len();
+        if n < 2 {
+            return Err(None);
+        }
+        let first = path[0];
+        if self.zone[first] != RING || self.outward(first) != path[1] {
+            return Err(None);
+        }
+        let from = self.room_of_ring(first);
+        let middle = match end {
+            End::Door(room) => {
+                let last = path[n - 1];
+                if n < 3
+                    || self.zone[last] != RING
+                    || self.room_of_ring(last) != room
+                    || self.outward(last) != path[n - 2]
+                {
+                    return Err(None);
+                }
+                &path[1..n - 1]
+            }
+            End::Join => {
+                if self.map.cells[path[n - 1]] != Tile::CORRIDOR {
+                    return Err(None);
+                }
+                &path[1..]
+            }
+        };
+        if middle.iter().any(|&c| self.zone[c] != FREE) {
+            return Err(None);
+        }
+        let mut sorted = path.to_vec();
+        sorted.sort_unstable();
+        if sorted.windows(2).any(|p| p[0] == p[1]) {
+            return Err(None);
+        }
+        let mut drawn = Vec::new();
+        for &c in path {
+            if self.map.cells[c] == Tile::WALL {
+                let tile = if self.zone[c] == RING {
+                    Tile::DOOR
+                } else {
+                    Tile::CORRIDOR
+                };
+                self.map.cells[c] = tile;
+                drawn.push(c);
+            }
+        }
+        if let Some(&bad) = drawn
+            .iter()
+            .find(|&&c| self.forms_block(c, [NONE as usize; 3]))
+        {
+            for &c in &drawn {
+                self.map.cells[c] = Tile::WALL;
+            }
+            return Err(Some(bad));
+        }
+
+        let node = self.parent.len();
+        self.parent.push(node as u32);
+        let w = self.w as u32;
+        for &c in &drawn {
+            self.owner[c] = if self.zone[c] == RING {
+                let room = self.room_of_ring(c);
+                self.map.doors.push(TileDoor {
+                    cells: TileRect::new(c as u32 % w, c as u32 / w, 1, 1),
+                    rooms: [Some(room), None],
+                });
+                room as u32
+            } else {
+                node as u32
+            };
+        }
+        for &c in path {
+            self.union(node, self.owner[c] as usize);
+        }
+        for &c in &drawn {
+            let wu = self.w;
+            for nb in [c - wu, c + wu, c - 1, c + 1] {
+                if self.owner[nb] != NONE {
+                    self.union(self.owner[c] as usize, self.owner[nb] as usize);
+                }
+            }
+        }
+        self.map.corridors.push(TileCorridor {
+            cells: path.iter().map(|&c| [c as u32 % w, c as u32 / w]).collect(),
+            rooms: [
+                Some(from),
+                match end {
+                    End::Door(room) => Some(room),
+                    End::Join => None,
+                },
+            ],
+        });
+        Ok(())
+    }
+}
+
+/// The neighbour of cell `i` in heading `d`: 0 up, 1 down, 2 left, 3
+/// right (so `d ^ 1` is the opposite). The caller keeps `i` off the border.
+fn step(i: usize, d: u8, w: usize) -> usize {
+    match d {
+        0 => i - w,
+        1 => i + w,
+        2 => i - 1,
+        _ => i + 1,
+    }
+}
+
+fn random_cell(r: &TileRect, rng: &mut Rng) -> [u32; 2] {
+    [
+        r.x + rng.below(r.width as usize) as u32,
+        r.y + rng.below(r.height as usize) as u32,
+    ]
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::*;
+    use crate::rng::Rng;
+    use crate::tiles::regions::Regions;
+
+    /// Every guarantee of [`generate`], checked on one map.
+    fn check_map(map: &TileMap, params: &RoomsParams) {
+        let (w, h) = (map.width, map.height);
+        assert_eq!((w, h), (params.width, params.height));
+        assert!(!map.rooms.is_empty() && map.rooms.len() <= params.rooms as usize);
+        let at = |x: u32, y: u32| map.cells[(y * w + x) as usize];
+        for x in 0..w {
+            assert_eq!(at(x, 0), Tile::WALL);
+            assert_eq!(at(x, h - 1), Tile::WALL);
+        }
+        for y in 0..h {
+            assert_eq!(at(0, y), Tile::WALL);
+            assert_eq!(at(w - 1, y), Tile::WALL);
+        }
+        // Rooms: sizes within the seed's bound, apart, and the only floor.
+        let mut room_at = vec![None; map.cells.len()];
+        for (i, room) in map.rooms.iter().enumerate() {
+            let r = room.bounds;
+            assert_eq!(room.name, format!("room {i}"));
+            assert!((params.min_room_size..=w / 5).contains(&r.width), "{r:?}");
+            assert!((params.min_room_size..=h / 5).contains(&r.height), "{r:?}");
+            for other in &map.rooms[..i] {
+                assert!(apart(&r, &other.bounds), "{r:?} {:?}", other.bounds);
+            }
+            for y in r.y..r.bottom() {
+                for x in r.x..r.right() {
+                    room_at[(y * w + x) as usize] = Some(i);
+                }
+            }
+        }
+        for (i, &t) in map.cells.iter().enumerate() {
+            assert_eq!(t == Tile::FLOOR, room_at[i].is_some(), "cell {i}");
+        }
+        // Doors: every door tile listed once, with its room.
+        let mut door_room = vec![None; map.cells.len()];
+        for door in &map.doors {
+            let c = door.cells;
+            assert_eq!((c.width, c.height), (1, 1));
+            let i = (c.y * w + c.x) as usize;
+            assert_eq!(map.cells[i], Tile::DOOR);
+            assert!(door_room[i].is_none(), "door listed twice");
+            door_room[i] = door.rooms[0];
+            assert_eq!(door.rooms[1], None);
+        }
+        let doors = map.cells.iter().filter(|&&t| t == Tile::DOOR).count();
+        assert_eq!(doors, map.doors.len());
+        // No grazing: open cells next to floor are doors of that room.
+        for y in 1..h - 1 {
+            for x in 1..w - 1 {
+                let i = (y * w + x) as usize;
+                let t = map.cells[i];
+                if !t.is_passable() || t == Tile::FLOOR {
+                    continue;
+                }
+                for j in [i - 1, i + 1, i - w as usize, i + w as usize] {
+                    if let Some(r) = room_at[j] {
+                        assert_eq!(t, Tile::DOOR, "corridor ({x}, {y}) grazes room {r}");
+                        assert_eq!(door_room[i], Some(r), "door ({x}, {y})");
+                    }
+                }
+                let w = w as usize;
+                let diagonal = [i - w - 1, i - w + 1, i + w - 1, i + w + 1];
+                if t == Tile::CORRIDOR && diagonal.iter().any(|&j| room_at[j].is_some()) {
+                    panic!("corridor ({x}, {y}) touches a room's corner");
+                }
+            }
+        }
+        // No double corridors: no 2 × 2 block of corridor and door.
+        let open = |x: u32, y: u32| matches!(at(x, y), Tile::CORRIDOR | Tile::DOOR);
+        for y in 0..h - 1 {
+            for x in 0..w - 1 {
+                assert!(
+                    !(open(x, y) && open(x + 1, y) && open(x, y + 1) && open(x + 1, y + 1)),
+                    "2x2 corridor block at ({x}, {y})\n{}",
+                    ascii(map)
+                );
+            }
+        }
+        // Corridors: walkable in order, from a room's door.
+        for c in &map.corridors {
+            assert!(c.cells.len() >= 2);
+            assert!(c.rooms[0].is_some());
+            let first = c.cells[0];
+            assert_eq!(at(first[0], first[1]), Tile::DOOR);
+            for pair in c.cells.windows(2) {
+                let d = pair[0][0].abs_diff(pair[1][0]) + pair[0][1].abs_diff(pair[1][1]);
+                assert_eq!(d, 1, "{:?}", c.cells);
+            }
+            for &[x, y] in &c.cells {
+                assert!(matches!(at(x, y), Tile::CORRIDOR | Tile::DOOR));
+            }
+        }
+        // One region holding every room.
+        let regions = Regions::of(map);
+        assert_eq!(regions.count(), 1, "\n{}", ascii(map));
+    }
+
+    fn ascii(map: &TileMap) -> String {
+        let mut s = String::new();
+        for row in map.cells.chunks(map.width as usize) {
+            for &t in row {
+                s.push(match t {
+                    Tile::WALL => '#',
+                    Tile::FLOOR => '.',
+                    Tile::DOOR => '+',
+                    _ => ',',
+                });
+            }
+            s.push('\n');
+        }
+        s
+    }
+
+    fn params_strategy() -> impl Strategy<Value = RoomsParams> {
+        (1u32..=4)
+            .prop_flat_map(|min| {
+                (
+                    5 * min..=100,
+                    5 * min..=70,
+                    1u32..=30,
+                    0u32..=4,
+                    1u32..=120,
+                    Just(min),
+                )
+            })
+            .prop_map(
+                |(width, height, rooms, corridors, placement_tries, min_room_size)| RoomsParams {
+                    width,
+                    height,
+                    rooms,
+                    corridors,
+                    placement_tries,
+                    min_room_size,
+                },
+            )
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(400))]
+
+        /// Connectivity, no grazing, no double corridors, rooms in bounds
+        /// and apart, solid border, and determinism over random parameters.
+        #[test]
+        fn every_map_keeps_the_guarantees(params in params_strategy(), seed in any::<u64>()) {
+            let map = generate(&params, seed).unwrap();
+            check_map(&map, &params);
+            prop_assert_eq!(generate(&params, seed).unwrap(), map);
+        }
+
+        /// Any parameters at all: an error naming a field, or a map; never
+        /// a panic.
+        #[test]
+        fn any_parameters_give_a_map_or_a_named_error(
+            width in prop_oneof![0u32..200, any::<u32>()],
+            height in prop_oneof![0u32..200, any::<u32>()],
+            rooms in prop_oneof![0u32..40, any::<u32>()],
+            corridors in prop_oneof![0u32..20, any::<u32>()],
+            placement_tries in prop_oneof![0u32..200, any::<u32>()],
+            min_room_size in prop_oneof![0u32..10, any::<u32>()],
+            seed in any::<u64>(),
+        ) {
+            let params = RoomsParams { width, height, rooms, corridors, placement_tries, min_room_size };
+            match (params.validate(), generate(&params, seed)) {
+                (Ok(()), Ok(map)) => check_map(&map, &params),
+                (Err(e), Err(f)) => {
+                    prop_assert_eq!(&e, &f);
+                    let TilesError::Parameter { field, .. } = e else {
+                        panic!("{e:?}");
+                    };
+                    prop_assert!([
+                        "width", "height", "rooms", "corridors", "placement_tries", "min_room_size"
+                    ].contains(&field));
+                }
+                (v, g) => panic!("validate {v:?}, generate {g:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn defaults_are_valid_and_many_corridors_still_keep_the_rules() {
+        let params = RoomsParams::default();
+        check_map(&generate(&params, 1).unwrap(), &params);
+        for (corridors, rooms) in [(16, 20), (4, 60)] {
+            let params = RoomsParams {
+                corridors,
+                rooms,
+                ..RoomsParams::default()
+            };
+            for seed in 0..20 {
+                let map = generate(&params, seed).unwrap();
+                check_map(&map, &params);
+            }
+        }
+    }
+
+    #[test]
+    fn bad_parameters_name_their_field() {
+        let field = |p: RoomsParams| match p.validate() {
+            Err(TilesError::Parameter { field, .. }) => field,
+            other => panic!("{other:?}"),
+        };
+        let d = RoomsParams::default;
+        assert_eq!(field(RoomsParams { width: 0, ..d() }), "width");
+        assert_eq!(field(RoomsParams { width: 14, ..d() }), "width");
+        assert_eq!(field(RoomsParams { width: 4097, ..d() }), "width");
+        assert_eq!(field(RoomsParams { height: 0, ..d() }), "height");
+        assert_eq!(
+            field(RoomsParams {
+                height: u32::MAX,
+                ..d()
+            }),
+            "height"
+        );
+        assert_eq!(
+            field(RoomsParams {
+                min_room_size: 0,
+                ..d()
+            }),
+            "min_room_size"
+        );
+        assert_eq!(
+            field(RoomsParams {
+                min_room_size: u32::MAX,
+                ..d()
+            }),
+            "min_room_size"
+        );
+        assert_eq!(field(RoomsParams { rooms: 0, ..d() }), "rooms");
+        assert_eq!(field(RoomsParams { rooms: 1025, ..d() }), "rooms");
+        assert_eq!(
+            field(RoomsParams {
+                corridors: 17,
+                ..d()
+            }),
+            "corridors"
+        );
+        assert_eq!(
+            field(RoomsParams {
+                placement_tries: 0,
+                ..d()
+            }),
+            "placement_tries"
+        );
+        assert!(RoomsParams {
+            width: 15,
+            height: 15,
+            ..d()
+        }
+        .validate()
+        .is_ok());
+        assert!(RoomsParams {
+            width: 4096,
+            height: 4096,
+            ..d()
+        }
+        .validate()
+        .is_ok());
+    }
+
+    fn cells(ctx: &Ctx, k: usize) -> Vec<[u32; 2]> {
+        ctx.map.corridors[k].cells.clone()
+    }
+
+    #[test]
+    fn rooms_level_with_each_other_get_a_straight_corridor_through_two_doors() {
+        // Centres (3, 3) and (11, 3): the seed's L is a straight line; its
+        // part outside the rooms runs from door (5, 3) to door (9, 3).
+        let mut ctx = Ctx::new(
+            16,
+            8,
+            vec![TileRect::new(2, 2, 3, 3), TileRect::new(10, 2, 3, 3)],
+        );
+        let mut rng = Rng::seeded(0);
+        assert!(ctx.draw_l(0, 1, &mut rng));
+        assert_eq!(cells(&ctx, 0), [[5, 3], [6, 3], [7, 3], [8, 3], [9, 3]]);
+        assert_eq!(ctx.map.doors.len(), 2);
+        assert_eq!(ctx.map.corridors[0].rooms, [Some(0), Some(1)]);
+        assert_eq!(ctx.find(1), ctx.find(0));
+    }
+
+    #[test]
+    fn an_l_is_cut_to_its_doors_and_a_sideways_or_grazing_route_is_refused() {
+        // Room 0 covers x 2..5, y 2..5; room 1 x 8..11, y 8..11. The L from
+        // (4, 4) along row 4 to x = 8, then down column 8, leaves room 0 by
+        // door (5, 4) and enters room 1 by door (8, 7).
+        let mut ctx = Ctx::new(
+            14,
+            14,
+            vec![TileRect::new(2, 2, 3, 3), TileRect::new(8, 8, 3, 3)],
+        );
+        let (ra, rb) = (ctx.rects[0], ctx.rects[1]);
+        let w = ctx.w;
+        let l = ctx.l_path(&ra, &rb, [4, 4], [8, 8], true);
+        let xy: Vec<[usize; 2]> = l.iter().map(|&c| [c % w, c / w]).collect();
+        assert_eq!(xy, [[5, 4], [6, 4], [7, 4], [8, 4], [8, 5], [8, 6], [8, 7]]);
+        assert!(ctx.commit(&l, End::Door(1)).is_ok());
+        assert_eq!(ctx.map.cells[7 * w + 8], Tile::DOOR);
+        // Leaving door (5, 2) sideways into the ring's corner: refused, the
+        // step after a door must be straight out.
+        let sideways = [2 * w + 5, w + 5, w + 6];
+        assert_eq!(ctx.commit(&sideways, End::Join), Err(None));
+        // Down column 7 beside room 1's floor (its ring), in at door
+        // (8, 11) from the side: refused.
+        let grazing: Vec<usize> = [[5, 4], [6, 4], [7, 4], [7, 5], [7, 6], [7, 7]]
+            .into_iter()
+            .chain((8..=11).map(|y| [7, y]))
+            .chain([[8, 11]])
+            .map(|[x, y]| y * w + x)
+            .collect();
+        assert_eq!(ctx.commit(&grazing, End::Door(1)), Err(None));
+        assert_eq!(ctx.map.corridors.len(), 1);
+    }
+
+    #[test]
+    fn a_corridor_beside_another_is_refused_and_the_search_goes_round() {
+        // Rooms 0 (left) and 1 (right) level with each other, joined by a
+        // straight corridor on row 4. A second corridor from room 0's door
+        // (5, 3) along row 3 would run beside it.
+        let mut ctx = Ctx::new(
+            20,
+            15,
+            vec![TileRect::new(2, 3, 3, 3), TileRect::new(14, 3, 3, 3)],
+        );
+        let w = ctx.w;
+        let row = |y: usize, xs: std::ops::Range<usize>| xs.map(move |x| y * w + x);
+        let first: Vec<usize> = row(4, 5..14).collect();
+        ctx.commit(&first, End::Door(1)).unwrap();
+        let beside: Vec<usize> = row(3, 5..14).collect();
+        assert_eq!(ctx.commit(&beside, End::Door(1)), Err(Some(3 * w + 5)));
+        assert_eq!(ctx.map.cells[3 * w + 5], Tile::WALL, "rolled back");
+        // The search for another route (rooms already joined: to a door
+        // of room 1 only) finds one that keeps every rule.
+        assert!(ctx.draw_searched(0, 1, false));
+        assert_eq!(ctx.map.corridors.len(), 2);
+        let params = RoomsParams {
+            width: 20,
+            height: 15,
+            rooms: 2,
+            min_room_size: 1,
+            ..RoomsParams::default()
+        };
+        check_map(&ctx.map, &params);
+    }
+
+    #[test]
+    fn a_needed_corridor_may_stop_on_a_connected_corridor() {
+        // Rooms 0 and 1 are joined along row 4; room 2 lies below that
+        // corridor, so the search from room 2 to room 1 stops on it.
+        let mut ctx = Ctx::new(
+            24,
+            16,
+            vec![
+                TileRect::new(2, 3, 3, 3),
+                TileRect::new(18, 3, 3, 3),
+                TileRect::new(9, 9, 3, 3),
+            ],
+        );
+        let w = ctx.w;
+        let first: Vec<usize> = (5..18).map(|x| 4 * w + x).collect();
+        ctx.commit(&first, End::Door(1)).unwrap();
+        assert!(ctx.draw_searched(2, 1, true));
+        let joined = &ctx.map.corridors[1];
+        assert_eq!(joined.rooms, [Some(2), None]);
+        // From door (11, 8) above room 2 (one of three equally short
+        // routes) straight up to the corridor cell (11, 4): a T, not a
+        // block.
+        assert_eq!(joined.cells, [[11, 8], [11, 7], [11, 6], [11, 5], [11, 4]]);
+        assert_eq!(ctx.find(2), ctx.find(0));
+    }
+
+    #[test]
+    fn rooms_across_a_narrow_map_are_still_connected() {
+        // Three inner rows and rooms one cell high: a room in the middle
+        // row walls off the map with its ring, so a corridor can only join
+        // neighbours; links to far rooms wait, or give way to joining the
+        // nearest component.
+        let params = RoomsParams {
+            width: 90,
+            height: 5,
+            rooms: 30,
+            corridors: 1,
+            placement_tries: 100,
+            min_room_size: 1,
+        };
+        for seed in 0..40 {
+            let map = generate(&params, seed).unwrap();
+            assert!(map.rooms.len() >= 4);
+            check_map(&map, &params);
+        }
+    }
+
+    #[test]
+    fn a_room_with_no_door_left_is_a_limit_error() {
+        // Closer than ROOM_GAP (only a hand-built map can be): room 0's one
+        // possible door (2, 1) opens onto room 1's ring, and room 1's onto
+        // room 0's, so nothing joins them.
+        let mut ctx = Ctx::new(
+            9,
+            3,
+            vec![TileRect::new(1, 1, 1, 1), TileRect::new(4, 1, 1, 1)],
+        );
+        assert!(!ctx.link(1, 0, &mut Rng::seeded(0)));
+        let err = ctx.join_components().unwrap_err();
+        assert!(
+            matches!(&err, TilesError::Limit { detail, .. } if detail.contains("room 1")),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn a_small_map_is_pinned() {
+        // A change to the random draws or to the drawing shows up here.
+        let params = RoomsParams {
+            width: 40,
+            height: 20,
+            rooms: 6,
+            corridors: 1,
+            ..RoomsParams::default()
+        };
+        let map = generate(&params, 7).unwrap();
+        check_map(&map, &params);
+        assert_eq!(ascii(&map), PINNED, "\n{}", ascii(&map));
+    }
+
+    const PINNED: &str = "\
+        ########################################\n\
+        #################....###################\n\
+        #####,,,,,,,,,,,+....+,,,,,,,,,+....####\n\
+        #####,###########....###########....####\n\
+        #####,##########################....####\n\
+        #####,###########################+######\n\
+        #####,#.....#####################,######\n\
+        #####,#.....+,,,,,,,,,,,,,,,,,,,,,######\n\
+        #####,#.....#####################,######\n\
+        #####,#.....###......############,######\n\
+        #####,#########......+,,,,,,#####,######\n\
+        #####,#########......######+#####,######\n\
+        #####,####################...####,######\n\
+        #####+####################...####,######\n\
+        ###......+,,,,,,,,,,,,,,,+...####,######\n\
+        ###......########################,######\n\
+        ###......+,,,,,,,,,,,,,,,,,,,,,,,,######\n\
+        ########################################\n\
+        ########################################\n\
+        ########################################\n";
+
+    #[test]
+    fn links_reach_every_room_and_skip_repeated_pairs() {
+        let mut rng = Rng::seeded(5);
+        for n in 1..12 {
+            for corridors in 0..4 {
+                let links = choose_links(n, corridors, &mut rng);
+                let mut pairs: Vec<_> = links.iter().map(|&(a, b)| (a.min(b), a.max(b))).collect();
+                assert!(links.iter().all(|&(a, b)| a != b && a < n && b < n));
+                let len = pairs.len();
+                pairs.sort_unstable();
+                pairs.dedup();
+                assert_eq!(pairs.len(), len, "a pair linked twice");
+                let mut reached = vec![false; n];
+                reached[0] = true;
+                for _ in 0..n {
+                    for &(a, b) in &links {
+                        if reached[a] || reached[b] {
+                            reached[a] = true;
+                            reached[b] = true;
+                        }
+                    }
+                }
+                assert!(reached.iter().all(|&r| r), "{n} {links:?}");
+            }
+        }
+    }
+}
