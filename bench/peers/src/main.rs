@@ -5,6 +5,7 @@
 //! cargo run --release --manifest-path bench/peers/Cargo.toml -- matching
 //! cargo run --release --manifest-path bench/peers/Cargo.toml -- derivation
 //! cargo run --release --manifest-path bench/peers/Cargo.toml -- drawing
+//! cargo run --release --manifest-path bench/peers/Cargo.toml -- tiles
 //! ```
 //!
 //! Options: `--rounds N` (default 7; calls slower than 2 s get 3),
@@ -15,7 +16,12 @@
 //! `--drawing-seeds K` (drawing: seeds 1..=K per size, default 20),
 //! `--drawing-sizes 20,50,100,200` (drawing: the `max_vertices` values).
 //! The drawing benchmark (about 3 minutes; needs Graphviz's `neato` and
-//! `fdp` on the PATH) takes its rounds from `--rounds` too.
+//! `fdp` on the PATH) takes its rounds from `--rounds` too. The tile-map
+//! benchmark (`src/tiles.rs`, against the `mapgen` crate) takes
+//! `--tiles-seeds N` (seeds 0..N per generator and size, default 100),
+//! `--tiles-repeats N` (maps per seed, the median time kept, default 3),
+//! `--tiles-sizes 80x25,80x50,100x100,200x200` and `--tiles-only
+//! rooms|caves|growth`.
 //!
 //! Progress goes to stderr, the Markdown tables to stdout.
 
@@ -27,12 +33,14 @@ mod matching;
 #[allow(dead_code)] // the child-process helpers are for levelgraph's harnesses
 #[path = "../../../crates/levelgraph/benches/support/mod.rs"]
 mod support;
+mod tiles;
 
 use std::process::ExitCode;
 
-const USAGE: &str = "usage: levelgraph-peer-bench [matching|derivation|drawing|all] \
+const USAGE: &str = "usage: levelgraph-peer-bench [matching|derivation|drawing|tiles|all] \
 [--rounds N] [--seeds N] [--petgraph-max N] [--host N] [--drawing-seeds K] \
-[--drawing-sizes N,N,...]";
+[--drawing-sizes N,N,...] [--tiles-seeds N] [--tiles-repeats N] \
+[--tiles-sizes WxH,WxH,...] [--tiles-only rooms|caves|growth]";
 
 fn main() -> ExitCode {
     let mut which = "all".to_string();
@@ -42,6 +50,12 @@ fn main() -> ExitCode {
     let mut host: Option<usize> = None;
     let mut drawing_seeds = 20u64;
     let mut drawing_sizes = vec![20usize, 50, 100, 200];
+    let mut tiles_opts = tiles::Options {
+        sizes: vec![(80, 25), (80, 50), (100, 100), (200, 200)],
+        seeds: 100,
+        repeats: 3,
+        only: String::new(),
+    };
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         let mut num = |name: &str| -> Option<u64> {
@@ -52,7 +66,7 @@ fn main() -> ExitCode {
             v
         };
         match a.as_str() {
-            "matching" | "derivation" | "drawing" | "all" => which = a,
+            "matching" | "derivation" | "drawing" | "tiles" | "all" => which = a,
             "--rounds" => match num("--rounds") {
                 Some(n) if n > 0 => rounds = n as usize,
                 _ => return ExitCode::from(2),
@@ -87,6 +101,40 @@ fn main() -> ExitCode {
                     }
                 }
             }
+            "--tiles-seeds" => match num("--tiles-seeds") {
+                Some(n) if n > 0 => tiles_opts.seeds = n,
+                _ => return ExitCode::from(2),
+            },
+            "--tiles-repeats" => match num("--tiles-repeats") {
+                Some(n) if n > 0 => tiles_opts.repeats = n as usize,
+                _ => return ExitCode::from(2),
+            },
+            "--tiles-sizes" => {
+                let sizes: Option<Vec<(u32, u32)>> = args.next().and_then(|v| {
+                    v.split(',')
+                        .map(|s| {
+                            let (w, h) = s.trim().split_once('x')?;
+                            Some((w.parse().ok()?, h.parse().ok()?))
+                        })
+                        .collect()
+                });
+                match sizes {
+                    Some(s) if !s.is_empty() => tiles_opts.sizes = s,
+                    _ => {
+                        eprintln!("--tiles-sizes needs sizes like 80x25,200x200\n{USAGE}");
+                        return ExitCode::from(2);
+                    }
+                }
+            }
+            "--tiles-only" => match args.next() {
+                Some(v) if ["rooms", "caves", "growth"].contains(&v.as_str()) => {
+                    tiles_opts.only = v
+                }
+                _ => {
+                    eprintln!("--tiles-only needs rooms, caves or growth\n{USAGE}");
+                    return ExitCode::from(2);
+                }
+            },
             "-h" | "--help" => {
                 println!("{USAGE}");
                 return ExitCode::SUCCESS;
@@ -99,7 +147,11 @@ fn main() -> ExitCode {
     }
 
     println!("# levelgraph and its peers, side by side\n");
-    println!("Median of {rounds} rounds (3 for calls over 2 s), release build, single thread.\n");
+    if which != "tiles" {
+        println!(
+            "Median of {rounds} rounds (3 for calls over 2 s), release build, single thread.\n"
+        );
+    }
     if which == "matching" || which == "all" {
         let rows = matching::run(&matching::Options {
             rounds,
@@ -137,6 +189,24 @@ fn main() -> ExitCode {
         }
         println!("Target (at least 10× faster than neato, no more crossings):\n");
         println!("{}", drawing::verdicts(&r));
+    }
+    if which == "tiles" || which == "all" {
+        let r = tiles::run(&tiles_opts);
+        println!("## Tile maps: levelgraph's seed-004 generators vs mapgen 0.6.0\n");
+        println!(
+            "Seeds 0..{} per generator and size, {} timed maps per seed (the median \
+             kept); time of generation only.\n",
+            tiles_opts.seeds, tiles_opts.repeats
+        );
+        for title in tiles::titles(&r) {
+            println!("### {title}\n");
+            println!("{}", tiles::table(&r, title));
+        }
+        println!(
+            "Target (levelgraph at least 3× faster than mapgen at every size): speed-up, \
+             mapgen's time / levelgraph's, on the mean / on the median; bold below 3×.\n"
+        );
+        println!("{}", tiles::verdicts(&r));
     }
     ExitCode::SUCCESS
 }
