@@ -213,9 +213,11 @@ fn text(s: &str) -> BytesText<'static> {
     BytesText::from_escaped(escaped)
 }
 
-/// An attribute whose value keeps tabs and line breaks (a parser would
-/// otherwise normalise them to spaces).
-fn attribute<'a>(name: &'a str, value: &str) -> Attribute<'a> {
+/// An attribute holding arbitrary text: escaped, characters XML 1.0 cannot
+/// carry replaced by U+FFFD, and tabs and line breaks as character
+/// references (a parser would otherwise normalise them to spaces). Shared
+/// with the Tiled `.tmx` writer.
+pub(crate) fn attribute<'a>(name: &'a str, value: &str) -> Attribute<'a> {
     let escaped = quick_xml::escape::escape(xml_chars(value))
         .replace('\t', "&#9;")
         .replace('\n', "&#10;")

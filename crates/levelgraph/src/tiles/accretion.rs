@@ -277,9 +277,10 @@ impl AccretionParams {
 /// O(width × height) to set up and prune, plus per step a few reads of a
 /// bitset of open cells (a rectangle of `r` rows, `c` columns costs
 /// `r × (c / 64 + 1)` word reads) and, when something is drawn, time linear
-/// in its cells. Growth stops when nothing fits anywhere: with the default
-/// sizes, after roughly one step per three cells (about 1,300 steps on
-/// 80 × 50, 13,000 on 200 × 200), so larger step counts cost nothing more.
+/// in its cells; a step at a cell already found hopeless is O(1). The loop
+/// ends early once every frontier cell is hopeless (the map can no longer
+/// change), so a million steps on a map that filled up early cost little
+/// more than the steps that filled it.
 ///
 /// # Example
 ///

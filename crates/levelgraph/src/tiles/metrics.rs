@@ -60,10 +60,13 @@ impl Metrics {
         let regions = Regions::of(map);
         let mut longest_path = 0;
         let mut longest_path_exact = true;
-        for (r, _) in regions.sizes.iter().enumerate() {
-            let first = regions.label.iter().position(|&l| l == r as u32);
-            if let Some(start) = first {
-                let (d, exact) = diameter(map, start);
+        // Regions are numbered in row-major order of their first cell, so
+        // one pass finds each region's first cell.
+        let mut next = 0;
+        for (i, &l) in regions.label.iter().enumerate() {
+            if l == next {
+                next += 1;
+                let (d, exact) = diameter(map, i);
                 longest_path = longest_path.max(d);
                 longest_path_exact &= exact;
             }

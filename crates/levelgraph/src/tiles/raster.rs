@@ -219,7 +219,6 @@ pub fn rasterize(
     }
 
     // Doors: the tiles strictly between a door segment's scaled ends.
-    let mut door_tiles: Vec<Vec<usize>> = vec![Vec::new(); layout.rooms.len()];
     let mut across: Vec<(usize, Vec<usize>)> = Vec::new();
     let mut inner_cells: Vec<Vec<usize>> = vec![Vec::new(); layout.rooms.len()];
     for door in &layout.doors {
@@ -258,10 +257,6 @@ pub fn rasterize(
                 }
             }
         }
-        door_tiles[door.room].extend(&tiles);
-        if let Some(o) = other {
-            door_tiles[o].extend(&tiles);
-        }
         map.doors.push(TileDoor {
             cells: bounds_of(&tiles, map.width),
             rooms: [Some(door.room), other],
@@ -290,7 +285,7 @@ pub fn rasterize(
         }
     }
 
-    place_objects(&mut map, problem, settings, items, &interiors, &door_tiles);
+    place_objects(&mut map, problem, settings, items, &interiors);
     Ok(map)
 }
 
@@ -344,7 +339,6 @@ fn place_objects(
     settings: &RasterSettings,
     items: &[StoredItem],
     interiors: &[Vec<usize>],
-    door_tiles: &[Vec<usize>],
 ) {
     let w = map.width;
     let mut taken: Vec<usize> = Vec::new();
@@ -379,24 +373,20 @@ fn place_objects(
                 }
             }
             ObjectPlace::Doors => {
-                // One object per door: the door's first tile.
-                let mut seen = Vec::new();
-                for d in map
+                // One object per door of the room: the door's first tile.
+                let firsts: Vec<usize> = map
                     .doors
-                    .clone()
                     .iter()
                     .filter(|d| d.rooms.contains(&Some(i)))
-                {
-                    let c = map.index(d.cells.x, d.cells.y);
-                    if door_tiles[i].contains(&c) && !seen.contains(&c) {
-                        seen.push(c);
-                        map.objects.push(TileObject {
-                            name: spec.name.clone(),
-                            kind: kind.clone(),
-                            cell: cell_xy(c, w),
-                            room: Some(i),
-                        });
-                    }
+                    .map(|d| map.index(d.cells.x, d.cells.y))
+                    .collect();
+                for c in firsts {
+                    map.objects.push(TileObject {
+                        name: spec.name.clone(),
+                        kind: kind.clone(),
+                        cell: cell_xy(c, w),
+                        room: Some(i),
+                    });
                 }
             }
         }

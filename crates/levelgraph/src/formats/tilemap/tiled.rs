@@ -42,12 +42,11 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-use quick_xml::events::attributes::Attribute;
 use quick_xml::events::{BytesDecl, BytesEnd, BytesStart, BytesText, Event};
-use quick_xml::name::QName;
 use quick_xml::Writer;
 
 use super::{check_map, TileExportError, MAX_IMAGE_SIDE};
+use crate::formats::graphml::attribute;
 use crate::tiles::{TileMap, TileRect};
 
 /// The `version` both files declare: Tiled's map format 1.10.
@@ -889,27 +888,6 @@ fn xml_map_object(w: &mut Writer<Vec<u8>>, o: &MapObject) -> std::io::Result<()>
         Ok(())
     })?;
     Ok(())
-}
-
-/// An attribute holding arbitrary text: escaped, with characters XML 1.0
-/// cannot carry replaced by U+FFFD, and tabs and line breaks as character
-/// references (a parser would otherwise turn them into spaces).
-fn attribute<'a>(name: &'a str, value: &str) -> Attribute<'a> {
-    let allowed = |c: char| {
-        matches!(c, '\t' | '\n' | '\r') || (c >= ' ' && c != '\u{FFFE}' && c != '\u{FFFF}')
-    };
-    let clean: String = value
-        .chars()
-        .map(|c| if allowed(c) { c } else { '\u{FFFD}' })
-        .collect();
-    let escaped = quick_xml::escape::escape(clean.as_str())
-        .replace('\t', "&#9;")
-        .replace('\n', "&#10;")
-        .replace('\r', "&#13;");
-    Attribute {
-        key: QName(name.as_bytes()),
-        value: escaped.into_bytes().into(),
-    }
 }
 
 #[cfg(test)]
