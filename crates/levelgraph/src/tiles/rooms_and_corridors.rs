@@ -30,9 +30,14 @@
 //!
 //! Drawing a link: the L between the two centres (the seed's corridor; the
 //! axis order is drawn at random, then the other is tried), then the Ls
-//! between [`L_OFFSET_TRIES`] random pairs of cells of the two rooms; the
-//! part of an L outside both rooms is the corridor and its two ends the
-//! doors. When no L keeps the rules, a search (A* with a cost per turn, so
+//! between [`L_OFFSET_TRIES`] random pairs of cells of the two rooms. The
+//! seed's L carves through whatever lies on its way, other rooms included;
+//! here too an L may cross another room, entering and leaving it straight
+//! through a door on each side, so each part of an L outside the rooms is
+//! one corridor, listed with the rooms at its two doors. (When Ls could not
+//! cross rooms, about one link in four needed the search below; now about
+//! one map in twenty-five does, at 80 × 25.) When no L keeps the rules, a
+//! search (A* with a cost per turn, so
 //! searched corridors run straight rather than in staircases) finds a
 //! corridor that does, first in a window around the two rooms, then over
 //! the whole map. A link the map's connectivity needs may start at a door
@@ -46,8 +51,6 @@
 //!
 //! Every map returned is connected: its passable cells form one 4-connected
 //! region and every room is reachable from the first.
-
-use std::collections::BTreeSet;
 
 use super::map::{Tile, TileCorridor, TileDoor, TileMap, TileRect, TileRoom};
 use super::TilesError;
@@ -205,7 +208,10 @@ impl RoomsParams {
 /// room's door, doors included: `rooms` is `[Some(from), Some(to)]` when it
 /// ends at a door of room `to`, `[Some(from), None]` when it ends on a
 /// corridor already connected to its target (its last cell is that
-/// corridor's). Cells shared at a crossing appear in both corridors. Each
+/// corridor's). An L that crosses a room is listed as one corridor per
+/// part between rooms, and a part that opens no new cell (it runs on
+/// corridors and doors already drawn) is not listed again. Cells shared at
+/// a crossing appear in both corridors. Each
 /// door cell is a [`Tile::DOOR`] in the ring around a room, listed once in
 /// [`TileMap::doors`] as a 1 × 1 rectangle with `rooms: [Some(room), None]`.
 ///
@@ -226,14 +232,16 @@ impl RoomsParams {
 /// # Complexity
 ///
 /// Placement O(rooms² × placement_tries); drawing O(width + height) per L
-/// tried, and O(width × height) per corridor search. Seed 004's defaults
-/// (80 × 50, 10 rooms) take about 60 µs.
+/// tried, and O(width × height) per corridor search (a few maps in a
+/// hundred need one). A map of 30 placement tries takes about 7 µs at
+/// 80 × 25 and 28 µs at 200 × 200 (BENCHMARKS.md, "Tile maps").
 pub fn generate(params: &RoomsParams, seed: u64) -> Result<TileMap, TilesError> {
     params.validate()?;
     let mut rng = Rng::seeded(seed);
     let rects = place_rooms(params, &mut rng);
     let links = choose_links(rects.len(), params.corridors as usize, &mut rng);
     let mut ctx = Ctx::new(params.width, params.height, rects);
+    ctx.reserve(links.len());
     let mut deferred = Vec::new();
     for (a, b) in links {
         if !ctx.link(a, b, &mut rng) {
@@ -247,6 +255,7 @@ pub fn generate(params: &RoomsParams, seed: u64) -> Result<TileMap, TilesError> 
         ctx.link(a, b, &mut rng);
     }
     ctx.join_components()?;
+    OWNER_SCRATCH.set(std::mem::take(&mut ctx.owner));
     Ok(ctx.map)
 }
 
@@ -257,7 +266,7 @@ fn place_rooms(params: &RoomsParams, rng: &mut Rng) -> Vec<TileRect> {
     let (w, h) = (params.width, params.height);
     let min = params.min_room_size;
     let (max_w, max_h) = (w / 5, h / 5);
-    let mut rects: Vec<TileRect> = Vec::new();
+    let mut rects: Vec<TileRect> = Vec::with_capacity(params.rooms as usize);
     for _ in 0..params.rooms {
         for _ in 0..params.placement_tries {
             let rw = min + rng.below((max_w - min + 1) as usize) as u32;
@@ -288,34 +297,55 @@ fn apart(a: &TileRect, b: &TileRect) -> bool {
 /// rooms (a pair already linked either way is skipped), then every room the
 /// links do not reach from room 0 is linked to a random reached room.
 fn choose_links(n: usize, corridors: usize, rng: &mut Rng) -> Vec<(usize, usize)> {
-    let mut links = Vec::new();
     if n < 2 {
-        return links;
+        return Vec::new();
     }
-    let mut seen = BTreeSet::new();
-    let mut adjacent = vec![Vec::new(); n];
+    let mut links = Vec::with_capacity(n * (corridors + 1));
+    // Pairs already linked, one bit per unordered pair (a < b).
+    let mut seen = vec![0u64; (n * n).div_ceil(64)];
     for a in 0..n {
         for _ in 0..corridors {
             let mut b = rng.below(n - 1);
             if b >= a {
                 b += 1;
             }
-            if seen.insert((a.min(b), a.max(b))) {
+            let bit = a.min(b) * n + a.max(b);
+            if seen[bit / 64] & (1 << (bit % 64)) == 0 {
+                seen[bit / 64] |= 1 << (bit % 64);
                 links.push((a, b));
-                adjacent[a].push(b);
-                adjacent[b].push(a);
             }
         }
     }
+    // The links as adjacency lists in one array (compressed rows).
+    let mut start = vec![0usize; n + 1];
+    for &(a, b) in &links {
+        start[a + 1] += 1;
+        start[b + 1] += 1;
+    }
+    for i in 0..n {
+        start[i + 1] += start[i];
+    }
+    // Filled from the back of each row, so `start` ends where it began
+    // and each row keeps the links' order.
+    let mut adjacent = vec![0usize; start[n]];
+    for &(a, b) in links.iter().rev() {
+        start[b + 1] -= 1;
+        adjacent[start[b + 1]] = a;
+        start[a + 1] -= 1;
+        adjacent[start[a + 1]] = b;
+    }
+    // Each `start[r + 1]` now holds row r's first slot; shift back.
+    start.remove(0);
+    start.push(adjacent.len());
     let mut reached = vec![false; n];
-    let mut reached_list = Vec::new();
+    let mut reached_list = Vec::with_capacity(n);
     let mut stack = Vec::new();
-    let mut visit = |start: usize, reached: &mut Vec<bool>, list: &mut Vec<usize>| {
-        stack.push(start);
-        reached[start] = true;
+    let mut visit = |first: usize, reached: &mut Vec<bool>, list: &mut Vec<usize>| {
+        stack.push(first);
+        reached[first] = true;
         while let Some(r) = stack.pop() {
             list.push(r);
-            for &s in &adjacent[r] {
+            for &s in &adjacent[start[r]..start[r + 1]] {
                 if !reached[s] {
                     reached[s] = true;
                     stack.push(s);
@@ -343,6 +373,13 @@ fn limit(detail: String) -> TilesError {
         ),
         detail,
     }
+}
+
+thread_local! {
+    /// The owner grid of the last map made on this thread, lent to the next
+    /// (see [`Ctx::owner`]): a grid of the map's size is not cleared or
+    /// allocated again, which at 200 × 200 cells is 160 KB per map.
+    static OWNER_SCRATCH: std::cell::Cell<Vec<u32>> = const { std::cell::Cell::new(Vec::new()) };
 }
 
 /// What each cell may become: corridors only ever go on `FREE` cells, doors
@@ -383,6 +420,31 @@ enum End {
     Join,
 }
 
+/// The L in [`Ctx::l_cells`] as geometry, so a cell's column and row are
+/// found without a division: `first_leg` steps of `steps[0]` from `start`,
+/// then steps of `steps[1]`.
+#[derive(Clone, Copy, Debug, Default)]
+struct LShape {
+    start: [i64; 2],
+    steps: [[i64; 2]; 2],
+    first_leg: usize,
+}
+
+impl LShape {
+    /// The column and row of the L's cell `k`.
+    fn xy(&self, k: usize) -> [u32; 2] {
+        let (k1, k2) = (
+            k.min(self.first_leg) as i64,
+            k.saturating_sub(self.first_leg) as i64,
+        );
+        let [s1, s2] = self.steps;
+        [
+            (self.start[0] + k1 * s1[0] + k2 * s2[0]) as u32,
+            (self.start[1] + k1 * s1[1] + k2 * s2[1]) as u32,
+        ]
+    }
+}
+
 /// A rectangle of cells a search may use: columns `x0..x1`, rows `y0..y1`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Window {
@@ -399,8 +461,10 @@ struct Ctx {
     w: usize,
     /// Per cell: `FREE`, `BORDER`, `FLOOR`, `RING` or `CORNER`.
     zone: Vec<u8>,
-    /// Per passable cell: the room (floor, door) or `rooms + corridor
-    /// index` (corridor cell, first corridor to claim it); `NONE` for walls.
+    /// Per passable cell: the room (floor, door) or the union-find node of
+    /// the corridor that opened it. Read only where this map has opened
+    /// the cell, so the grid may hold another map's values elsewhere: it
+    /// is borrowed from the thread's last map and never cleared.
     owner: Vec<u32>,
     /// Union-find over the owners: two owners share a root exactly when
     /// their cells are connected.
@@ -408,15 +472,27 @@ struct Ctx {
     rects: Vec<TileRect>,
     /// Cells the searches may still settle for links that only add loops.
     loop_budget: usize,
+    /// Scratch, kept between tries so that trying an L allocates nothing:
+    /// the L's cells, its stretches outside rooms (index ranges), the
+    /// cells a drawing opened.
+    l_cells: Vec<usize>,
+    l_shape: LShape,
+    stretches: Vec<(usize, usize)>,
+    meets: Vec<usize>,
+    drawn: Vec<usize>,
 }
 
 impl Ctx {
     /// A map of wall with the rooms' floor drawn and listed.
     fn new(width: u32, height: u32, rects: Vec<TileRect>) -> Self {
         let mut map = TileMap::filled(width, height, Tile::WALL);
+        map.rooms.reserve_exact(rects.len());
         let (w, h) = (width as usize, height as usize);
         let mut zone = vec![FREE; w * h];
-        let mut owner = vec![NONE; w * h];
+        let mut owner = OWNER_SCRATCH.take();
+        if owner.len() < w * h {
+            owner.resize(w * h, 0);
+        }
         for x in 0..w {
             zone[x] = BORDER;
             zone[(h - 1) * w + x] = BORDER;
@@ -427,28 +503,30 @@ impl Ctx {
         }
         for (r, rect) in rects.iter().enumerate() {
             map.fill_rect(*rect, Tile::FLOOR);
-            map.rooms
-                .push(TileRoom::rect(format!("room {r}"), "", *rect));
+            map.rooms.push(TileRoom::rect(room_name(r), "", *rect));
             let (x0, y0) = (rect.x as usize, rect.y as usize);
             let (x1, y1) = (rect.right() as usize, rect.bottom() as usize);
             for y in y0..y1 {
-                for x in x0..x1 {
-                    zone[y * w + x] = FLOOR;
-                    owner[y * w + x] = r as u32;
-                }
+                zone[y * w + x0..y * w + x1].fill(FLOOR);
+                owner[y * w + x0..y * w + x1].fill(r as u32);
             }
-            let ring = (x0..x1)
-                .flat_map(|x| [(x, y0 - 1), (x, y1)])
-                .chain((y0..y1).flat_map(|y| [(x0 - 1, y), (x1, y)]));
-            for (x, y) in ring {
-                if zone[y * w + x] == FREE {
-                    zone[y * w + x] = RING;
+            // The ring: rows above and below, columns left and right, then
+            // the four corners; a cell already marked (the border) stays.
+            let mark = |zone: &mut [u8], i: usize, kind: u8| {
+                if zone[i] == FREE {
+                    zone[i] = kind;
                 }
+            };
+            for x in x0..x1 {
+                mark(&mut zone, (y0 - 1) * w + x, RING);
+                mark(&mut zone, y1 * w + x, RING);
+            }
+            for y in y0..y1 {
+                mark(&mut zone, y * w + x0 - 1, RING);
+                mark(&mut zone, y * w + x1, RING);
             }
             for (x, y) in [(x0 - 1, y0 - 1), (x1, y0 - 1), (x0 - 1, y1), (x1, y1)] {
-                if zone[y * w + x] == FREE {
-                    zone[y * w + x] = CORNER;
-                }
+                mark(&mut zone, y * w + x, CORNER);
             }
         }
         let parent = (0..rects.len() as u32).collect();
@@ -460,7 +538,20 @@ impl Ctx {
             parent,
             rects,
             loop_budget: LOOP_SEARCH_BUDGET * w * h,
+            l_cells: Vec::with_capacity(w + h),
+            l_shape: LShape::default(),
+            stretches: Vec::new(),
+            meets: Vec::new(),
+            drawn: Vec::new(),
         }
+    }
+
+    /// Room for what `links` links usually add (a corridor and two doors
+    /// each, more where an L crosses rooms), so the lists grow rarely.
+    fn reserve(&mut self, links: usize) {
+        self.parent.reserve(2 * links);
+        self.map.corridors.reserve(2 * links);
+        self.map.doors.reserve(4 * links);
     }
 
     fn find(&mut self, node: usize) -> usize {
@@ -480,6 +571,11 @@ impl Ctx {
         self.parent[child] = keep as u32;
     }
 
+    /// Cell `i`'s column and row.
+    fn xy(&self, i: usize) -> [u32; 2] {
+        [(i % self.w) as u32, (i / self.w) as u32]
+    }
+
     fn is_open(&self, i: usize) -> bool {
         let t = self.map.cells[i];
         t == Tile::CORRIDOR || t == Tile::DOOR
@@ -489,10 +585,19 @@ impl Ctx {
     /// all corridor and door, counting `extra` cells as open too.
     fn forms_block(&self, c: usize, extra: [usize; 3]) -> bool {
         let w = self.w;
-        let open = |i: usize| extra.contains(&i) || self.is_open(i);
-        [c - w - 1, c - w, c - 1, c]
-            .into_iter()
-            .any(|tl| open(tl) && open(tl + 1) && open(tl + w) && open(tl + w + 1))
+        let open = |i: usize| self.is_open(i) || extra.contains(&i);
+        // Every block holding `c` holds one of its neighbours above or
+        // below and one beside it; a straight corridor has neither pair
+        // open, so most cells are settled by four reads.
+        let (up, down) = (open(c - w), open(c + w));
+        if !(up || down) {
+            return false;
+        }
+        let (left, right) = (open(c - 1), open(c + 1));
+        (up && left && open(c - w - 1))
+            || (up && right && open(c - w + 1))
+            || (down && left && open(c + w - 1))
+            || (down && right && open(c + w + 1))
     }
 
     /// The floor cell next to ring cell `c`; a ring cell that is not a
@@ -583,7 +688,10 @@ impl Ctx {
     }
 
     /// Seed 004 step 4 with doors: Ls from the centres (both axis orders,
-    /// the first chosen at random), then from random cell pairs.
+    /// the first chosen at random), then from random cell pairs. The seed's
+    /// L carves through whatever lies on its way; here it may cross another
+    /// room too, through a door on each side (entering and leaving
+    /// straight), and is drawn as one corridor per stretch between rooms.
     fn draw_l(&mut self, a: usize, b: usize, rng: &mut Rng) -> bool {
         let (ra, rb) = (self.rects[a], self.rects[b]);
         let horizontal_first = rng.below(2) == 0;
@@ -594,8 +702,9 @@ impl Ctx {
                 (random_cell(&ra, rng), random_cell(&rb, rng))
             };
             for horizontal in [horizontal_first, !horizontal_first] {
-                let path = self.l_path(&ra, &rb, pa, pb, horizontal);
-                if self.commit(&path, End::Door(b)).is_ok() {
+                let turn = self.build_l(pa, pb, horizontal);
+                if self.check_l(turn) {
+                    self.draw_l_stretches();
                     return true;
                 }
             }
@@ -603,43 +712,176 @@ impl Ctx {
         false
     }
 
-    /// The cells of the L from `pa` (in room `ra`) to `pb` (in `rb`) outside
-    /// both rooms: from the ring cell where it leaves `ra` to the ring cell
-    /// where it enters `rb`. An L leaves one rectangle and enters another
-    /// once each, so this is one stretch.
-    fn l_path(
-        &self,
-        ra: &TileRect,
-        rb: &TileRect,
-        pa: [u32; 2],
-        pb: [u32; 2],
-        horizontal_first: bool,
-    ) -> Vec<usize> {
-        let [mut x, mut y] = pa;
-        let mut cells = vec![[x, y]];
-        let toward = |v: u32, t: u32| if v < t { v + 1 } else { v - 1 };
-        for leg in 0..2 {
-            if (leg == 0) == horizontal_first {
-                while x != pb[0] {
-                    x = toward(x, pb[0]);
-                    cells.push([x, y]);
-                }
+    /// Fills `l_cells` with the L from `pa` to `pb` (both ends included),
+    /// along x first when `horizontal_first`, and returns the index of its
+    /// turn cell (`usize::MAX` for a straight line).
+    fn build_l(&mut self, pa: [u32; 2], pb: [u32; 2], horizontal_first: bool) -> usize {
+        let w = self.w;
+        let (ax, ay) = (pa[0] as usize, pa[1] as usize);
+        let (bx, by) = (pb[0] as usize, pb[1] as usize);
+        let (sx, sy) = (
+            if bx >= ax { 1 } else { 1usize.wrapping_neg() },
+            if by >= ay { w } else { w.wrapping_neg() },
+        );
+        let (nx, ny) = (ax.abs_diff(bx), ay.abs_diff(by));
+        let (first, n1, second, n2) = if horizontal_first {
+            (sx, nx, sy, ny)
+        } else {
+            (sy, ny, sx, nx)
+        };
+        let step = |horizontal: bool| -> [i64; 2] {
+            if horizontal {
+                [if bx >= ax { 1 } else { -1 }, 0]
             } else {
-                while y != pb[1] {
-                    y = toward(y, pb[1]);
-                    cells.push([x, y]);
-                }
+                [0, if by >= ay { 1 } else { -1 }]
+            }
+        };
+        self.l_shape = LShape {
+            start: [ax as i64, ay as i64],
+            steps: [step(horizontal_first), step(!horizontal_first)],
+            first_leg: n1,
+        };
+        let cells = &mut self.l_cells;
+        cells.clear();
+        let mut c = ay * w + ax;
+        cells.push(c);
+        for _ in 0..n1 {
+            c = c.wrapping_add(first);
+            cells.push(c);
+        }
+        for _ in 0..n2 {
+            c = c.wrapping_add(second);
+            cells.push(c);
+        }
+        if n1 > 0 && n2 > 0 {
+            n1
+        } else {
+            usize::MAX
+        }
+    }
+
+    /// Whether the L in `l_cells` (turning at index `turn`) keeps every
+    /// rule: it runs on free cells and room floor only, passing each room's
+    /// ring straight through a door cell (never at its turn), and closes no
+    /// 2 × 2 block of corridor and door. Records in `stretches` the index
+    /// ranges of the parts outside rooms, door to door, and in `meets` the
+    /// open cells it crosses or touches. Stops at the first cell that
+    /// breaks a rule.
+    ///
+    /// Each new cell reads its two neighbours off the path, and a block's
+    /// diagonal only when both its sides are open; the neighbours on the
+    /// path count as open unless they are floor (they will be opened).
+    /// A block of three path cells and the inside of the turn is found at
+    /// the turn.
+    fn check_l(&mut self, turn: usize) -> bool {
+        self.stretches.clear();
+        self.meets.clear();
+        let (cells, zone, w) = (&self.map.cells, &self.zone, self.w);
+        let open = |i: usize| matches!(cells[i], Tile::CORRIDOR | Tile::DOOR);
+        let diagonal = |a: usize, b: usize, c: usize| open(a.wrapping_add(b).wrapping_sub(c));
+        let path = &self.l_cells;
+        let mut start = usize::MAX;
+        for k in 1..path.len() - 1 {
+            let (p, c, n) = (path[k - 1], path[k], path[k + 1]);
+            match zone[c] {
+                FREE => {}
+                FLOOR => continue,
+                RING if k != turn => match (zone[p], zone[n]) {
+                    (FLOOR, FREE) => start = k,
+                    (FREE, FLOOR) if start != usize::MAX => {
+                        self.stretches.push((start, k));
+                        start = usize::MAX;
+                    }
+                    _ => return false,
+                },
+                _ => return false,
+            }
+            if cells[c] != Tile::WALL {
+                self.meets.push(c);
+                continue;
+            }
+            let (p_open, n_open) = (zone[p] != FLOOR, zone[n] != FLOOR);
+            let (din, dout) = (c.wrapping_sub(p), n.wrapping_sub(c));
+            let (s1, s2) = if din == dout {
+                let across = if din == 1 || din == usize::MAX { w } else { 1 };
+                (c + across, c - across)
+            } else {
+                (c.wrapping_add(din), c.wrapping_sub(dout))
+            };
+            let (o1, o2) = (open(s1), open(s2));
+            if o1 {
+                self.meets.push(s1);
+            }
+            if o2 {
+                self.meets.push(s2);
+            }
+            let block = if din == dout {
+                // s1 and s2 lie across the path; each pairs with p and n.
+                (o1 && ((p_open && diagonal(s1, p, c)) || (n_open && diagonal(s1, n, c))))
+                    || (o2 && ((p_open && diagonal(s2, p, c)) || (n_open && diagonal(s2, n, c))))
+            } else {
+                // At the turn s1 is straight on from p and s2 straight back
+                // from n: the pairs are (p, n), (p, s2), (s1, n), (s1, s2).
+                (p_open && n_open && diagonal(p, n, c))
+                    || (p_open && o2 && diagonal(p, s2, c))
+                    || (o1 && n_open && diagonal(s1, n, c))
+                    || (o1 && o2 && diagonal(s1, s2, c))
+            };
+            if block {
+                return false;
             }
         }
-        let start = cells.iter().position(|&[x, y]| !ra.contains(x, y));
-        let stop = cells.iter().position(|&[x, y]| rb.contains(x, y));
-        match (start, stop) {
-            (Some(s), Some(e)) if s < e => cells[s..e]
-                .iter()
-                .map(|&[x, y]| y as usize * self.w + x as usize)
-                .collect(),
-            _ => Vec::new(),
+        true
+    }
+
+    /// Draws the L [`Ctx::check_l`] accepted: one corridor per stretch
+    /// (door to door) that opens a cell, all joined to the rooms at their
+    /// ends and to the open cells the L met.
+    fn draw_l_stretches(&mut self) {
+        let node = self.parent.len();
+        self.parent.push(node as u32);
+        let path = std::mem::take(&mut self.l_cells);
+        let stretches = std::mem::take(&mut self.stretches);
+        for &(s, e) in &stretches {
+            let from = self.owner[path[s - 1]];
+            let to = self.owner[path[e + 1]];
+            self.union(node, from as usize);
+            self.union(node, to as usize);
+            let stretch = &path[s..=e];
+            if stretch.iter().all(|&c| self.map.cells[c] != Tile::WALL) {
+                continue;
+            }
+            let xy: Vec<[u32; 2]> = (s..=e).map(|k| self.l_shape.xy(k)).collect();
+            for (k, &c) in stretch.iter().enumerate() {
+                if self.map.cells[c] != Tile::WALL {
+                    continue;
+                }
+                if self.zone[c] == RING {
+                    // A stretch's ring cells are its two ends.
+                    let room = if k == 0 { from } else { to };
+                    self.map.cells[c] = Tile::DOOR;
+                    self.owner[c] = room;
+                    let [x, y] = xy[k];
+                    self.map.doors.push(TileDoor {
+                        cells: TileRect::new(x, y, 1, 1),
+                        rooms: [Some(room as usize), None],
+                    });
+                } else {
+                    self.map.cells[c] = Tile::CORRIDOR;
+                    self.owner[c] = node as u32;
+                }
+            }
+            self.map.corridors.push(TileCorridor {
+                cells: xy,
+                rooms: [Some(from as usize), Some(to as usize)],
+            });
         }
+        for i in 0..self.meets.len() {
+            let met = self.owner[self.meets[i]] as usize;
+            self.union(node, met);
+        }
+        self.l_cells = path;
+        self.stretches = stretches;
     }
 
     /// Seed 004 has no fallback; this one searches for the shortest
@@ -937,65 +1179,89 @@ impl Ctx {
         if sorted.windows(2).any(|p| p[0] == p[1]) {
             return Err(None);
         }
-        let mut drawn = Vec::new();
+        // Open the new cells, test the blocks they close, and undo on a
+        // fault: a route may close a block with its own cells far apart.
+        let mut opened = Vec::new();
         for &c in path {
             if self.map.cells[c] == Tile::WALL {
-                let tile = if self.zone[c] == RING {
-                    Tile::DOOR
+                self.map.cells[c] = Tile::CORRIDOR;
+                opened.push(c);
+            }
+        }
+        let bad = opened
+            .iter()
+            .copied()
+            .find(|&c| self.forms_block(c, [c; 3]));
+        for &c in &opened {
+            self.map.cells[c] = Tile::WALL;
+        }
+        if let Some(bad) = bad {
+            return Err(Some(bad));
+        }
+        self.draw(path, from, end);
+        Ok(())
+    }
+
+    /// Draws a corridor already checked: `path` in walking order from a
+    /// door of room `from` to `end`. New cells become doors (on a ring) or
+    /// corridor, are listed, and join the connectivity of everything they
+    /// touch; a path that opens no new cell joins the connectivity only.
+    fn draw(&mut self, path: &[usize], from: usize, end: End) {
+        let node = self.parent.len();
+        self.parent.push(node as u32);
+        let w = self.w;
+        let mut drawn = std::mem::take(&mut self.drawn);
+        drawn.clear();
+        for &c in path {
+            if self.map.cells[c] == Tile::WALL {
+                if self.zone[c] == RING {
+                    let room = self.room_of_ring(c);
+                    self.map.cells[c] = Tile::DOOR;
+                    self.owner[c] = room as u32;
+                    let [x, y] = self.xy(c);
+                    self.map.doors.push(TileDoor {
+                        cells: TileRect::new(x, y, 1, 1),
+                        rooms: [Some(room), None],
+                    });
                 } else {
-                    Tile::CORRIDOR
-                };
-                self.map.cells[c] = tile;
+                    self.map.cells[c] = Tile::CORRIDOR;
+                    self.owner[c] = node as u32;
+                }
                 drawn.push(c);
             }
         }
-        if let Some(&bad) = drawn
-            .iter()
-            .find(|&&c| self.forms_block(c, [NONE as usize; 3]))
-        {
-            for &c in &drawn {
-                self.map.cells[c] = Tile::WALL;
-            }
-            return Err(Some(bad));
-        }
-
-        let node = self.parent.len();
-        self.parent.push(node as u32);
-        let w = self.w as u32;
-        for &c in &drawn {
-            self.owner[c] = if self.zone[c] == RING {
-                let room = self.room_of_ring(c);
-                self.map.doors.push(TileDoor {
-                    cells: TileRect::new(c as u32 % w, c as u32 / w, 1, 1),
-                    rooms: [Some(room), None],
-                });
-                room as u32
-            } else {
-                node as u32
-            };
-        }
+        // Cells this corridor opened are `node`'s own; only what it meets
+        // (doors, crossed corridors, cells beside) can join components.
         for &c in path {
-            self.union(node, self.owner[c] as usize);
+            let o = self.owner[c] as usize;
+            if o != node {
+                self.union(node, o);
+            }
         }
         for &c in &drawn {
-            let wu = self.w;
-            for nb in [c - wu, c + wu, c - 1, c + 1] {
-                if self.owner[nb] != NONE {
-                    self.union(self.owner[c] as usize, self.owner[nb] as usize);
+            let o = self.owner[c] as usize;
+            for nb in [c - w, c + w, c - 1, c + 1] {
+                if self.map.cells[nb] != Tile::WALL {
+                    let other = self.owner[nb] as usize;
+                    if other != o {
+                        self.union(o, other);
+                    }
                 }
             }
         }
-        self.map.corridors.push(TileCorridor {
-            cells: path.iter().map(|&c| [c as u32 % w, c as u32 / w]).collect(),
-            rooms: [
-                Some(from),
-                match end {
-                    End::Door(room) => Some(room),
-                    End::Join => None,
-                },
-            ],
-        });
-        Ok(())
+        if !drawn.is_empty() {
+            self.map.corridors.push(TileCorridor {
+                cells: walk_coordinates(path, w),
+                rooms: [
+                    Some(from),
+                    match end {
+                        End::Door(room) => Some(room),
+                        End::Join => None,
+                    },
+                ],
+            });
+        }
+        self.drawn = drawn;
     }
 }
 
@@ -1008,6 +1274,47 @@ fn step(i: usize, d: u8, w: usize) -> usize {
         2 => i - 1,
         _ => i + 1,
     }
+}
+
+/// The column and row of each cell of a 4-connected walk over a map `w`
+/// cells wide, found from the steps rather than by a division per cell.
+fn walk_coordinates(path: &[usize], w: usize) -> Vec<[u32; 2]> {
+    let Some(&first) = path.first() else {
+        return Vec::new();
+    };
+    let mut at = [(first % w) as u32, (first / w) as u32];
+    let mut cells = Vec::with_capacity(path.len());
+    cells.push(at);
+    for pair in path.windows(2) {
+        match pair[1].wrapping_sub(pair[0]) {
+            1 => at[0] += 1,
+            d if d == usize::MAX => at[0] -= 1,
+            d if d == w => at[1] += 1,
+            _ => at[1] -= 1,
+        }
+        cells.push(at);
+    }
+    cells
+}
+
+/// `room N`, written without the formatting machinery: every room of
+/// every map is named, on the generator's hot path.
+fn room_name(r: usize) -> String {
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    let mut n = r;
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    let mut name = String::with_capacity(5 + digits.len() - at);
+    name.push_str("room ");
+    name.extend(digits[at..].iter().map(|&d| char::from(d)));
+    name
 }
 
 fn random_cell(r: &TileRect, rng: &mut Rng) -> [u32; 2] {
@@ -1315,13 +1622,28 @@ mod tests {
             14,
             vec![TileRect::new(2, 2, 3, 3), TileRect::new(8, 8, 3, 3)],
         );
-        let (ra, rb) = (ctx.rects[0], ctx.rects[1]);
         let w = ctx.w;
-        let l = ctx.l_path(&ra, &rb, [4, 4], [8, 8], true);
-        let xy: Vec<[usize; 2]> = l.iter().map(|&c| [c % w, c / w]).collect();
-        assert_eq!(xy, [[5, 4], [6, 4], [7, 4], [8, 4], [8, 5], [8, 6], [8, 7]]);
-        assert!(ctx.commit(&l, End::Door(1)).is_ok());
+        let turn = ctx.build_l([4, 4], [8, 8], true);
+        assert_eq!(turn, 4);
+        assert!(ctx.check_l(turn));
+        assert_eq!(ctx.stretches, [(1, 7)]);
+        ctx.draw_l_stretches();
+        assert_eq!(
+            cells(&ctx, 0),
+            [[5, 4], [6, 4], [7, 4], [8, 4], [8, 5], [8, 6], [8, 7]]
+        );
+        assert_eq!(ctx.map.corridors[0].rooms, [Some(0), Some(1)]);
         assert_eq!(ctx.map.cells[7 * w + 8], Tile::DOOR);
+        // From (4, 3) to (9, 8) along x first, the L leaves room 0 by door
+        // (5, 3), beside the first corridor's door (5, 4) and cell (6, 4):
+        // with its next cell (6, 3) a 2 × 2 block, refused. Along y first
+        // it leaves by (4, 5), turns at (4, 8) and enters room 1 by the
+        // side door (7, 8): accepted.
+        let turn = ctx.build_l([4, 3], [9, 8], true);
+        assert!(!ctx.check_l(turn));
+        let turn = ctx.build_l([4, 3], [9, 8], false);
+        assert!(ctx.check_l(turn));
+        assert_eq!(ctx.stretches, [(2, 8)]);
         // Leaving door (5, 2) sideways into the ring's corner: refused, the
         // step after a door must be straight out.
         let sideways = [2 * w + 5, w + 5, w + 6];
@@ -1339,7 +1661,51 @@ mod tests {
     }
 
     #[test]
-    fn a_corridor_beside_another_is_refused_and_the_search_goes_round() {
+    fn an_l_may_cross_a_room_through_two_doors_and_is_listed_per_stretch() {
+        // Rooms 0, 2 and 1 in a row (floors x 2..5, 9..12, 16..19; y 2..5):
+        // the L between the centres of rooms 0 and 1 runs along row 3
+        // through room 2, in by door (8, 3) and out by door (12, 3).
+        let mut ctx = Ctx::new(
+            22,
+            15,
+            vec![
+                TileRect::new(2, 2, 3, 3),
+                TileRect::new(16, 2, 3, 3),
+                TileRect::new(9, 2, 3, 3),
+            ],
+        );
+        let turn = ctx.build_l([3, 3], [17, 3], true);
+        assert_eq!(turn, usize::MAX);
+        assert!(ctx.check_l(turn));
+        assert_eq!(ctx.stretches, [(2, 5), (9, 12)]);
+        ctx.draw_l_stretches();
+        assert_eq!(cells(&ctx, 0), [[5, 3], [6, 3], [7, 3], [8, 3]]);
+        assert_eq!(ctx.map.corridors[0].rooms, [Some(0), Some(2)]);
+        assert_eq!(cells(&ctx, 1), [[12, 3], [13, 3], [14, 3], [15, 3]]);
+        assert_eq!(ctx.map.corridors[1].rooms, [Some(2), Some(1)]);
+        assert_eq!(ctx.map.doors.len(), 4);
+        assert_eq!((ctx.find(1), ctx.find(2)), (ctx.find(0), ctx.find(0)));
+        // The same L again opens nothing new: nothing more is listed.
+        let turn = ctx.build_l([3, 3], [17, 3], true);
+        assert!(ctx.check_l(turn));
+        ctx.draw_l_stretches();
+        assert_eq!(ctx.map.corridors.len(), 2);
+        // Along row 2, the L would leave room 0 by (5, 2) beside door
+        // (5, 3) and cell (6, 3): refused.
+        let turn = ctx.build_l([3, 2], [17, 2], true);
+        assert!(!ctx.check_l(turn));
+        let params = RoomsParams {
+            width: 22,
+            height: 15,
+            rooms: 3,
+            min_room_size: 1,
+            ..RoomsParams::default()
+        };
+        check_map(&ctx.map, &params);
+    }
+
+    #[test]
+    fn a_corridor_beside_another_is_refused_and_a_search_reuses_the_first() {
         // Rooms 0 (left) and 1 (right) level with each other, joined by a
         // straight corridor on row 4. A second corridor from room 0's door
         // (5, 3) along row 3 would run beside it.
@@ -1355,10 +1721,13 @@ mod tests {
         let beside: Vec<usize> = row(3, 5..14).collect();
         assert_eq!(ctx.commit(&beside, End::Door(1)), Err(Some(3 * w + 5)));
         assert_eq!(ctx.map.cells[3 * w + 5], Tile::WALL, "rolled back");
-        // The search for another route (rooms already joined: to a door
-        // of room 1 only) finds one that keeps every rule.
+        // The search for a route (rooms already joined: to a door of room
+        // 1 only) finds the first corridor, the cheapest that keeps every
+        // rule; it opens no cell, so nothing is listed twice.
+        let before = ctx.map.cells.clone();
         assert!(ctx.draw_searched(0, 1, false));
-        assert_eq!(ctx.map.corridors.len(), 2);
+        assert_eq!(ctx.map.cells, before);
+        assert_eq!(ctx.map.corridors.len(), 1);
         let params = RoomsParams {
             width: 20,
             height: 15,
@@ -1453,20 +1822,20 @@ mod tests {
         ########################################\n\
         #################....###################\n\
         #####,,,,,,,,,,,+....+,,,,,,,,,+....####\n\
-        #####,###########....###########....####\n\
-        #####,##########################....####\n\
-        #####,###########################+######\n\
+        #####,##,########....###########....####\n\
+        #####,##,#######################....####\n\
+        #####,##+########################+######\n\
         #####,#.....#####################,######\n\
         #####,#.....+,,,,,,,,,,,,,,,,,,,,,######\n\
-        #####,#.....#####################,######\n\
-        #####,#.....###......############,######\n\
-        #####,#########......+,,,,,,#####,######\n\
-        #####,#########......######+#####,######\n\
-        #####,####################...####,######\n\
-        #####+####################...####,######\n\
-        ###......+,,,,,,,,,,,,,,,+...####,######\n\
-        ###......########################,######\n\
-        ###......+,,,,,,,,,,,,,,,,,,,,,,,,######\n\
+        #####,#.....############################\n\
+        #####,#.....###......###################\n\
+        #####,##+######......+,,,,,,############\n\
+        #####,##,######......######+############\n\
+        #####,##,#################...###########\n\
+        #####+##+#################...###########\n\
+        ###......#################...###########\n\
+        ###......#################+#############\n\
+        ###......+,,,,,,,,,,,,,,,,,#############\n\
         ########################################\n\
         ########################################\n\
         ########################################\n";
