@@ -34,10 +34,13 @@
 //! seed's L carves through whatever lies on its way, other rooms included;
 //! here too an L may cross another room, entering and leaving it straight
 //! through a door on each side, so each part of an L outside the rooms is
-//! one corridor, listed with the rooms at its two doors. (When Ls could not
-//! cross rooms, about one link in four needed the search below; now about
-//! one map in twenty-five does, at 80 × 25.) When no L keeps the rules, a
-//! search (A* with a cost per turn, so
+//! one corridor, listed with the rooms at its two doors. When no L keeps
+//! the rules, [`Z_TRIES`] paths of three legs (a Z: along one axis to a
+//! random place between the two cells, across, and along again) are tried
+//! the same way. (When Ls could not cross rooms, about one link in four
+//! needed the search below; with crossing Ls one map in twenty-five at
+//! 80 × 25, with the Zs one in a hundred.) When no path of these keeps the
+//! rules, a search (A* with a cost per turn, so
 //! searched corridors run straight rather than in staircases) finds a
 //! corridor that does, first in a window around the two rooms, then over
 //! the whole map. A link the map's connectivity needs may start at a door
@@ -71,6 +74,10 @@ pub const MAX_PLACEMENT_TRIES: u32 = 1000;
 pub const ROOM_GAP: u32 = 3;
 /// Random pairs of cells tried as an L's ends after the two centres.
 pub const L_OFFSET_TRIES: usize = 4;
+/// Paths of three legs (a Z or an S) between random cells of two rooms
+/// tried after the Ls and before a search: each costs at most its length,
+/// a search up to the whole map.
+pub const Z_TRIES: usize = 8;
 /// How far (cells) beyond two rooms' bounding box the first corridor search
 /// looks before it searches the whole map.
 pub const SEARCH_MARGIN: u32 = 8;
@@ -420,28 +427,45 @@ enum End {
     Join,
 }
 
-/// The L in [`Ctx::l_cells`] as geometry, so a cell's column and row are
-/// found without a division: `first_leg` steps of `steps[0]` from `start`,
-/// then steps of `steps[1]`.
+/// The path in [`Ctx::l_cells`] as geometry, so a cell's column and row
+/// are found without a division: from `start`, `legs[i]` steps of
+/// `steps[i]` for each leg in turn.
 #[derive(Clone, Copy, Debug, Default)]
-struct LShape {
+struct PathShape {
     start: [i64; 2],
-    steps: [[i64; 2]; 2],
-    first_leg: usize,
+    steps: [[i64; 2]; 3],
+    legs: [usize; 3],
 }
 
-impl LShape {
-    /// The column and row of the L's cell `k`.
+impl PathShape {
+    /// The columns and rows of the path's cells `first..=last`.
+    fn xy_run(&self, first: usize, last: usize) -> Vec<[u32; 2]> {
+        let mut at = self.xy(first);
+        let mut cells = Vec::with_capacity(last + 1 - first);
+        cells.push(at);
+        let (end0, end1) = (self.legs[0], self.legs[0] + self.legs[1]);
+        for k in first + 1..=last {
+            let step = self.steps[usize::from(k > end0) + usize::from(k > end1)];
+            at = [
+                (i64::from(at[0]) + step[0]) as u32,
+                (i64::from(at[1]) + step[1]) as u32,
+            ];
+            cells.push(at);
+        }
+        cells
+    }
+
+    /// The column and row of the path's cell `k`.
     fn xy(&self, k: usize) -> [u32; 2] {
-        let (k1, k2) = (
-            k.min(self.first_leg) as i64,
-            k.saturating_sub(self.first_leg) as i64,
-        );
-        let [s1, s2] = self.steps;
-        [
-            (self.start[0] + k1 * s1[0] + k2 * s2[0]) as u32,
-            (self.start[1] + k1 * s1[1] + k2 * s2[1]) as u32,
-        ]
+        let mut at = self.start;
+        let mut left = k;
+        for (step, &len) in self.steps.iter().zip(&self.legs) {
+            let n = left.min(len);
+            at[0] += n as i64 * step[0];
+            at[1] += n as i64 * step[1];
+            left -= n;
+        }
+        [at[0] as u32, at[1] as u32]
     }
 }
 
@@ -476,7 +500,7 @@ struct Ctx {
     /// the L's cells, its stretches outside rooms (index ranges), the
     /// cells a drawing opened.
     l_cells: Vec<usize>,
-    l_shape: LShape,
+    l_shape: PathShape,
     stretches: Vec<(usize, usize)>,
     meets: Vec<usize>,
     drawn: Vec<usize>,
@@ -539,7 +563,7 @@ impl Ctx {
             rects,
             loop_budget: LOOP_SEARCH_BUDGET * w * h,
             l_cells: Vec::with_capacity(w + h),
-            l_shape: LShape::default(),
+            l_shape: PathShape::default(),
             stretches: Vec::new(),
             meets: Vec::new(),
             drawn: Vec::new(),
@@ -688,10 +712,13 @@ impl Ctx {
     }
 
     /// Seed 004 step 4 with doors: Ls from the centres (both axis orders,
-    /// the first chosen at random), then from random cell pairs. The seed's
-    /// L carves through whatever lies on its way; here it may cross another
-    /// room too, through a door on each side (entering and leaving
-    /// straight), and is drawn as one corridor per stretch between rooms.
+    /// the first chosen at random), then from random cell pairs, then
+    /// [`Z_TRIES`] paths of three legs between random cells (the middle leg
+    /// at a random place between them), cheaper than the search that comes
+    /// after. The seed's L carves through whatever lies on its way; here it
+    /// may cross another room too, through a door on each side (entering
+    /// and leaving straight), and is drawn as one corridor per stretch
+    /// between rooms.
     fn draw_l(&mut self, a: usize, b: usize, rng: &mut Rng) -> bool {
         let (ra, rb) = (self.rects[a], self.rects[b]);
         let horizontal_first = rng.below(2) == 0;
@@ -702,78 +729,94 @@ impl Ctx {
                 (random_cell(&ra, rng), random_cell(&rb, rng))
             };
             for horizontal in [horizontal_first, !horizontal_first] {
-                let turn = self.build_l(pa, pb, horizontal);
-                if self.check_l(turn) {
-                    self.draw_l_stretches();
+                let axis = usize::from(!horizontal);
+                self.build_path(pa, pb, horizontal, pb[axis]);
+                if self.check_path() {
+                    self.draw_path();
                     return true;
                 }
+            }
+        }
+        for _ in 0..Z_TRIES {
+            let (pa, pb) = (random_cell(&ra, rng), random_cell(&rb, rng));
+            let horizontal = rng.below(2) == 0;
+            let axis = usize::from(!horizontal);
+            let (lo, hi) = (pa[axis].min(pb[axis]), pa[axis].max(pb[axis]));
+            let middle = lo + rng.below((hi - lo + 1) as usize) as u32;
+            self.build_path(pa, pb, horizontal, middle);
+            if self.check_path() {
+                self.draw_path();
+                return true;
             }
         }
         false
     }
 
-    /// Fills `l_cells` with the L from `pa` to `pb` (both ends included),
-    /// along x first when `horizontal_first`, and returns the index of its
-    /// turn cell (`usize::MAX` for a straight line).
-    fn build_l(&mut self, pa: [u32; 2], pb: [u32; 2], horizontal_first: bool) -> usize {
-        let w = self.w;
-        let (ax, ay) = (pa[0] as usize, pa[1] as usize);
-        let (bx, by) = (pb[0] as usize, pb[1] as usize);
-        let (sx, sy) = (
-            if bx >= ax { 1 } else { 1usize.wrapping_neg() },
-            if by >= ay { w } else { w.wrapping_neg() },
-        );
-        let (nx, ny) = (ax.abs_diff(bx), ay.abs_diff(by));
-        let (first, n1, second, n2) = if horizontal_first {
-            (sx, nx, sy, ny)
-        } else {
-            (sy, ny, sx, nx)
-        };
-        let step = |horizontal: bool| -> [i64; 2] {
-            if horizontal {
-                [if bx >= ax { 1 } else { -1 }, 0]
+    /// Fills `l_cells` with the path from `pa` to `pb` (both ends
+    /// included): along x when `horizontal_first` (else along y) to
+    /// `middle` on that axis, along the other axis all the way, then along
+    /// the first axis again to `pb`. With `middle` at `pb`'s coordinate
+    /// this is the seed's L; with `middle` between the two ends (as every
+    /// caller draws it) the path is monotone in both axes, so it enters and
+    /// leaves each room at most once.
+    #[inline]
+    fn build_path(&mut self, pa: [u32; 2], pb: [u32; 2], horizontal_first: bool, middle: u32) {
+        let w = self.w as i64;
+        let axis = usize::from(!horizontal_first);
+        let other = 1 - axis;
+        let unit = |axis: usize, from: u32, to: u32| -> [i64; 2] {
+            let sign = if to >= from { 1 } else { -1 };
+            if axis == 0 {
+                [sign, 0]
             } else {
-                [0, if by >= ay { 1 } else { -1 }]
+                [0, sign]
             }
         };
-        self.l_shape = LShape {
-            start: [ax as i64, ay as i64],
-            steps: [step(horizontal_first), step(!horizontal_first)],
-            first_leg: n1,
+        let steps = [
+            unit(axis, pa[axis], middle),
+            unit(other, pa[other], pb[other]),
+            unit(axis, middle, pb[axis]),
+        ];
+        let legs = [
+            pa[axis].abs_diff(middle) as usize,
+            pa[other].abs_diff(pb[other]) as usize,
+            middle.abs_diff(pb[axis]) as usize,
+        ];
+        self.l_shape = PathShape {
+            start: [i64::from(pa[0]), i64::from(pa[1])],
+            steps,
+            legs,
         };
         let cells = &mut self.l_cells;
         cells.clear();
-        let mut c = ay * w + ax;
+        let mut c = pa[1] as usize * self.w + pa[0] as usize;
         cells.push(c);
-        for _ in 0..n1 {
-            c = c.wrapping_add(first);
-            cells.push(c);
-        }
-        for _ in 0..n2 {
-            c = c.wrapping_add(second);
-            cells.push(c);
-        }
-        if n1 > 0 && n2 > 0 {
-            n1
-        } else {
-            usize::MAX
+        for (step, len) in steps.into_iter().zip(legs) {
+            let offset = (step[0] + step[1] * w) as usize;
+            for _ in 0..len {
+                c = c.wrapping_add(offset);
+                cells.push(c);
+            }
         }
     }
 
-    /// Whether the L in `l_cells` (turning at index `turn`) keeps every
-    /// rule: it runs on free cells and room floor only, passing each room's
-    /// ring straight through a door cell (never at its turn), and closes no
-    /// 2 × 2 block of corridor and door. Records in `stretches` the index
-    /// ranges of the parts outside rooms, door to door, and in `meets` the
-    /// open cells it crosses or touches. Stops at the first cell that
-    /// breaks a rule.
+    /// Whether the path in `l_cells` keeps every rule: it runs on free
+    /// cells and room floor only, passing each room's ring straight through
+    /// a door cell, and closes no 2 × 2 block of corridor and door. Records
+    /// in `stretches` the index ranges of the parts outside rooms, door to
+    /// door, and in `meets` the open cells it crosses or touches. Stops at
+    /// the first cell that breaks a rule.
     ///
-    /// Each new cell reads its two neighbours off the path, and a block's
-    /// diagonal only when both its sides are open; the neighbours on the
-    /// path count as open unless they are floor (they will be opened).
-    /// A block of three path cells and the inside of the turn is found at
-    /// the turn.
-    fn check_l(&mut self, turn: usize) -> bool {
+    /// Each cell off the floor reads its two neighbours off the path, and a
+    /// block's diagonal only when both its sides are open; the neighbours
+    /// on the path count as open unless they are floor (they will be
+    /// opened). The cells of a monotone path in one block are consecutive,
+    /// and every such block is seen at one of them: one cell (a turn) with
+    /// its two neighbours off the path, two with the off-path cell beside
+    /// either, three at the middle one, whose diagonal is the fourth. So
+    /// cells already open are tested too: the middle one may be.
+    #[inline]
+    fn check_path(&mut self) -> bool {
         self.stretches.clear();
         self.meets.clear();
         let (cells, zone, w) = (&self.map.cells, &self.zone, self.w);
@@ -782,11 +825,17 @@ impl Ctx {
         let path = &self.l_cells;
         let mut start = usize::MAX;
         for k in 1..path.len() - 1 {
-            let (p, c, n) = (path[k - 1], path[k], path[k + 1]);
-            match zone[c] {
+            let c = path[k];
+            let z = zone[c];
+            if z == FLOOR {
+                continue;
+            }
+            let (p, n) = (path[k - 1], path[k + 1]);
+            let (din, dout) = (c.wrapping_sub(p), n.wrapping_sub(c));
+            match z {
                 FREE => {}
-                FLOOR => continue,
-                RING if k != turn => match (zone[p], zone[n]) {
+                // A door is crossed straight, from floor to free or back.
+                RING if din == dout => match (zone[p], zone[n]) {
                     (FLOOR, FREE) => start = k,
                     (FREE, FLOOR) if start != usize::MAX => {
                         self.stretches.push((start, k));
@@ -798,10 +847,8 @@ impl Ctx {
             }
             if cells[c] != Tile::WALL {
                 self.meets.push(c);
-                continue;
             }
             let (p_open, n_open) = (zone[p] != FLOOR, zone[n] != FLOOR);
-            let (din, dout) = (c.wrapping_sub(p), n.wrapping_sub(c));
             let (s1, s2) = if din == dout {
                 let across = if din == 1 || din == usize::MAX { w } else { 1 };
                 (c + across, c - across)
@@ -834,10 +881,10 @@ impl Ctx {
         true
     }
 
-    /// Draws the L [`Ctx::check_l`] accepted: one corridor per stretch
+    /// Draws the path [`Ctx::check_path`] accepted: one corridor per stretch
     /// (door to door) that opens a cell, all joined to the rooms at their
     /// ends and to the open cells the L met.
-    fn draw_l_stretches(&mut self) {
+    fn draw_path(&mut self) {
         let node = self.parent.len();
         self.parent.push(node as u32);
         let path = std::mem::take(&mut self.l_cells);
@@ -851,7 +898,7 @@ impl Ctx {
             if stretch.iter().all(|&c| self.map.cells[c] != Tile::WALL) {
                 continue;
             }
-            let xy: Vec<[u32; 2]> = (s..=e).map(|k| self.l_shape.xy(k)).collect();
+            let xy = self.l_shape.xy_run(s, e);
             for (k, &c) in stretch.iter().enumerate() {
                 if self.map.cells[c] != Tile::WALL {
                     continue;
@@ -1612,6 +1659,55 @@ mod tests {
         assert_eq!(ctx.find(1), ctx.find(0));
     }
 
+    /// Builds the L from `pa` to `pb` and checks it.
+    fn try_l(ctx: &mut Ctx, pa: [u32; 2], pb: [u32; 2], horizontal_first: bool) -> bool {
+        let axis = usize::from(!horizontal_first);
+        ctx.build_path(pa, pb, horizontal_first, pb[axis]);
+        ctx.check_path()
+    }
+
+    /// Opens `cells` as corridor of a new union-find node.
+    fn open_cells(ctx: &mut Ctx, cells: &[[usize; 2]]) {
+        let node = ctx.parent.len() as u32;
+        ctx.parent.push(node);
+        for &[x, y] in cells {
+            let c = y * ctx.w + x;
+            ctx.map.cells[c] = Tile::CORRIDOR;
+            ctx.owner[c] = node;
+        }
+    }
+
+    #[test]
+    fn a_block_around_an_open_turn_is_refused_and_a_z_goes_round() {
+        // Room 0 floor x 2..5, y 2..5; room 1 floor x 8..11, y 8..11. The
+        // L from (4, 3) along row 3 and down column 8 turns at (8, 3).
+        // Cells (8, 3) and (7, 4) are opened by hand: with the L's (7, 3)
+        // and (8, 4) they would close a 2 × 2 block that only the open turn
+        // cell sees (its neighbours on the path, and the diagonal (7, 4)).
+        let mut ctx = Ctx::new(
+            14,
+            14,
+            vec![TileRect::new(2, 2, 3, 3), TileRect::new(8, 8, 3, 3)],
+        );
+        open_cells(&mut ctx, &[[8, 3]]);
+        open_cells(&mut ctx, &[[7, 4]]);
+        assert!(!try_l(&mut ctx, [4, 3], [8, 8], true));
+        // The Z along row 3 to x = 6, down column 6 beside (7, 4) (a wall
+        // between it and nothing else open), then along row 9 into room 1
+        // by its side door (7, 9).
+        ctx.build_path([4, 3], [9, 9], true, 6);
+        assert!(ctx.check_path());
+        assert_eq!(ctx.stretches, [(1, 9)]);
+        ctx.draw_path();
+        let drawn = cells(&ctx, 0);
+        assert_eq!(drawn.len(), 9);
+        assert_eq!((drawn[0], drawn[1], drawn[8]), ([5, 3], [6, 3], [7, 9]));
+        assert_eq!(ctx.map.corridors[0].rooms, [Some(0), Some(1)]);
+        // Joined to the room at each end and to the open cell it touched.
+        let root = ctx.find(0);
+        assert_eq!((ctx.find(1), ctx.find(3)), (root, root));
+    }
+
     #[test]
     fn an_l_is_cut_to_its_doors_and_a_sideways_or_grazing_route_is_refused() {
         // Room 0 covers x 2..5, y 2..5; room 1 x 8..11, y 8..11. The L from
@@ -1623,11 +1719,9 @@ mod tests {
             vec![TileRect::new(2, 2, 3, 3), TileRect::new(8, 8, 3, 3)],
         );
         let w = ctx.w;
-        let turn = ctx.build_l([4, 4], [8, 8], true);
-        assert_eq!(turn, 4);
-        assert!(ctx.check_l(turn));
+        assert!(try_l(&mut ctx, [4, 4], [8, 8], true));
         assert_eq!(ctx.stretches, [(1, 7)]);
-        ctx.draw_l_stretches();
+        ctx.draw_path();
         assert_eq!(
             cells(&ctx, 0),
             [[5, 4], [6, 4], [7, 4], [8, 4], [8, 5], [8, 6], [8, 7]]
@@ -1639,10 +1733,8 @@ mod tests {
         // with its next cell (6, 3) a 2 × 2 block, refused. Along y first
         // it leaves by (4, 5), turns at (4, 8) and enters room 1 by the
         // side door (7, 8): accepted.
-        let turn = ctx.build_l([4, 3], [9, 8], true);
-        assert!(!ctx.check_l(turn));
-        let turn = ctx.build_l([4, 3], [9, 8], false);
-        assert!(ctx.check_l(turn));
+        assert!(!try_l(&mut ctx, [4, 3], [9, 8], true));
+        assert!(try_l(&mut ctx, [4, 3], [9, 8], false));
         assert_eq!(ctx.stretches, [(2, 8)]);
         // Leaving door (5, 2) sideways into the ring's corner: refused, the
         // step after a door must be straight out.
@@ -1674,11 +1766,9 @@ mod tests {
                 TileRect::new(9, 2, 3, 3),
             ],
         );
-        let turn = ctx.build_l([3, 3], [17, 3], true);
-        assert_eq!(turn, usize::MAX);
-        assert!(ctx.check_l(turn));
+        assert!(try_l(&mut ctx, [3, 3], [17, 3], true));
         assert_eq!(ctx.stretches, [(2, 5), (9, 12)]);
-        ctx.draw_l_stretches();
+        ctx.draw_path();
         assert_eq!(cells(&ctx, 0), [[5, 3], [6, 3], [7, 3], [8, 3]]);
         assert_eq!(ctx.map.corridors[0].rooms, [Some(0), Some(2)]);
         assert_eq!(cells(&ctx, 1), [[12, 3], [13, 3], [14, 3], [15, 3]]);
@@ -1686,14 +1776,12 @@ mod tests {
         assert_eq!(ctx.map.doors.len(), 4);
         assert_eq!((ctx.find(1), ctx.find(2)), (ctx.find(0), ctx.find(0)));
         // The same L again opens nothing new: nothing more is listed.
-        let turn = ctx.build_l([3, 3], [17, 3], true);
-        assert!(ctx.check_l(turn));
-        ctx.draw_l_stretches();
+        assert!(try_l(&mut ctx, [3, 3], [17, 3], true));
+        ctx.draw_path();
         assert_eq!(ctx.map.corridors.len(), 2);
         // Along row 2, the L would leave room 0 by (5, 2) beside door
         // (5, 3) and cell (6, 3): refused.
-        let turn = ctx.build_l([3, 2], [17, 2], true);
-        assert!(!ctx.check_l(turn));
+        assert!(!try_l(&mut ctx, [3, 2], [17, 2], true));
         let params = RoomsParams {
             width: 22,
             height: 15,
