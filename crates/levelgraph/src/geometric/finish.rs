@@ -14,12 +14,13 @@ use crate::rng::Rng;
 /// generator seeded from `seed`), scales the drawing about the origin by
 /// the largest `ideal / length` over its edges (ideal = the two radii plus
 /// the margin), relaxes it toward the ideals, and puts stored vertices at
-/// their rooms.
+/// their rooms. `scratch`: the derivation's relaxation buffers.
 pub(crate) fn finish(
     host: &mut Graph,
     settings: &GeometrySettings,
     seed: u64,
     stats: &mut RelaxStats,
+    scratch: &mut Scratch,
 ) {
     // A stream of its own, so radii do not shift the derivation's draws.
     let mut rng = Rng::seeded(seed ^ 0x7261_6469_7573_0000);
@@ -80,15 +81,10 @@ pub(crate) fn finish(
         margin: settings.margin,
         max_step: 0.05 * base,
         tolerance: 1e-4,
+        settled: super::forces::SETTLED,
         max_steps: settings.finish_steps,
     };
-    let out = relax_host(
-        host,
-        &params,
-        Some(settings.margin),
-        None,
-        &mut Scratch::default(),
-    );
+    let out = relax_host(host, &params, Some(settings.margin), None, scratch);
     stats.add(out);
     separate(host);
     place_stored(host);

@@ -9,7 +9,7 @@
 //! proposes because a logarithmic spring pulls long edges in only weakly
 //! (BENCHMARKS.md compares the two).
 
-use super::geometry::{ln, off_segment, segments_cross, sigmoid};
+use super::geometry::{ln, norm, off_segment, segments_cross, sigmoid};
 use crate::graph::Point;
 
 /// The shape of the spring force along an edge of current length `d` and
@@ -66,6 +66,9 @@ pub(crate) struct RelaxParams {
     pub(crate) max_step: f64,
     /// Stop when the energy changes by less than this fraction in a step.
     pub(crate) tolerance: f64,
+    /// Stop when the root-mean-square force on the moving vertices is
+    /// below this (in the units of the spring's strength).
+    pub(crate) settled: f64,
     /// Most steps.
     pub(crate) max_steps: u32,
 }
@@ -87,7 +90,7 @@ const GAIN: f64 = 0.2;
 /// Root-mean-square force below which a drawing counts as settled: a step
 /// then moves a vertex by at most about `GAIN × SETTLED` = 0.2 % of the
 /// base length.
-const SETTLED: f64 = 0.01;
+pub(crate) const SETTLED: f64 = 0.01;
 
 /// Repulsion range, in separations: pairs farther apart than this do not
 /// interact (their inverse-square force is below a quarter of the force at
@@ -95,6 +98,10 @@ const SETTLED: f64 = 0.01;
 /// length). Measured: 2 instead of 3 separations ends as near the ideal
 /// lengths or nearer, on fewer candidate vertices.
 const RANGE: f64 = 2.0;
+
+/// Below this many (active vertex, candidate) pairs a step scans every
+/// candidate instead of putting them in cells.
+const ALL_BELOW: usize = 1024;
 
 /// Relaxes `pos` in place, moving only the vertices listed in `active`
 /// (each once; the others stay where they are but still push and pull).
@@ -124,19 +131,48 @@ pub(crate) fn relax(
             .filter(|s| moving[s.a] || moving[s.b])
             .copied(),
     );
-    scratch.near.choose(pos, radius, active, springs, params);
+    // When every vertex moves (the finishing relaxation, a rule's
+    // drawing), many steps look at the whole drawing: neighbour lists
+    // (Verlet's, from molecular dynamics) are made once with a skin and
+    // remade only when some vertex has moved half the skin, so a step
+    // costs what is within reach, not a scan. A list holds everything
+    // within reach plus the skin, in index order, so the forces are the
+    // sums a scan of every candidate would make, in the same order.
+    let listed = n > 0 && active.len() == n;
+    let skin = if listed {
+        LIST_SKIN * params.max_step
+    } else {
+        0.0
+    };
+    scratch
+        .near
+        .choose(pos, radius, active, springs, params, skin);
     let free = active.len().max(1) as f64;
     let mut previous = f64::INFINITY;
     let mut outcome = RelaxOutcome::default();
+    let mut stale = true;
     while outcome.steps < params.max_steps {
         outcome.steps += 1;
         let force = &mut scratch.force;
         force.clear();
         force.resize(n, [0.0, 0.0]);
-        scratch.near.build(pos, springs, active.len(), params);
-        repel(pos, radius, active, params, &scratch.near, force);
-        pull(pos, &scratch.springs, moving, params, force);
-        push_off_edges(pos, springs, active, moving, params, &scratch.near, force);
+        if listed {
+            if stale {
+                scratch.near.build(pos, springs, n, params);
+                scratch
+                    .lists
+                    .make(pos, radius, springs, params, &scratch.near);
+                stale = false;
+            }
+            scratch.lists.repel(pos, radius, params, force);
+            pull(pos, &scratch.springs, moving, params, force);
+            scratch.lists.push_off_edges(pos, springs, params, force);
+        } else {
+            scratch.near.build(pos, springs, active.len(), params);
+            repel(pos, radius, active, params, &scratch.near, force);
+            pull(pos, &scratch.springs, moving, params, force);
+            push_off_edges(pos, springs, active, moving, params, &scratch.near, force);
+        }
         let mut energy = 0.0;
         for &i in active {
             let f = force[i];
@@ -153,10 +189,13 @@ pub(crate) fn relax(
                 pos[i][1] += f[1] * scale;
             }
         }
+        if listed {
+            stale = scratch.lists.moved_past(pos, 0.5 * skin);
+        }
         // Energy: the sum of squared forces on the moving vertices. Settled
         // when it is small (the mean force below `SETTLED`, so no vertex
         // moves visibly) or stops changing.
-        let settled = energy <= SETTLED * SETTLED * free
+        let settled = energy <= params.settled * params.settled * free
             || (previous.is_finite() && (previous - energy).abs() <= params.tolerance * previous);
         if settled {
             outcome.converged = true;
@@ -168,20 +207,62 @@ pub(crate) fn relax(
 }
 
 /// Pairs of solid springs that share no end, at least one of which has a
-/// `moving` end, and whose segments meet (a touch counts). O(k·m) for `k`
-/// springs at moving vertices.
+/// `moving` end, and whose segments meet (a touch counts). Only springs
+/// whose box meets the box of the moving ones are tested, and a pair only
+/// when their boxes meet (segments whose boxes are apart have no point in
+/// common), so the count is that of testing every pair. O(m + k·m') for
+/// `k` springs at moving vertices and `m'` springs near them.
 pub(crate) fn crossings(pos: &[Point], springs: &[Spring], moving: &[bool]) -> usize {
-    let mut count = 0;
+    let bounds = |s: &Spring| {
+        let (a, b) = (pos[s.a], pos[s.b]);
+        [
+            a[0].min(b[0]),
+            a[1].min(b[1]),
+            a[0].max(b[0]),
+            a[1].max(b[1]),
+        ]
+    };
+    let apart =
+        |p: &[f64; 4], q: &[f64; 4]| p[2] < q[0] || q[2] < p[0] || p[3] < q[1] || q[3] < p[1];
+    let mut area = [
+        f64::INFINITY,
+        f64::INFINITY,
+        f64::NEG_INFINITY,
+        f64::NEG_INFINITY,
+    ];
+    let mut movers: Vec<(usize, [f64; 4])> = Vec::new();
     for (i, s) in springs.iter().enumerate() {
-        if !s.solid || !(moving[s.a] || moving[s.b]) {
+        if s.solid && (moving[s.a] || moving[s.b]) {
+            let b = bounds(s);
+            area = [
+                area[0].min(b[0]),
+                area[1].min(b[1]),
+                area[2].max(b[2]),
+                area[3].max(b[3]),
+            ];
+            movers.push((i, b));
+        }
+    }
+    let mut count = 0;
+    for (j, t) in springs.iter().enumerate() {
+        if !t.solid {
             continue;
         }
-        for (j, t) in springs.iter().enumerate() {
-            if !t.solid || s.a == t.a || s.a == t.b || s.b == t.a || s.b == t.b {
-                continue;
-            }
+        let bt = bounds(t);
+        if apart(&bt, &area) {
+            continue;
+        }
+        let t_moves = moving[t.a] || moving[t.b];
+        for &(i, bs) in &movers {
+            let s = &springs[i];
             // A pair with both moving is seen twice: count it once.
-            if (moving[t.a] || moving[t.b]) && j < i {
+            if (t_moves && j < i)
+                || s.a == t.a
+                || s.a == t.b
+                || s.b == t.a
+                || s.b == t.b
+                || apart(&bs, &bt)
+            {
                 continue;
             }
             if segments_cross(pos[s.a], pos[s.b], pos[t.a], pos[t.b]) {
@@ -199,6 +280,154 @@ pub(crate) struct RelaxScratch {
     moving: Vec<bool>,
     springs: Vec<Spring>,
     near: Neighbours,
+    lists: Lists,
+}
+
+/// The skin of the neighbour lists, in maximum steps: lists are remade
+/// when a vertex has moved more than half of it (four full steps). A
+/// thicker skin means longer lists; a thinner one, more remaking (4 and
+/// 16 measured within a few per cent of 8).
+const LIST_SKIN: f64 = 8.0;
+
+/// Neighbour lists of a relaxation that moves every vertex: per vertex
+/// `i`, the vertices `j > i` and the solid springs not at `i` that were
+/// within reach plus the skin when the lists were made. Until some vertex
+/// has moved half the skin from where it was then, no other pair or
+/// vertex–spring pair can have come within reach (a segment moves no
+/// farther than its ends), so the lists hold every interaction.
+#[derive(Debug, Default)]
+struct Lists {
+    pair_start: Vec<u32>,
+    pairs: Vec<u32>,
+    spring_start: Vec<u32>,
+    springs: Vec<u32>,
+    /// Positions when the lists were made.
+    anchor: Vec<Point>,
+    gather: Vec<u32>,
+}
+
+impl Lists {
+    /// Makes the lists at `pos`, finding candidates through `near` (built
+    /// with the skin).
+    fn make(
+        &mut self,
+        pos: &[Point],
+        radius: &[f64],
+        springs: &[Spring],
+        params: &RelaxParams,
+        near: &Neighbours,
+    ) {
+        let n = pos.len();
+        let skin = near.skin;
+        let range = 0.5 * params.base + skin;
+        self.pair_start.clear();
+        self.pairs.clear();
+        self.spring_start.clear();
+        self.springs.clear();
+        self.pair_start.push(0);
+        self.spring_start.push(0);
+        for i in 0..n {
+            let p = pos[i];
+            self.gather.clear();
+            if near.all {
+                self.gather.extend((i + 1..n).map(|j| j as u32));
+            } else {
+                let (x, y) = near.column_row(p);
+                let (x0, x1) = (x.saturating_sub(1), (x + 1).min(near.columns - 1));
+                let (y0, y1) = (y.saturating_sub(1), (y + 1).min(near.rows - 1));
+                for r in y0..=y1 {
+                    let row = r * near.columns;
+                    let (a, b) = (near.start[row + x0], near.start[row + x1 + 1]);
+                    self.gather.extend(
+                        near.members[a as usize..b as usize]
+                            .iter()
+                            .filter(|&&j| j as usize > i),
+                    );
+                }
+                self.gather.sort_unstable();
+            }
+            for &j in &self.gather {
+                let q = pos[j as usize];
+                let (dx, dy) = (p[0] - q[0], p[1] - q[1]);
+                let reach = RANGE * separation(radius, params, i, j as usize) + skin;
+                if dx * dx + dy * dy < reach * reach {
+                    self.pairs.push(j);
+                }
+            }
+            self.pair_start.push(self.pairs.len() as u32);
+            for k in near.springs_at(p) {
+                let s = &springs[k];
+                if !s.solid || i == s.a || i == s.b {
+                    continue;
+                }
+                let [lo_x, lo_y, hi_x, hi_y] = near.boxes[k];
+                if p[0] < lo_x || p[0] > hi_x || p[1] < lo_y || p[1] > hi_y {
+                    continue;
+                }
+                if norm(off_segment(p, pos[s.a], pos[s.b]).1) < range {
+                    self.springs.push(k as u32);
+                }
+            }
+            self.spring_start.push(self.springs.len() as u32);
+        }
+        self.anchor.clear();
+        self.anchor.extend_from_slice(pos);
+    }
+
+    /// Whether some vertex is more than `limit` from where it was when
+    /// the lists were made.
+    fn moved_past(&self, pos: &[Point], limit: f64) -> bool {
+        let limit2 = limit * limit;
+        pos.iter().zip(&self.anchor).any(|(p, a)| {
+            let (dx, dy) = (p[0] - a[0], p[1] - a[1]);
+            dx * dx + dy * dy > limit2
+        })
+    }
+
+    /// [`repel`] over the lists: each pair once, acting on both ends.
+    fn repel(&self, pos: &[Point], radius: &[f64], params: &RelaxParams, force: &mut [Point]) {
+        for i in 0..pos.len() {
+            let mut fi = [0.0, 0.0];
+            let (a, b) = (self.pair_start[i], self.pair_start[i + 1]);
+            for &j in &self.pairs[a as usize..b as usize] {
+                let j = j as usize;
+                if let Some(f) = push_apart(pos, radius, params, i, j) {
+                    fi[0] += f[0];
+                    fi[1] += f[1];
+                    force[j][0] -= f[0];
+                    force[j][1] -= f[1];
+                }
+            }
+            force[i][0] += fi[0];
+            force[i][1] += fi[1];
+        }
+    }
+
+    /// [`push_off_edges`] over the lists (every vertex moving).
+    fn push_off_edges(
+        &self,
+        pos: &[Point],
+        springs: &[Spring],
+        params: &RelaxParams,
+        force: &mut [Point],
+    ) {
+        let range = 0.5 * params.base;
+        for i in 0..pos.len() {
+            let p = pos[i];
+            let (a, b) = (self.spring_start[i], self.spring_start[i + 1]);
+            for &k in &self.springs[a as usize..b as usize] {
+                let s = &springs[k as usize];
+                if let Some((t, f)) = off_edge(p, pos[s.a], pos[s.b], range) {
+                    force[i][0] += f[0];
+                    force[i][1] += f[1];
+                    force[s.a][0] -= f[0] * (1.0 - t);
+                    force[s.a][1] -= f[1] * (1.0 - t);
+                    force[s.b][0] -= f[0] * t;
+                    force[s.b][1] -= f[1] * t;
+                }
+            }
+        }
+    }
 }
 
 /// First and last cell (column, row) of a box.
@@ -218,7 +447,13 @@ pub(crate) struct Neighbours {
     /// Candidate vertices and solid springs, in increasing index order.
     vertices: Vec<u32>,
     springs: Vec<u32>,
+    /// The reach (plus the lists' skin): the narrowest a cell may be.
     cell: f64,
+    /// How much farther than the reach the neighbour lists look (0
+    /// without lists).
+    skin: f64,
+    /// This step's cell width (at least `cell`).
+    step_cell: f64,
     origin: Point,
     columns: usize,
     rows: usize,
@@ -247,6 +482,7 @@ impl Neighbours {
         active: &[usize],
         springs: &[Spring],
         params: &RelaxParams,
+        skin: f64,
     ) {
         let n = pos.len();
         let widest = radius.iter().fold(0.0f64, |w, &r| w.max(r));
@@ -255,7 +491,8 @@ impl Neighbours {
         } else {
             params.base
         };
-        self.cell = RANGE * separation;
+        self.cell = RANGE * separation + skin;
+        self.skin = skin;
         self.vertices.clear();
         self.springs.clear();
         let solid = springs.iter().enumerate().filter(|(_, s)| s.solid);
@@ -297,7 +534,7 @@ impl Neighbours {
     /// candidates is small: a scan is then cheaper than the cells).
     fn build(&mut self, pos: &[Point], springs: &[Spring], active: usize, params: &RelaxParams) {
         let c = self.vertices.len();
-        let range = 0.5 * params.base;
+        let range = 0.5 * params.base + self.skin;
         self.boxes.resize(springs.len(), [0.0; 4]);
         for &k in &self.springs {
             let s = &springs[k as usize];
@@ -318,15 +555,25 @@ impl Neighbours {
                 hi[k] = hi[k].max(p[k]);
             }
         }
-        let span = |k: usize| ((hi[k] - lo[k]) / self.cell).floor() + 1.0;
-        let cells = span(0) * span(1);
-        self.all = active * c < 4096 || cells.is_nan() || cells > (4 * c) as f64;
+        let (w, h) = (hi[0] - lo[0], hi[1] - lo[1]);
+        self.all = active * c < ALL_BELOW || !(w.is_finite() && h.is_finite());
         if self.all {
             return;
         }
+        // Cells at least as wide as the reach, and no more of them than
+        // about twice the candidates: a spread-out drawing (the finishing
+        // scale can make it tens of reaches wide) gets wider cells instead
+        // of a scan of every pair. Any width at least the reach finds
+        // every pair within reach.
+        let target = (2 * c) as f64;
+        self.step_cell = self
+            .cell
+            .max((w * h / target).sqrt())
+            .max(w.max(h) / target);
+        let span = |k: usize| ((hi[k] - lo[k]) / self.step_cell) as usize + 1;
         self.origin = lo;
-        self.columns = span(0) as usize;
-        self.rows = span(1) as usize;
+        self.columns = span(0);
+        self.rows = span(1);
         let cells = self.columns * self.rows;
         self.start.clear();
         self.start.resize(cells + 1, 0);
@@ -393,8 +640,10 @@ impl Neighbours {
     }
 
     fn column_row(&self, p: Point) -> (usize, usize) {
-        let x = ((p[0] - self.origin[0]) / self.cell).floor().max(0.0) as usize;
-        let y = ((p[1] - self.origin[1]) / self.cell).floor().max(0.0) as usize;
+        // `as` truncates toward 0 and saturates (negative and NaN to 0):
+        // the floor, clamped at 0, without a libm `floor` call.
+        let x = ((p[0] - self.origin[0]) / self.step_cell) as usize;
+        let y = ((p[1] - self.origin[1]) / self.step_cell) as usize;
         (x.min(self.columns - 1), y.min(self.rows - 1))
     }
 
@@ -402,30 +651,11 @@ impl Neighbours {
         let (x, y) = self.column_row(p);
         y * self.columns + x
     }
-
-    /// The vertices that may be within reach of `p`: every candidate, or
-    /// those in the 3 × 3 cells around `p`'s.
-    fn around(&self, p: Point) -> impl Iterator<Item = usize> + '_ {
-        let everything: &[u32] = if self.all { &self.vertices } else { &[] };
-        let cells = (!self.all)
-            .then(|| {
-                let (x, y) = self.column_row(p);
-                let (x0, x1) = (x.saturating_sub(1), (x + 1).min(self.columns - 1));
-                let (y0, y1) = (y.saturating_sub(1), (y + 1).min(self.rows - 1));
-                (y0..=y1).flat_map(move |r| (x0..=x1).map(move |c| r * self.columns + c))
-            })
-            .into_iter()
-            .flatten()
-            .flat_map(move |c| {
-                self.members[self.start[c] as usize..self.start[c + 1] as usize].iter()
-            });
-        everything.iter().chain(cells).map(|&j| j as usize)
-    }
 }
 
 /// Inverse-square repulsion on each active vertex from every vertex within
 /// range, plus a linear push between circles closer than their radii and
-/// margin.
+/// margin. (When every vertex moves, [`Lists::repel`] does this.)
 fn repel(
     pos: &[Point],
     radius: &[f64],
@@ -436,41 +666,85 @@ fn repel(
 ) {
     for &i in active {
         let mut fi = [0.0, 0.0];
-        for j in near.around(pos[i]) {
-            if j == i {
-                continue;
+        let mut add = |j: usize| {
+            if j != i {
+                if let Some(f) = push_apart(pos, radius, params, i, j) {
+                    fi[0] += f[0];
+                    fi[1] += f[1];
+                }
             }
-            let dx = pos[i][0] - pos[j][0];
-            let dy = pos[i][1] - pos[j][1];
-            let contact = radius[i] + radius[j];
-            let separation = if contact > 0.0 {
-                contact + params.margin
-            } else {
-                params.base
-            };
-            let d2 = dx * dx + dy * dy;
-            let reach = RANGE * separation;
-            if d2 >= reach * reach {
-                continue;
+        };
+        if near.all {
+            near.vertices.iter().for_each(|&j| add(j as usize));
+        } else {
+            // The 3 × 3 cells around `i`'s, a row at a time: a row's
+            // cells are one run of `members`.
+            let (x, y) = near.column_row(pos[i]);
+            let (x0, x1) = (x.saturating_sub(1), (x + 1).min(near.columns - 1));
+            let (y0, y1) = (y.saturating_sub(1), (y + 1).min(near.rows - 1));
+            for r in y0..=y1 {
+                let row = r * near.columns;
+                let (a, b) = (near.start[row + x0], near.start[row + x1 + 1]);
+                near.members[a as usize..b as usize]
+                    .iter()
+                    .for_each(|&j| add(j as usize));
             }
-            let (d, ux, uy) = if d2 > 1e-18 {
-                let d = d2.sqrt();
-                (d, dx / d, dy / d)
-            } else {
-                // Coincident: part them along a fixed direction by index.
-                (1e-9, if i < j { 1.0 } else { -1.0 }, 0.0)
-            };
-            let ratio = separation / d.max(1e-3 * separation);
-            let mut f = params.repulsion * ratio * ratio;
-            if d < separation {
-                f += (separation - d) / separation * 4.0;
-            }
-            fi[0] += ux * f;
-            fi[1] += uy * f;
         }
         force[i][0] += fi[0];
         force[i][1] += fi[1];
     }
+}
+
+/// The distance at which vertices `i` and `j` touch: their radii and the
+/// margin, or the base length when they have no radii.
+#[inline]
+fn separation(radius: &[f64], params: &RelaxParams, i: usize, j: usize) -> f64 {
+    let contact = radius[i] + radius[j];
+    if contact > 0.0 {
+        contact + params.margin
+    } else {
+        params.base
+    }
+}
+
+/// The repulsion on vertex `i` from vertex `j` (distinct), `None` beyond
+/// reach.
+#[inline]
+fn push_apart(
+    pos: &[Point],
+    radius: &[f64],
+    params: &RelaxParams,
+    i: usize,
+    j: usize,
+) -> Option<Point> {
+    let dx = pos[i][0] - pos[j][0];
+    let dy = pos[i][1] - pos[j][1];
+    let separation = separation(radius, params, i, j);
+    let d2 = dx * dx + dy * dy;
+    let reach = RANGE * separation;
+    if d2 >= reach * reach {
+        return None;
+    }
+    // One division per pair in reach (this is the innermost loop of
+    // every relaxation): the unit vector and the ratio share `1 / d`.
+    let (d, inverse, ux, uy) = if d2 > 1e-18 {
+        let d = d2.sqrt();
+        let inverse = 1.0 / d;
+        (d, inverse, dx * inverse, dy * inverse)
+    } else {
+        // Coincident: part them along a fixed direction by index.
+        (1e-9, 1e9, if i < j { 1.0 } else { -1.0 }, 0.0)
+    };
+    let ratio = if d >= 1e-3 * separation {
+        separation * inverse
+    } else {
+        1e3
+    };
+    let mut f = params.repulsion * ratio * ratio;
+    if d < separation {
+        f += (separation - d) / separation * 4.0;
+    }
+    Some([ux * f, uy * f])
 }
 
 /// Spring forces along the edges, on their moving ends.
@@ -526,28 +800,39 @@ fn push_off_edges(
             if p[0] < lo_x || p[0] > hi_x || p[1] < lo_y || p[1] > hi_y {
                 continue;
             }
-            let (a, b) = (pos[s.a], pos[s.b]);
-            if a == b {
+            let Some((t, f)) = off_edge(p, pos[s.a], pos[s.b], range) else {
                 continue;
-            }
-            let (t, [dx, dy]) = off_segment(p, a, b);
-            let d = (dx * dx + dy * dy).sqrt();
-            if d >= range || d < 1e-12 {
-                continue;
-            }
-            let f = (range / d - 1.0).min(4.0) / d;
-            force[i][0] += dx * f;
-            force[i][1] += dy * f;
+            };
+            force[i][0] += f[0];
+            force[i][1] += f[1];
             if moving[s.a] {
-                force[s.a][0] -= dx * f * (1.0 - t);
-                force[s.a][1] -= dy * f * (1.0 - t);
+                force[s.a][0] -= f[0] * (1.0 - t);
+                force[s.a][1] -= f[1] * (1.0 - t);
             }
             if moving[s.b] {
-                force[s.b][0] -= dx * f * t;
-                force[s.b][1] -= dy * f * t;
+                force[s.b][0] -= f[0] * t;
+                force[s.b][1] -= f[1] * t;
             }
         }
     }
+}
+
+/// The push of a vertex at `p` off the segment `a b` when it is closer
+/// than `range` (and not on it): where along the segment it is nearest
+/// (`t` in [0, 1]) and the force on the vertex; the segment's ends take
+/// its opposite in the shares `1 − t` and `t`.
+#[inline]
+fn off_edge(p: Point, a: Point, b: Point, range: f64) -> Option<(f64, Point)> {
+    if a == b {
+        return None;
+    }
+    let (t, [dx, dy]) = off_segment(p, a, b);
+    let d = (dx * dx + dy * dy).sqrt();
+    if d >= range || d < 1e-12 {
+        return None;
+    }
+    let f = (range / d - 1.0).min(4.0) / d;
+    Some((t, [dx * f, dy * f]))
 }
 
 #[cfg(test)]
@@ -571,7 +856,7 @@ mod tests {
             let p = params(SpringShape::Sigmoid);
             let active: Vec<usize> = (0..n).collect();
             let mut near = Neighbours::default();
-            near.choose(&pos, &radius, &active, &[], &p);
+            near.choose(&pos, &radius, &active, &[], &p, 0.0);
             near.build(&pos, &[], active.len(), &p);
             assert!(!near.all, "round {round}: the cells are in use");
             let mut cells = vec![[0.0; 2]; n];
@@ -603,6 +888,7 @@ mod tests {
             margin: 0.0,
             max_step: 0.1,
             tolerance: 1e-4,
+            settled: SETTLED,
             max_steps: 2_000,
         }
     }

@@ -99,6 +99,7 @@ impl GeometrySettings {
             margin: 0.0,
             max_step: 0.1,
             tolerance: 1e-3,
+            settled: forces::SETTLED,
             max_steps: self.steps,
         }
     }
@@ -206,7 +207,13 @@ pub fn derive_from(
         let s = attempt_seed(seed, attempt);
         let mut hook = Hook::new(grammar.rules(), drawings, settings);
         let mut d = derive::derive_with_hook(grammar, host.clone(), s, &mut hook)?;
-        finish::finish(&mut d.graph, settings, s, &mut hook.stats);
+        finish::finish(
+            &mut d.graph,
+            settings,
+            s,
+            &mut hook.stats,
+            &mut hook.relax_scratch,
+        );
         let check = check_graph(&d.graph);
         if check.passes() {
             return Ok(GeometricDerivation {
@@ -247,13 +254,20 @@ impl<'a> Hook<'a> {
         drawings: &'a [RuleDrawing],
         settings: &GeometrySettings,
     ) -> Self {
+        let (relax_scratch, mut placement) = BUFFERS
+            .try_with(|b| b.borrow_mut().take())
+            .ok()
+            .flatten()
+            .unwrap_or_default();
+        // The grid describes the last derivation's drawing.
+        placement.grid.invalidate();
         Hook {
             rules,
             drawings,
             params: settings.rewrite_params(),
             stats: RelaxStats::default(),
-            relax_scratch: host_drawing::Scratch::default(),
-            placement: RefCell::new(placement::Scratch::default()),
+            relax_scratch,
+            placement: RefCell::new(placement),
             around: Vec::new(),
         }
     }
@@ -316,6 +330,33 @@ impl<'a> Hook<'a> {
         // reads where it is now.
         host_drawing::place_stored(host);
         self.stats.add(out);
+    }
+}
+
+thread_local! {
+    /// The buffers of the last derivation on this thread, for the next:
+    /// a derivation of a few dozen rooms otherwise spends a noticeable
+    /// share of its time growing them. Every buffer is cleared before
+    /// use, so what they held never reaches a result.
+    static BUFFERS: RefCell<Option<(host_drawing::Scratch, placement::Scratch)>> =
+        const { RefCell::new(None) };
+}
+
+/// Drawings up to this many vertices leave their buffers for the next
+/// derivation; larger ones free them.
+const KEEP_BUFFERS_UP_TO: usize = 1 << 14;
+
+impl Drop for Hook<'_> {
+    fn drop(&mut self) {
+        if self.relax_scratch.vertices() > KEEP_BUFFERS_UP_TO {
+            return;
+        }
+        let kept = (
+            std::mem::take(&mut self.relax_scratch),
+            std::mem::take(self.placement.get_mut()),
+        );
+        // Fails only while the thread is being torn down: nothing to keep.
+        let _ = BUFFERS.try_with(|b| *b.borrow_mut() = Some(kept));
     }
 }
 

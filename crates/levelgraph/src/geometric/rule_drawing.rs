@@ -198,6 +198,7 @@ fn rule_params(shape: SpringShape) -> RelaxParams {
         margin: 0.0,
         max_step: 0.05,
         tolerance: 1e-7,
+        settled: super::forces::SETTLED,
         max_steps: 3_000,
     }
 }

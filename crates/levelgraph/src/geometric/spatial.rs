@@ -3,10 +3,9 @@
 //! what lies near it, not the whole level. Rebuilt after each application
 //! (the drawing moved), queried many times before the next.
 //!
-//! Queries only answer "is there something near", so the hash map's order
-//! never reaches an output.
-
-use std::collections::HashMap;
+//! Cells are a dense array over the drawing's box, in compressed rows
+//! (one run of members per cell), so a rebuild is two counting passes
+//! and no hashing.
 
 use crate::drawing::top_level;
 use crate::graph::{EdgeId, Graph, Point, VertexId};
@@ -22,18 +21,30 @@ pub(crate) struct Corridor {
 }
 
 /// Corridors spanning more cells than this go to a list checked always.
-const MAX_CELLS: i64 = 64;
+const MAX_CELLS: usize = 64;
 
-/// The grid. Cells are `cell` drawing units square.
+/// The grid. Cells are at least `cell` drawing units square (wider when
+/// the drawing is so spread out that cells would outnumber what they
+/// hold).
 #[derive(Debug, Default)]
 pub(crate) struct Grid {
     valid: bool,
     cell: f64,
+    origin: Point,
+    columns: usize,
+    rows: usize,
     rooms: Vec<(VertexId, Point)>,
     corridors: Vec<Corridor>,
-    room_cells: HashMap<(i64, i64), Vec<u32>>,
-    corridor_cells: HashMap<(i64, i64), Vec<u32>>,
+    /// `room_start[c]..room_start[c + 1]`: cell `c`'s slice of `room_members`.
+    room_start: Vec<u32>,
+    room_members: Vec<u32>,
+    corridor_start: Vec<u32>,
+    corridor_members: Vec<u32>,
+    /// Per corridor, the cells its box covers (first and last column and
+    /// row), or `None` for a long corridor.
+    spans: Vec<Option<[usize; 4]>>,
     long: Vec<u32>,
+    fill: Vec<u32>,
     seen: Vec<u32>,
     epoch: u32,
 }
@@ -44,26 +55,25 @@ impl Grid {
         self.valid = false;
     }
 
-    /// Rebuilds the grid from `host` if it is stale, with cells of `cell`.
+    /// Rebuilds the grid from `host` if it is stale, with cells of at
+    /// least `cell`.
     pub(crate) fn refresh(&mut self, host: &Graph, cell: f64) {
         if self.valid {
             return;
         }
         self.valid = true;
-        self.cell = cell;
         self.rooms.clear();
         self.corridors.clear();
-        // Cleared, not emptied cell by cell: the drawing wanders over a
-        // derivation, and cells it left would be walked at every refresh.
-        self.room_cells.clear();
-        self.corridor_cells.clear();
         self.long.clear();
+        let mut lo = [f64::INFINITY; 2];
+        let mut hi = [f64::NEG_INFINITY; 2];
         for (v, x) in host.vertices() {
             if let (None, Some(p)) = (x.parent, x.position) {
-                let i = self.rooms.len() as u32;
                 self.rooms.push((v, p));
-                let key = self.key(p);
-                self.room_cells.entry(key).or_default().push(i);
+                for k in 0..2 {
+                    lo[k] = lo[k].min(p[k]);
+                    hi[k] = hi[k].max(p[k]);
+                }
             }
         }
         for (id, e) in host.edges() {
@@ -80,26 +90,80 @@ impl Grid {
             ) else {
                 continue;
             };
-            let i = self.corridors.len() as u32;
             self.corridors.push(Corridor {
                 id,
                 ends: [e.source, e.target],
                 rooms,
                 at: [p, q],
             });
-            let (lo, hi) = (
-                self.key([p[0].min(q[0]), p[1].min(q[1])]),
-                self.key([p[0].max(q[0]), p[1].max(q[1])]),
-            );
-            let cells = (hi.0.saturating_sub(lo.0).saturating_add(1))
-                .saturating_mul(hi.1.saturating_sub(lo.1).saturating_add(1));
-            if cells > MAX_CELLS {
-                self.long.push(i);
+        }
+        // Every room and corridor end lies in `lo..hi`. At most about
+        // twice as many cells as things to hold; a drawing that is not
+        // finite (a host read with huge positions) gets one cell.
+        let (w, h) = (hi[0] - lo[0], hi[1] - lo[1]);
+        let things = (2 * (self.rooms.len() + self.corridors.len()) + 16) as f64;
+        if w.is_finite() && h.is_finite() {
+            self.cell = cell.max((w * h / things).sqrt()).max(w.max(h) / things);
+            self.origin = lo;
+            self.columns = (w / self.cell) as usize + 1;
+            self.rows = (h / self.cell) as usize + 1;
+        } else {
+            self.cell = f64::INFINITY;
+            self.origin = [0.0, 0.0];
+            self.columns = 1;
+            self.rows = 1;
+        }
+        let cells = self.columns * self.rows;
+        self.room_start.clear();
+        self.room_start.resize(cells + 1, 0);
+        for &(_, p) in &self.rooms {
+            let c = self.index(p);
+            self.room_start[c + 1] += 1;
+        }
+        prefix_sums(&mut self.room_start);
+        self.fill.clear();
+        self.fill.extend_from_slice(&self.room_start[..cells]);
+        self.room_members.clear();
+        self.room_members.resize(self.rooms.len(), 0);
+        for (i, &(_, p)) in self.rooms.iter().enumerate() {
+            let c = self.index(p);
+            self.room_members[self.fill[c] as usize] = i as u32;
+            self.fill[c] += 1;
+        }
+        self.spans.clear();
+        self.corridor_start.clear();
+        self.corridor_start.resize(cells + 1, 0);
+        for (i, c) in self.corridors.iter().enumerate() {
+            let [p, q] = c.at;
+            let (x0, y0) = self.column_row([p[0].min(q[0]), p[1].min(q[1])]);
+            let (x1, y1) = self.column_row([p[0].max(q[0]), p[1].max(q[1])]);
+            if (x1 - x0 + 1) * (y1 - y0 + 1) > MAX_CELLS {
+                self.long.push(i as u32);
+                self.spans.push(None);
                 continue;
             }
-            for x in lo.0..=hi.0 {
-                for y in lo.1..=hi.1 {
-                    self.corridor_cells.entry((x, y)).or_default().push(i);
+            self.spans.push(Some([x0, x1, y0, y1]));
+            for y in y0..=y1 {
+                for x in x0..=x1 {
+                    self.corridor_start[y * self.columns + x + 1] += 1;
+                }
+            }
+        }
+        prefix_sums(&mut self.corridor_start);
+        self.fill.clear();
+        self.fill.extend_from_slice(&self.corridor_start[..cells]);
+        self.corridor_members.clear();
+        self.corridor_members
+            .resize(self.corridor_start[cells] as usize, 0);
+        for (i, span) in self.spans.iter().enumerate() {
+            let Some([x0, x1, y0, y1]) = *span else {
+                continue;
+            };
+            for y in y0..=y1 {
+                for x in x0..=x1 {
+                    let c = y * self.columns + x;
+                    self.corridor_members[self.fill[c] as usize] = i as u32;
+                    self.fill[c] += 1;
                 }
             }
         }
@@ -108,22 +172,19 @@ impl Grid {
         self.epoch = 0;
     }
 
-    fn key(&self, p: Point) -> (i64, i64) {
-        // Positions are finite; far-out ones saturate, which only makes a
-        // cell hold more.
-        (
-            (p[0] / self.cell).floor() as i64,
-            (p[1] / self.cell).floor() as i64,
-        )
+    /// The cell (column, row) of `p`, clamped to the grid: a point off
+    /// the grid goes to the nearest cell, so a box reaching past the
+    /// drawing still walks the cells it shares with it.
+    fn column_row(&self, p: Point) -> (usize, usize) {
+        // `as` truncates toward 0 and saturates (negative and NaN to 0).
+        let x = ((p[0] - self.origin[0]) / self.cell) as usize;
+        let y = ((p[1] - self.origin[1]) / self.cell) as usize;
+        (x.min(self.columns - 1), y.min(self.rows - 1))
     }
 
-    /// Whether the box `lo..hi` covers so many cells that walking them would
-    /// cost more than looking at everything.
-    fn too_wide(&self, lo: Point, hi: Point) -> bool {
-        let (a, b) = (self.key(lo), self.key(hi));
-        let cells = (b.0.saturating_sub(a.0).saturating_add(1))
-            .saturating_mul(b.1.saturating_sub(a.1).saturating_add(1));
-        cells > 4 * (self.rooms.len() + self.corridors.len()) as i64 + 16
+    fn index(&self, p: Point) -> usize {
+        let (x, y) = self.column_row(p);
+        y * self.columns + x
     }
 
     /// Whether `hit` holds for some room whose position lies in the box
@@ -135,19 +196,15 @@ impl Grid {
         mut hit: impl FnMut(VertexId, Point) -> bool,
     ) -> bool {
         let inside = |p: Point| p[0] >= lo[0] && p[0] <= hi[0] && p[1] >= lo[1] && p[1] <= hi[1];
-        if self.too_wide(lo, hi) {
-            return self.rooms.iter().any(|&(v, p)| inside(p) && hit(v, p));
-        }
-        let (a, b) = (self.key(lo), self.key(hi));
-        for x in a.0..=b.0 {
-            for y in a.1..=b.1 {
-                if let Some(list) = self.room_cells.get(&(x, y)) {
-                    for &i in list {
-                        let (v, p) = self.rooms[i as usize];
-                        if inside(p) && hit(v, p) {
-                            return true;
-                        }
-                    }
+        let ((x0, y0), (x1, y1)) = (self.column_row(lo), self.column_row(hi));
+        for y in y0..=y1 {
+            // A row's cells are one run of members.
+            let row = y * self.columns;
+            let (a, b) = (self.room_start[row + x0], self.room_start[row + x1 + 1]);
+            for &i in &self.room_members[a as usize..b as usize] {
+                let (v, p) = self.rooms[i as usize];
+                if inside(p) && hit(v, p) {
+                    return true;
                 }
             }
         }
@@ -174,35 +231,39 @@ impl Grid {
                 && p[1].max(q[1]) >= lo[1]
                 && p[1].min(q[1]) <= hi[1]
         };
-        if self.too_wide(lo, hi) {
-            return self.corridors.iter().any(|c| meets(c) && hit(c));
-        }
         for &i in &self.long {
             let c = &self.corridors[i as usize];
             if meets(c) && hit(c) {
                 return true;
             }
         }
-        let (a, b) = (self.key(lo), self.key(hi));
-        for x in a.0..=b.0 {
-            for y in a.1..=b.1 {
-                let Some(list) = self.corridor_cells.get(&(x, y)) else {
+        let ((x0, y0), (x1, y1)) = (self.column_row(lo), self.column_row(hi));
+        for y in y0..=y1 {
+            let row = y * self.columns;
+            let (a, b) = (
+                self.corridor_start[row + x0],
+                self.corridor_start[row + x1 + 1],
+            );
+            for &i in &self.corridor_members[a as usize..b as usize] {
+                let seen = &mut self.seen[i as usize];
+                if *seen == self.epoch {
                     continue;
-                };
-                for &i in list {
-                    let seen = &mut self.seen[i as usize];
-                    if *seen == self.epoch {
-                        continue;
-                    }
-                    *seen = self.epoch;
-                    let c = &self.corridors[i as usize];
-                    if meets(c) && hit(c) {
-                        return true;
-                    }
+                }
+                *seen = self.epoch;
+                let c = &self.corridors[i as usize];
+                if meets(c) && hit(c) {
+                    return true;
                 }
             }
         }
         false
+    }
+}
+
+/// Turns per-cell counts at `start[c + 1]` into run starts.
+fn prefix_sums(start: &mut [u32]) {
+    for c in 1..start.len() {
+        start[c] += start[c - 1];
     }
 }
 
