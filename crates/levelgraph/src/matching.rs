@@ -813,7 +813,7 @@ impl Pattern {
         };
         p.tags.accepts(tag)
             && host.degree(v) >= self.degree[i]
-            && p.valence.map_or(true, |n| host.valence(v) == n as usize)
+            && p.valence.is_none_or(|n| host.valence(v) == n as usize)
             && (p.attributes.is_empty()
                 || host.vertex(v).is_some_and(|h| {
                     p.attributes

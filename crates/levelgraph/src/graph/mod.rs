@@ -215,7 +215,7 @@ impl EdgeKind {
     /// table; indices up to 2^29 − 2 are told apart.
     pub fn new(directed: bool, cosmetic: bool, label: Option<Symbol>, outgoing: bool) -> Self {
         debug_assert!(
-            label.map_or(true, |l| l.0 < (u32::MAX >> Self::LABEL_SHIFT)),
+            label.is_none_or(|l| l.0 < (u32::MAX >> Self::LABEL_SHIFT)),
             "label index past the packed range"
         );
         let label = label.map_or(0, |l| (l.0 + 1) << Self::LABEL_SHIFT);

@@ -228,9 +228,7 @@ fn find_tag(text: &str, from: usize, tag: &str) -> Option<(usize, usize)> {
     for (n, line) in text.lines().enumerate().skip(from.saturating_sub(1)) {
         for (byte, _) in line.match_indices(&needle) {
             let after = line[byte + needle.len()..].chars().next();
-            if after.map_or(true, |c| {
-                c.is_whitespace() || matches!(c, '{' | '[' | ',' | '}' | ']')
-            }) {
+            if after.is_none_or(|c| c.is_whitespace() || matches!(c, '{' | '[' | ',' | '}' | ']')) {
                 return Some((n + 1, line[..byte].chars().count() + 1));
             }
         }

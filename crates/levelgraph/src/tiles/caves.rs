@@ -501,7 +501,7 @@ pub fn fill_mask(
             automaton.write_floor(&mut floor[..n]);
             return floor;
         }
-        if best.as_ref().map_or(true, |(b, _)| open > *b) {
+        if best.as_ref().is_none_or(|(b, _)| open > *b) {
             best = Some((open, automaton.wall.clone()));
         }
         if chance >= 1.0 {
@@ -824,7 +824,7 @@ impl LocalRegions {
     fn largest(&self) -> Option<u32> {
         let mut best: Option<u32> = None;
         for (r, &size) in self.sizes.iter().enumerate() {
-            if best.map_or(true, |b| size > self.sizes[b as usize]) {
+            if best.is_none_or(|b| size > self.sizes[b as usize]) {
                 best = Some(r as u32);
             }
         }
@@ -1375,7 +1375,7 @@ mod tests {
             if short {
                 mask.truncate(mask.len().saturating_sub(extra));
             } else {
-                mask.extend(std::iter::repeat(true).take(extra));
+                mask.extend(std::iter::repeat_n(true, extra));
             }
             let params = CaveParams { floor_ratio, max_tries: 5, ..CaveParams::default() };
             let floor = fill_mask(&mask, w as u32, h as u32, &params, &mut Rng::seeded(seed));
