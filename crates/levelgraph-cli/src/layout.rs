@@ -245,28 +245,47 @@ pub(crate) fn lay_out(
     settings: &LayoutSettings,
     what: &str,
 ) -> Result<(Layout, LayoutStats), Failure> {
+    match try_lay_out(problem, seed, settings, what)? {
+        Ok(done) => Ok(done),
+        Err(limit) => {
+            report_limit(&limit, what, seed);
+            Err(Failure::Derivation)
+        }
+    }
+}
+
+/// Runs the layout. `Ok(Err(limit))` when its limits stopped it (another
+/// seed, or another level, may be laid out); `Err` for a problem that
+/// cannot be laid out, reported here and exit 2.
+pub(crate) fn try_lay_out(
+    problem: &LayoutProblem,
+    seed: u64,
+    settings: &LayoutSettings,
+    what: &str,
+) -> Result<Result<(Layout, LayoutStats), LayoutError>, Failure> {
     let prepared = Prepared::new(problem).map_err(|e| {
         eprintln!("error: {what}: {e}");
         Failure::BadInput
     })?;
     match prepared.run(seed, settings) {
-        Ok(done) => Ok(done),
-        Err(e @ LayoutError::Limit { .. }) => {
-            let text = e.to_string();
-            let mut lines = text.lines();
-            eprintln!("error: {}", lines.next().unwrap_or_default());
-            for hint in lines {
-                eprintln!("  {hint}");
-            }
-            eprintln!(
-                "  hint: another --seed gives another layout (with `generate`, another level)"
-            );
-            eprintln!("  {what}, seed {seed}");
-            Err(Failure::Derivation)
-        }
+        Ok(done) => Ok(Ok(done)),
+        Err(e @ LayoutError::Limit { .. }) => Ok(Err(e)),
         Err(e) => {
             eprintln!("error: {what}: {e}");
             Err(Failure::BadInput)
         }
     }
+}
+
+/// Prints a layout that its limits stopped: the error, its hints, and
+/// what was laid out with which seed.
+pub(crate) fn report_limit(limit: &LayoutError, what: &str, seed: u64) {
+    let text = limit.to_string();
+    let mut lines = text.lines();
+    eprintln!("error: {}", lines.next().unwrap_or_default());
+    for hint in lines {
+        eprintln!("  {hint}");
+    }
+    eprintln!("  hint: another --seed gives another layout (with `generate`, another level)");
+    eprintln!("  {what}, seed {seed}");
 }

@@ -21,7 +21,7 @@ use levelgraph::drawing::{draw, ForceConfig};
 use levelgraph::formats::{
     host_for, to_dot, to_graphml, to_seed003_text, to_svg, MissionDoc, MissionError,
 };
-use levelgraph::geometric::GeometrySettings;
+use levelgraph::geometric::{attempt_seed, GeometrySettings};
 use levelgraph::grammar::{self, lint::lint, CompiledGrammar, GrammarError};
 use levelgraph::{DeriveError, Graph};
 
@@ -248,55 +248,75 @@ fn generate(
         return Err(Failure::BadInput);
     }
     let host = host.map(|h| load_host(h, grammar)).transpose()?;
-    let started = Instant::now();
-    let result = match (host, &geometry) {
-        (host, Some(settings)) => {
-            let outcome = match host {
-                Some(host) => levelgraph::geometric::derive_from(grammar, host, seed, settings),
-                None => levelgraph::geometric::derive(grammar, seed, settings),
-            };
-            outcome.map(|g| {
-                if g.attempts > 1 {
-                    eprintln!(
-                        "note: the drawings of {} attempts failed the self-intersection test; attempt {} (seed {}) passed",
-                        g.attempts - 1,
-                        g.attempts,
-                        g.derivation.seed
-                    );
-                }
-                g.derivation
-            })
-        }
-        (Some(host), None) => derive_from(grammar, host, seed),
-        (None, None) => levelgraph::derive(grammar, seed),
-    };
-    let derivation = match result {
-        Ok(d) => d,
-        Err(err) => {
-            // The error names the limit or stage, the graph's size and the rules applied.
-            eprintln!("error: {err}");
-            eprintln!("  grammar {}, seed {seed}", grammar.name());
-            let hint = match err {
-                DeriveError::TooFewVertices { .. } => {
-                    "try another --seed, or lower min_vertices in the grammar header"
-                }
-                DeriveError::StageFailed { .. } => {
-                    "try another --seed, or lower the stage's minimum count in the recipe"
-                }
-                DeriveError::Drawing { .. } => {
-                    "try another --seed, raise `retries` in the grammar's `geometric` block, or cap max_valence"
-                }
-            };
-            eprintln!("  hint: {hint}");
-            return Err(Failure::Derivation);
-        }
-    };
-    let elapsed = started.elapsed();
-    let alphabet = grammar.alphabet();
-    let title = format!("{} — seed {seed}", grammar.name());
-    let graph = &derivation.graph;
     formats.sort();
     formats.dedup();
+    // The room layout (seed 001) when the grammar says which templates its
+    // tags use. A level its limits cannot lay out gives way to the next
+    // level, derived with the next attempt seed, up to the block's retries.
+    let wants_layout = formats.contains(&Format::Layout) || formats.contains(&Format::Tiles);
+    let rooms = grammar.model().rooms.as_ref().filter(|_| wants_layout);
+    let retries = rooms.map_or(0, |spec| spec.retries());
+    let base = path.unwrap_or(Path::new("grammar"));
+    let what = format!("the level of grammar {}", grammar.name());
+    let settings = levelgraph::layout::LayoutSettings::default();
+    // Each failed attempt: its seed and why it gave way.
+    let mut failed: Vec<(u64, &str)> = Vec::new();
+    let (derivation, elapsed, layout, level_seed) = loop {
+        let level_seed = attempt_seed(seed, failed.len() as u32);
+        let last = failed.len() as u32 == retries;
+        let started = Instant::now();
+        let derived = derive_level(grammar, host.as_ref(), level_seed, geometry.as_ref());
+        // The time reported is the derivation's, as without a layout.
+        let elapsed = started.elapsed();
+        let derivation = match derived {
+            Ok(d) => d,
+            // The seed asked for is reported as before; a retry's level
+            // that cannot be derived gives way like one not laid out.
+            Err(err) if failed.is_empty() || last => {
+                report_derive_error(grammar, &err, level_seed);
+                return Err(Failure::Derivation);
+            }
+            Err(_) => {
+                failed.push((level_seed, "not derived"));
+                continue;
+            }
+        };
+        let Some(spec) = rooms else {
+            break (derivation, elapsed, None, level_seed);
+        };
+        let problem = layout::problem_of_level(&derivation.graph, spec, base)?;
+        match layout::try_lay_out(&problem, level_seed, &settings, &what)? {
+            Ok((l, _)) => break (derivation, elapsed, Some((problem, l)), level_seed),
+            Err(_) if !last => failed.push((level_seed, "not laid out")),
+            Err(limit) => {
+                layout::report_limit(&limit, &what, level_seed);
+                if retries > 0 {
+                    eprintln!(
+                        "  {} levels were tried (seed {seed} and {retries} retries) and none was laid out",
+                        retries + 1
+                    );
+                    eprintln!(
+                        "  hint: raise `retries` in the grammar's `rooms` block, or give the templates more doors"
+                    );
+                }
+                return Err(Failure::Derivation);
+            }
+        }
+    };
+    if !failed.is_empty() {
+        let tried: Vec<String> = failed
+            .iter()
+            .map(|(s, why)| format!("seed {s} ({why})"))
+            .collect();
+        eprintln!(
+            "note: the level of attempt {} (seed {level_seed}) was laid out after {}",
+            failed.len() + 1,
+            tried.join(", ")
+        );
+    }
+    let alphabet = grammar.alphabet();
+    let title = format!("{} — seed {level_seed}", grammar.name());
+    let graph = &derivation.graph;
     let positions = if geometry.is_some() {
         // The derivation's own drawing.
         let mut positions = vec![None; graph.vertex_bound()];
@@ -319,20 +339,6 @@ fn generate(
     } else {
         Vec::new()
     };
-    // The room layout (seed 001) when the grammar says which templates its
-    // tags use; the same seed as the derivation.
-    let wants_layout = formats.contains(&Format::Layout) || formats.contains(&Format::Tiles);
-    let layout = match (&grammar.model().rooms, wants_layout) {
-        (Some(spec), true) => {
-            let base = path.unwrap_or(Path::new("grammar"));
-            let problem = layout::problem_of_level(graph, spec, base)?;
-            let what = format!("the level of grammar {}", grammar.name());
-            let settings = levelgraph::layout::LayoutSettings::default();
-            let (l, _) = layout::lay_out(&problem, seed, &settings, &what)?;
-            Some((problem, l))
-        }
-        _ => None,
-    };
     let mut files: Vec<(String, Vec<u8>)> = formats
         .iter()
         .filter_map(|format| match format {
@@ -352,7 +358,7 @@ fn generate(
         if formats.contains(&Format::Layout) {
             files.push((
                 "layout.json".to_owned(),
-                levelgraph::formats::LayoutDoc::new(problem, l, seed)
+                levelgraph::formats::LayoutDoc::new(problem, l, level_seed)
                     .to_json()
                     .into_bytes(),
             ));
@@ -362,7 +368,7 @@ fn generate(
             ));
         }
         if formats.contains(&Format::Tiles) {
-            files.extend(level_tiles(graph, problem, l, grammar, seed)?);
+            files.extend(level_tiles(graph, problem, l, grammar, level_seed)?);
         }
     }
     if files.is_empty() {
@@ -390,6 +396,58 @@ fn generate(
         out.display()
     );
     Ok(())
+}
+
+/// Derives one level with `seed`: geometrically when `geometry` is given
+/// (its own attempts noted), from `host` when given.
+fn derive_level(
+    grammar: &CompiledGrammar,
+    host: Option<&Graph>,
+    seed: u64,
+    geometry: Option<&GeometrySettings>,
+) -> Result<levelgraph::Derivation, DeriveError> {
+    match (host, geometry) {
+        (host, Some(settings)) => {
+            let outcome = match host {
+                Some(host) => {
+                    levelgraph::geometric::derive_from(grammar, host.clone(), seed, settings)
+                }
+                None => levelgraph::geometric::derive(grammar, seed, settings),
+            };
+            outcome.map(|g| {
+                if g.attempts > 1 {
+                    eprintln!(
+                        "note: the drawings of {} attempts failed the self-intersection test; attempt {} (seed {}) passed",
+                        g.attempts - 1,
+                        g.attempts,
+                        g.derivation.seed
+                    );
+                }
+                g.derivation
+            })
+        }
+        (Some(host), None) => derive_from(grammar, host.clone(), seed),
+        (None, None) => levelgraph::derive(grammar, seed),
+    }
+}
+
+/// Reports a failed derivation: the limit or stage, the graph's size and
+/// the rules applied (in the error), the seed, and a hint.
+fn report_derive_error(grammar: &CompiledGrammar, err: &DeriveError, seed: u64) {
+    eprintln!("error: {err}");
+    eprintln!("  grammar {}, seed {seed}", grammar.name());
+    let hint = match err {
+        DeriveError::TooFewVertices { .. } => {
+            "try another --seed, or lower min_vertices in the grammar header"
+        }
+        DeriveError::StageFailed { .. } => {
+            "try another --seed, or lower the stage's minimum count in the recipe"
+        }
+        DeriveError::Drawing { .. } => {
+            "try another --seed, raise `retries` in the grammar's `geometric` block, or cap max_valence"
+        }
+    };
+    eprintln!("  hint: {hint}");
 }
 
 /// The tile map of a laid-out level: level.png, level.tmj and tileset.png.

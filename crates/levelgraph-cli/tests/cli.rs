@@ -980,3 +980,63 @@ fn layout_time_limits_out_of_range_exit_2() {
         );
     }
 }
+
+#[test]
+fn generate_derives_the_next_level_when_one_cannot_be_laid_out() {
+    // Seed 92's level of this grammar is not laid out within 1,000,000
+    // iterations (BENCHMARKS.md, "Room layout"); the next attempt's is.
+    let grammar = examples().join("dungeon-rooms.lg");
+    let out = scratch("level-retry");
+    let o = run(&[
+        "generate",
+        grammar.to_str().unwrap(),
+        "--seed",
+        "92",
+        "--formats",
+        "json,layout",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let note = stderr(&o);
+    assert!(
+        note.contains("note: the level of attempt 2 (seed ")
+            && note.contains("was laid out after seed 92 (not laid out)"),
+        "{note}"
+    );
+    let seed_of = |file: &str| -> u64 {
+        let doc: serde_json::Value =
+            serde_json::from_str(&fs::read_to_string(out.join(file)).unwrap()).unwrap();
+        doc["seed"].as_u64().unwrap()
+    };
+    let attempt = levelgraph::geometric::attempt_seed(92, 1);
+    assert_eq!(
+        (seed_of("mission.json"), seed_of("layout.json")),
+        (attempt, attempt)
+    );
+
+    // With `retries 0` the layout's limit is the error, exit 1, nothing written.
+    let dir = scratch("level-no-retry");
+    let text = fs::read_to_string(&grammar)
+        .unwrap()
+        .replacen("rooms {", "rooms {\n  retries 0", 1);
+    let strict = write(&dir, "strict.lg", &text);
+    let out = dir.join("out");
+    let o = run(&[
+        "generate",
+        &strict,
+        "--seed",
+        "92",
+        "--formats",
+        "json,layout",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("no layout within max_iterations 1000000"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!out.exists());
+}

@@ -33,6 +33,7 @@ const FULL: &str = r#"rooms {
   tile_scale 3
   fill goal: cave
   fill room: floor
+  retries 4
 }
 "#;
 
@@ -157,6 +158,7 @@ fn the_parser_reads_every_line() {
         ],
         corridors: strings(&["c2"]),
         tile_scale: Some(3),
+        retries: Some(4),
         fills: vec![
             FillSpec {
                 tags: strings(&["goal"]),
@@ -656,6 +658,27 @@ fn use_lines() {
         3,
         "`use *: NAME`",
     );
+}
+
+#[test]
+fn retries_line() {
+    check(
+        &block(&format!("{SQ}\nuse *: sq\nretries 1001")),
+        "retries 1001 is out of range",
+        3,
+        "0 to 1000",
+    );
+    check(
+        &block(&format!("{SQ}\nuse *: sq\nretries 2\nretries 3")),
+        "`retries` is set twice",
+        7,
+        "line 6",
+    );
+    let g = levelgraph::grammar::load(&block(&format!("{SQ}\nuse *: sq")), "g").unwrap();
+    let rooms = g.model().rooms.as_ref().unwrap();
+    assert_eq!((rooms.retries, rooms.retries()), (None, 8));
+    let g = levelgraph::grammar::load(&block(&format!("{SQ}\nuse *: sq\nretries 0")), "g").unwrap();
+    assert_eq!(g.model().rooms.as_ref().unwrap().retries(), 0);
 }
 
 #[test]

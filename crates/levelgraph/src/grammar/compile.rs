@@ -925,6 +925,18 @@ fn check_rooms(cx: &mut Cx<'_>, tags: &Symbols, rooms: &model::RoomsSpec) {
             );
         }
     }
+    if let Some(retries) = rooms.retries {
+        if retries > model::RoomsSpec::MAX_RETRIES {
+            cx.error(
+                format!("retries {retries} is out of range"),
+                cx_loc(rooms.span, block.child("retries")),
+                Some(format!(
+                    "more levels derived when one cannot be laid out: 0 to {}",
+                    model::RoomsSpec::MAX_RETRIES
+                )),
+            );
+        }
+    }
     let mut first_fill: BTreeMap<&str, usize> = BTreeMap::new();
     for (i, f) in rooms.fills.iter().enumerate() {
         let at = cx_loc(f.span, block.item("fills", i));

@@ -99,7 +99,7 @@ const GEOMETRIC_SETTINGS: &str =
     "spring, steps, finish_steps, room_radius, radius, margin, retries";
 /// The words of a `rooms { … }` block, for the unknown-word hint. A member
 /// name spelled like one of them must be written as a string.
-const ROOMS_WORDS: [&str; 10] = [
+const ROOMS_WORDS: [&str; 11] = [
     "door",
     "repeat",
     "min_distance",
@@ -110,6 +110,7 @@ const ROOMS_WORDS: [&str; 10] = [
     "corridors",
     "tile_scale",
     "fill",
+    "retries",
 ];
 const RULE_ATTRIBUTES: &str =
     "weight, max_uses, probability, no_repeat, priority, group, induced, orient any, mirror";
@@ -711,7 +712,7 @@ impl<'src> Parser<'src> {
             let (key, span) = self.ident("a word of the `rooms` block or `}`")?;
             if matches!(
                 key,
-                "door" | "repeat" | "min_distance" | "corridors" | "tile_scale"
+                "door" | "repeat" | "min_distance" | "corridors" | "tile_scale" | "retries"
             ) {
                 self.once(&mut seen, key, span)?;
             }
@@ -785,6 +786,7 @@ impl<'src> Parser<'src> {
                     spec.corridors = self.room_members()?;
                 }
                 "tile_scale" => spec.tile_scale = Some(self.count("tile_scale")?),
+                "retries" => spec.retries = Some(self.count("retries")?),
                 "fill" => {
                     let mut tags = Vec::new();
                     while let TokenKind::Ident(tag) = self.peek().kind {
