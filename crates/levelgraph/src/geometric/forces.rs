@@ -101,7 +101,7 @@ const RANGE: f64 = 2.0;
 
 /// Below this many (active vertex, candidate) pairs a step scans every
 /// candidate instead of putting them in cells.
-const ALL_BELOW: usize = 1024;
+const ALL_BELOW: usize = 4096;
 
 /// Relaxes `pos` in place, moving only the vertices listed in `active`
 /// (each once; the others stay where they are but still push and pull).
@@ -134,7 +134,7 @@ pub(crate) fn relax(
     // When every vertex moves (the finishing relaxation, a rule's
     // drawing), many steps look at the whole drawing: neighbour lists
     // (Verlet's, from molecular dynamics) are made once with a skin and
-    // remade only when some vertex has moved half the skin, so a step
+    // remade only when vertices have moved as much as the skin, so a step
     // costs what is within reach, not a scan. A list holds everything
     // within reach plus the skin, in index order, so the forces are the
     // sums a scan of every candidate would make, in the same order.
@@ -190,7 +190,7 @@ pub(crate) fn relax(
             }
         }
         if listed {
-            stale = scratch.lists.moved_past(pos, 0.5 * skin);
+            stale = scratch.lists.moved_past(pos, skin);
         }
         // Energy: the sum of squared forces on the moving vertices. Settled
         // when it is small (the mean force below `SETTLED`, so no vertex
@@ -284,17 +284,19 @@ pub(crate) struct RelaxScratch {
 }
 
 /// The skin of the neighbour lists, in maximum steps: lists are remade
-/// when a vertex has moved more than half of it (four full steps). A
-/// thicker skin means longer lists; a thinner one, more remaking (4 and
-/// 16 measured within a few per cent of 8).
+/// when the two vertices that moved most have moved this much together
+/// (eight full steps at least). A thicker skin means longer lists; a
+/// thinner one, more remaking (4 and 16 measured within a few per cent
+/// of 8).
 const LIST_SKIN: f64 = 8.0;
 
 /// Neighbour lists of a relaxation that moves every vertex: per vertex
 /// `i`, the vertices `j > i` and the solid springs not at `i` that were
-/// within reach plus the skin when the lists were made. Until some vertex
-/// has moved half the skin from where it was then, no other pair or
-/// vertex–spring pair can have come within reach (a segment moves no
-/// farther than its ends), so the lists hold every interaction.
+/// within reach plus the skin when the lists were made. Until two
+/// vertices have moved the skin together, no other pair or vertex–spring
+/// pair can have come within reach (a distance changes by at most the
+/// moves of its two ends, and a segment moves no farther than its
+/// ends), so the lists hold every interaction.
 #[derive(Debug, Default)]
 struct Lists {
     pair_start: Vec<u32>,
@@ -374,14 +376,25 @@ impl Lists {
         self.anchor.extend_from_slice(pos);
     }
 
-    /// Whether some vertex is more than `limit` from where it was when
-    /// the lists were made.
-    fn moved_past(&self, pos: &[Point], limit: f64) -> bool {
-        let limit2 = limit * limit;
-        pos.iter().zip(&self.anchor).any(|(p, a)| {
+    /// Whether two vertices may together have moved `skin` or more since
+    /// the lists were made (the two largest moves add up to it): only then
+    /// can a pair, or a vertex and a spring, have come from beyond reach
+    /// plus the skin to within reach.
+    fn moved_past(&self, pos: &[Point], skin: f64) -> bool {
+        let (mut first, mut second) = (0.0f64, 0.0f64);
+        for (p, a) in pos.iter().zip(&self.anchor) {
             let (dx, dy) = (p[0] - a[0], p[1] - a[1]);
-            dx * dx + dy * dy > limit2
-        })
+            let d2 = dx * dx + dy * dy;
+            if d2 > second {
+                if d2 > first {
+                    second = first;
+                    first = d2;
+                } else {
+                    second = d2;
+                }
+            }
+        }
+        first.sqrt() + second.sqrt() >= skin
     }
 
     /// [`repel`] over the lists: each pair once, acting on both ends.
@@ -546,6 +559,10 @@ impl Neighbours {
                 a[1].max(b[1]) + range,
             ];
         }
+        self.all = active * c < ALL_BELOW;
+        if self.all {
+            return;
+        }
         let mut lo = [f64::INFINITY; 2];
         let mut hi = [f64::NEG_INFINITY; 2];
         for &i in &self.vertices {
@@ -556,7 +573,7 @@ impl Neighbours {
             }
         }
         let (w, h) = (hi[0] - lo[0], hi[1] - lo[1]);
-        self.all = active * c < ALL_BELOW || !(w.is_finite() && h.is_finite());
+        self.all = !(w.is_finite() && h.is_finite());
         if self.all {
             return;
         }

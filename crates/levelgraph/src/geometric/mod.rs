@@ -245,7 +245,60 @@ pub(crate) struct Hook<'a> {
     pub(crate) stats: RelaxStats,
     relax_scratch: host_drawing::Scratch,
     placement: RefCell<placement::Scratch>,
+    /// The placements found since the last application, for the match
+    /// last asked about.
+    planned: RefCell<Planned>,
     around: Vec<VertexId>,
+}
+
+/// The placements [`Hook::has_placement`] found for one match, per rule
+/// and alternative, so that [`Hook::before_apply`] takes the chosen one
+/// instead of working it out again (at 20–50 rooms almost every match is
+/// placed at the first try, so this was half of all placement checks).
+/// Valid until the host changes: cleared after every application.
+#[derive(Debug, Default)]
+struct Planned {
+    vertices: Vec<VertexId>,
+    edges: Vec<crate::graph::EdgeId>,
+    /// `(rule, alternative, start, end)`: the fresh positions are
+    /// `points[start..end]`.
+    found: Vec<(usize, usize, usize, usize)>,
+    points: Vec<Point>,
+}
+
+impl Planned {
+    fn clear(&mut self) {
+        self.vertices.clear();
+        self.edges.clear();
+        self.found.clear();
+        self.points.clear();
+    }
+
+    /// Forgets what was found unless it was found for `m`.
+    fn about(&mut self, m: &Match) {
+        if self.vertices != m.vertices || self.edges != m.edges {
+            self.clear();
+            self.vertices.extend_from_slice(&m.vertices);
+            self.edges.extend_from_slice(&m.edges);
+        }
+    }
+
+    fn record(&mut self, r: usize, alt: usize, fresh: &[Point]) {
+        let start = self.points.len();
+        self.points.extend_from_slice(fresh);
+        self.found.push((r, alt, start, self.points.len()));
+    }
+
+    /// The placement found for alternative `alt` of rule `r` at `m`.
+    fn get(&self, r: usize, alt: usize, m: &Match) -> Option<&[Point]> {
+        if self.vertices != m.vertices || self.edges != m.edges {
+            return None;
+        }
+        self.found
+            .iter()
+            .find(|f| f.0 == r && f.1 == alt)
+            .map(|&(_, _, start, end)| &self.points[start..end])
+    }
 }
 
 impl<'a> Hook<'a> {
@@ -268,6 +321,7 @@ impl<'a> Hook<'a> {
             stats: RelaxStats::default(),
             relax_scratch,
             placement: RefCell::new(placement),
+            planned: RefCell::new(Planned::default()),
             around: Vec::new(),
         }
     }
@@ -280,20 +334,35 @@ impl<'a> Hook<'a> {
     /// Whether alternative `alt` of rule `r` has a placement at `m` that
     /// keeps the drawing plane; the placement is kept for [`Hook::after_apply`].
     pub(crate) fn has_placement(&self, r: usize, alt: usize, host: &Graph, m: &Match) -> bool {
-        placement::plan(
+        let mut scratch = self.placement.borrow_mut();
+        let placed = placement::plan(
             &self.drawings[r],
             alt,
             &self.rules[r].alternatives[alt],
             host,
             m,
             self.params.base,
-            &mut self.placement.borrow_mut(),
-        )
+            &mut scratch,
+        );
+        if placed {
+            let mut planned = self.planned.borrow_mut();
+            planned.about(m);
+            planned.record(r, alt, &scratch.fresh);
+        }
+        placed
     }
 
     /// Works out the placement of alternative `alt` of rule `r` at `m`,
-    /// before the host changes.
+    /// before the host changes (or takes the one [`Hook::has_placement`]
+    /// found).
     pub(crate) fn before_apply(&mut self, r: usize, alt: usize, m: &Match, host: &Graph) {
+        let planned = self.planned.get_mut();
+        if let Some(points) = planned.get(r, alt, m) {
+            let fresh = &mut self.placement.get_mut().fresh;
+            fresh.clear();
+            fresh.extend_from_slice(points);
+            return;
+        }
         if !self.has_placement(r, alt, host, m) {
             // Not allowed by `has_placement`, so not drawn; a placement
             // without positions leaves the vertices at the origin.
@@ -307,6 +376,7 @@ impl<'a> Hook<'a> {
     /// and their neighbours move, the rest of the level stays.
     pub(crate) fn after_apply(&mut self, m: &Match, created: &[VertexId], host: &mut Graph) {
         self.placement.get_mut().grid.invalidate();
+        self.planned.get_mut().clear();
         let fresh = &self.placement.get_mut().fresh;
         for (j, &v) in created.iter().enumerate() {
             let p: Point = fresh.get(j).copied().unwrap_or([0.0, 0.0]);
