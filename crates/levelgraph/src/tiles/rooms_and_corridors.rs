@@ -262,7 +262,9 @@ pub fn generate(params: &RoomsParams, seed: u64) -> Result<TileMap, TilesError> 
         ctx.link(a, b, &mut rng);
     }
     ctx.join_components()?;
-    OWNER_SCRATCH.set(std::mem::take(&mut ctx.owner));
+    if ctx.owner.len() <= SCRATCH_KEEP_CELLS {
+        OWNER_SCRATCH.set(std::mem::take(&mut ctx.owner));
+    }
     Ok(ctx.map)
 }
 
@@ -388,6 +390,11 @@ thread_local! {
     /// allocated again, which at 200 × 200 cells is 160 KB per map.
     static OWNER_SCRATCH: std::cell::Cell<Vec<u32>> = const { std::cell::Cell::new(Vec::new()) };
 }
+
+/// The largest owner grid a thread keeps between maps, in cells (4 MB):
+/// the grid of a larger map is freed, so one huge map does not hold its
+/// memory for the rest of the thread's life.
+const SCRATCH_KEEP_CELLS: usize = 1 << 20;
 
 /// What each cell may become: corridors only ever go on `FREE` cells, doors
 /// only on `RING` cells.
