@@ -27,10 +27,9 @@ pub(crate) fn finish(
     let ids: Vec<_> = host.vertex_ids().collect();
     for &v in &ids {
         let top = host.parent(v).is_none();
-        let tag = host.tags().name(host.tag(v)).to_owned();
         let [lo, hi] = settings
             .tag_radius
-            .get(&tag)
+            .get(host.tags().name(host.tag(v)))
             .copied()
             .unwrap_or(settings.room_radius);
         let r = if top {
