@@ -404,7 +404,7 @@ impl Lists {
             let (a, b) = (self.pair_start[i], self.pair_start[i + 1]);
             for &j in &self.pairs[a as usize..b as usize] {
                 let j = j as usize;
-                if let Some(f) = push_apart(pos, radius, params, i, j) {
+                if let Some(f) = push_apart(pos, params, i, j, separation(radius, params, i, j)) {
                     fi[0] += f[0];
                     fi[1] += f[1];
                     force[j][0] -= f[0];
@@ -681,11 +681,31 @@ fn repel(
     near: &Neighbours,
     force: &mut [Point],
 ) {
+    // While rewriting no vertex has a radius: every pair touches at the
+    // base length, and the loop need not read radii.
+    if radius.iter().all(|&r| r == 0.0) {
+        repel_at(pos, active, params, near, force, |_, _| params.base);
+    } else {
+        repel_at(pos, active, params, near, force, |i, j| {
+            separation(radius, params, i, j)
+        });
+    }
+}
+
+/// [`repel`] with the pair separations given by `separation`.
+fn repel_at(
+    pos: &[Point],
+    active: &[usize],
+    params: &RelaxParams,
+    near: &Neighbours,
+    force: &mut [Point],
+    separation: impl Fn(usize, usize) -> f64,
+) {
     for &i in active {
         let mut fi = [0.0, 0.0];
         let mut add = |j: usize| {
             if j != i {
-                if let Some(f) = push_apart(pos, radius, params, i, j) {
+                if let Some(f) = push_apart(pos, params, i, j, separation(i, j)) {
                     fi[0] += f[0];
                     fi[1] += f[1];
                 }
@@ -724,19 +744,18 @@ fn separation(radius: &[f64], params: &RelaxParams, i: usize, j: usize) -> f64 {
     }
 }
 
-/// The repulsion on vertex `i` from vertex `j` (distinct), `None` beyond
-/// reach.
+/// The repulsion on vertex `i` from vertex `j` (distinct) that touch at
+/// `separation` ([`separation`]), `None` beyond reach.
 #[inline]
 fn push_apart(
     pos: &[Point],
-    radius: &[f64],
     params: &RelaxParams,
     i: usize,
     j: usize,
+    separation: f64,
 ) -> Option<Point> {
     let dx = pos[i][0] - pos[j][0];
     let dy = pos[i][1] - pos[j][1];
-    let separation = separation(radius, params, i, j);
     let d2 = dx * dx + dy * dy;
     let reach = RANGE * separation;
     if d2 >= reach * reach {
