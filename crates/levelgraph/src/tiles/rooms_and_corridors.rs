@@ -50,7 +50,7 @@
 //! again after the other links, and components still apart at the end are
 //! joined, each to the nearest other one. A link between rooms already
 //! connected only adds a loop; it is dropped when no corridor is found,
-//! and only tries Ls once the map has used its [`LOOP_SEARCH_BUDGET`].
+//! and only tries Ls and Zs once the map has used its [`LOOP_SEARCH_BUDGET`].
 //!
 //! Every map returned is connected: its passable cells form one 4-connected
 //! region and every room is reachable from the first.
@@ -87,7 +87,7 @@ pub const TURN_COST: usize = 2;
 /// Cells per map cell a map's corridor searches may settle before the
 /// links that only add loops stop searching: past
 /// `LOOP_SEARCH_BUDGET × width × height` settled cells, a link whose rooms
-/// are already connected is drawn only where an L fits. Links that connectivity needs are always searched. This keeps
+/// are already connected is drawn only where an L or a Z fits. Links that connectivity needs are always searched. This keeps
 /// the densest parameters (a thousand rooms, 16 corridors each) to seconds;
 /// seed 004's defaults use a few hundredths of it.
 pub const LOOP_SEARCH_BUDGET: usize = 16;
