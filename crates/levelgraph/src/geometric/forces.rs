@@ -357,19 +357,13 @@ impl Lists {
                 }
             }
             self.pair_start.push(self.pairs.len() as u32);
-            for k in near.springs_at(p) {
+            near.springs_holding(p, |c| {
+                let k = near.springs[c] as usize;
                 let s = &springs[k];
-                if !s.solid || i == s.a || i == s.b {
-                    continue;
-                }
-                let [lo_x, lo_y, hi_x, hi_y] = near.boxes[k];
-                if p[0] < lo_x || p[0] > hi_x || p[1] < lo_y || p[1] > hi_y {
-                    continue;
-                }
-                if norm(off_segment(p, pos[s.a], pos[s.b]).1) < range {
+                if i != s.a && i != s.b && norm(off_segment(p, pos[s.a], pos[s.b]).1) < range {
                     self.springs.push(k as u32);
                 }
-            }
+            });
             self.spring_start.push(self.springs.len() as u32);
         }
         self.anchor.clear();
@@ -446,6 +440,23 @@ impl Lists {
 /// First and last cell (column, row) of a box.
 type CellRange = ((usize, usize), (usize, usize));
 
+/// An axis-aligned box, corners included.
+#[derive(Clone, Copy, Debug)]
+struct Box2 {
+    lo: Point,
+    hi: Point,
+}
+
+impl Box2 {
+    /// Whether `p` is in the box (its edges included). Without
+    /// short-circuits: the four tests are cheaper than the branches
+    /// between them.
+    #[inline]
+    fn holds(&self, p: Point) -> bool {
+        !((p[0] < self.lo[0]) | (p[0] > self.hi[0]) | (p[1] < self.lo[1]) | (p[1] > self.hi[1]))
+    }
+}
+
 /// The vertices and solid springs a relaxation's forces can involve, in
 /// square cells as wide as the longest repulsion reach. The candidates are
 /// chosen once per relaxation: for a relaxation of a few vertices (the
@@ -478,9 +489,9 @@ pub(crate) struct Neighbours {
     spring_start: Vec<u32>,
     spring_members: Vec<u32>,
     ranges: Vec<CellRange>,
-    /// Per spring (candidates only): its box grown by the push's range,
-    /// `[lo_x, lo_y, hi_x, hi_y]`, at this step's positions.
-    boxes: Vec<[f64; 4]>,
+    /// Per candidate spring (in the order of `springs`): its box grown by
+    /// the push's range, at this step's positions.
+    boxes: Vec<Box2>,
     /// Every candidate, when there are few or cells would outnumber them.
     all: bool,
 }
@@ -548,17 +559,15 @@ impl Neighbours {
     fn build(&mut self, pos: &[Point], springs: &[Spring], active: usize, params: &RelaxParams) {
         let c = self.vertices.len();
         let range = 0.5 * params.base + self.skin;
-        self.boxes.resize(springs.len(), [0.0; 4]);
-        for &k in &self.springs {
+        self.boxes.clear();
+        self.boxes.extend(self.springs.iter().map(|&k| {
             let s = &springs[k as usize];
             let (a, b) = (pos[s.a], pos[s.b]);
-            self.boxes[k as usize] = [
-                a[0].min(b[0]) - range,
-                a[1].min(b[1]) - range,
-                a[0].max(b[0]) + range,
-                a[1].max(b[1]) + range,
-            ];
-        }
+            Box2 {
+                lo: [a[0].min(b[0]) - range, a[1].min(b[1]) - range],
+                hi: [a[0].max(b[0]) + range, a[1].max(b[1]) + range],
+            }
+        }));
         self.all = active * c < ALL_BELOW;
         if self.all {
             return;
@@ -612,10 +621,11 @@ impl Neighbours {
         // Springs: counted, then placed, in every cell their grown box meets.
         let mut ranges = std::mem::take(&mut self.ranges);
         ranges.clear();
-        ranges.extend(self.springs.iter().map(|&k| {
-            let [lo_x, lo_y, hi_x, hi_y] = self.boxes[k as usize];
-            (self.column_row([lo_x, lo_y]), self.column_row([hi_x, hi_y]))
-        }));
+        ranges.extend(
+            self.boxes
+                .iter()
+                .map(|b| (self.column_row(b.lo), self.column_row(b.hi))),
+        );
         self.spring_start.clear();
         self.spring_start.resize(cells + 1, 0);
         for &(lo, hi) in &ranges {
@@ -632,11 +642,11 @@ impl Neighbours {
         self.spring_members
             .resize(self.spring_start[cells] as usize, 0);
         let mut fill: Vec<u32> = self.spring_start[..cells].to_vec();
-        for (&k, &(lo, hi)) in self.springs.iter().zip(&ranges) {
+        for (c, &(lo, hi)) in ranges.iter().enumerate() {
             for y in lo.1..=hi.1 {
                 for x in lo.0..=hi.0 {
                     let cell = y * self.columns + x;
-                    self.spring_members[fill[cell] as usize] = k;
+                    self.spring_members[fill[cell] as usize] = c as u32;
                     fill[cell] += 1;
                 }
             }
@@ -644,16 +654,34 @@ impl Neighbours {
         self.ranges = ranges;
     }
 
-    /// The springs that may pass within the push's range of `p`: every
-    /// candidate, or those registered in `p`'s cell.
-    fn springs_at(&self, p: Point) -> impl Iterator<Item = usize> + '_ {
-        let slice: &[u32] = if self.all {
-            &self.springs
+    /// Calls `f` with the position (in `springs` and `boxes`) of every
+    /// candidate spring whose box holds `p`, in increasing order: the
+    /// (solid) springs that may pass within the push's range of `p`.
+    #[inline]
+    fn springs_holding(&self, p: Point, mut f: impl FnMut(usize)) {
+        if self.all {
+            // 64 boxes at a time into a mask, without a branch per box
+            // (almost every box is rejected), then the few that hold `p`.
+            for (chunk, boxes) in self.boxes.chunks(64).enumerate() {
+                let mut mask = 0u64;
+                for (j, b) in boxes.iter().enumerate() {
+                    mask |= u64::from(b.holds(p)) << j;
+                }
+                while mask != 0 {
+                    f(chunk * 64 + mask.trailing_zeros() as usize);
+                    mask &= mask - 1;
+                }
+            }
         } else {
-            let c = self.index(p);
-            &self.spring_members[self.spring_start[c] as usize..self.spring_start[c + 1] as usize]
-        };
-        slice.iter().map(|&k| k as usize)
+            // Those registered in `p`'s cell.
+            let cell = self.index(p);
+            let (a, b) = (self.spring_start[cell], self.spring_start[cell + 1]);
+            for &c in &self.spring_members[a as usize..b as usize] {
+                if self.boxes[c as usize].holds(p) {
+                    f(c as usize);
+                }
+            }
+        }
     }
 
     fn column_row(&self, p: Point) -> (usize, usize) {
@@ -827,17 +855,14 @@ fn push_off_edges(
     let range = 0.5 * params.base;
     for &i in active {
         let p = pos[i];
-        for k in near.springs_at(p) {
+        near.springs_holding(p, |c| {
+            let k = near.springs[c] as usize;
             let s = &springs[k];
-            if !s.solid || i == s.a || i == s.b {
-                continue;
-            }
-            let [lo_x, lo_y, hi_x, hi_y] = near.boxes[k];
-            if p[0] < lo_x || p[0] > hi_x || p[1] < lo_y || p[1] > hi_y {
-                continue;
+            if i == s.a || i == s.b {
+                return;
             }
             let Some((t, f)) = off_edge(p, pos[s.a], pos[s.b], range) else {
-                continue;
+                return;
             };
             force[i][0] += f[0];
             force[i][1] += f[1];
@@ -849,7 +874,7 @@ fn push_off_edges(
                 force[s.b][0] -= f[0] * t;
                 force[s.b][1] -= f[1] * t;
             }
-        }
+        });
     }
 }
 
