@@ -30,6 +30,10 @@ impl SpringShape {
     pub(crate) fn force(self, d: f64, length: f64) -> f64 {
         match self {
             SpringShape::Logarithmic => ln(d / length),
+            // Dividing by a length of 1 (most springs while rewriting)
+            // changes nothing: skip the division, which is on the
+            // critical path of every spring.
+            SpringShape::Sigmoid if length == 1.0 => sigmoid(d - 1.0),
             SpringShape::Sigmoid => sigmoid((d - length) / length),
         }
     }
@@ -211,36 +215,37 @@ pub(crate) fn relax(
 /// whose box meets the box of the moving ones are tested, and a pair only
 /// when their boxes meet (segments whose boxes are apart have no point in
 /// common), so the count is that of testing every pair. O(m + k·m') for
-/// `k` springs at moving vertices and `m'` springs near them.
-pub(crate) fn crossings(pos: &[Point], springs: &[Spring], moving: &[bool]) -> usize {
+/// `k` springs at moving vertices and `m'` springs near them. `movers`:
+/// a buffer.
+pub(crate) fn crossings(
+    pos: &[Point],
+    springs: &[Spring],
+    moving: &[bool],
+    movers: &mut Vec<Mover>,
+) -> usize {
     let bounds = |s: &Spring| {
         let (a, b) = (pos[s.a], pos[s.b]);
-        [
-            a[0].min(b[0]),
-            a[1].min(b[1]),
-            a[0].max(b[0]),
-            a[1].max(b[1]),
-        ]
+        Box2 {
+            lo: [a[0].min(b[0]), a[1].min(b[1])],
+            hi: [a[0].max(b[0]), a[1].max(b[1])],
+        }
     };
-    let apart =
-        |p: &[f64; 4], q: &[f64; 4]| p[2] < q[0] || q[2] < p[0] || p[3] < q[1] || q[3] < p[1];
-    let mut area = [
-        f64::INFINITY,
-        f64::INFINITY,
-        f64::NEG_INFINITY,
-        f64::NEG_INFINITY,
-    ];
-    let mut movers: Vec<(usize, [f64; 4])> = Vec::new();
+    let mut area = Box2 {
+        lo: [f64::INFINITY; 2],
+        hi: [f64::NEG_INFINITY; 2],
+    };
+    movers.clear();
     for (i, s) in springs.iter().enumerate() {
         if s.solid && (moving[s.a] || moving[s.b]) {
             let b = bounds(s);
-            area = [
-                area[0].min(b[0]),
-                area[1].min(b[1]),
-                area[2].max(b[2]),
-                area[3].max(b[3]),
-            ];
-            movers.push((i, b));
+            area = Box2 {
+                lo: [area.lo[0].min(b.lo[0]), area.lo[1].min(b.lo[1])],
+                hi: [area.hi[0].max(b.hi[0]), area.hi[1].max(b.hi[1])],
+            };
+            movers.push(Mover {
+                index: i,
+                bounds: b,
+            });
         }
     }
     let mut count = 0;
@@ -249,28 +254,40 @@ pub(crate) fn crossings(pos: &[Point], springs: &[Spring], moving: &[bool]) -> u
             continue;
         }
         let bt = bounds(t);
-        if apart(&bt, &area) {
+        if !bt.meets(&area) {
             continue;
         }
         let t_moves = moving[t.a] || moving[t.b];
-        for &(i, bs) in &movers {
-            let s = &springs[i];
-            // A pair with both moving is seen twice: count it once.
-            if (t_moves && j < i)
-                || s.a == t.a
-                || s.a == t.b
-                || s.b == t.a
-                || s.b == t.b
-                || apart(&bs, &bt)
-            {
-                continue;
+        // The movers whose box meets `t`'s, 64 at a time into a mask
+        // without a branch per mover (most are apart); the count does
+        // not depend on the order pairs are looked at.
+        for movers in movers.chunks(64) {
+            let mut mask = 0u64;
+            for (b, m) in movers.iter().enumerate() {
+                mask |= u64::from(m.bounds.meets(&bt)) << b;
             }
-            if segments_cross(pos[s.a], pos[s.b], pos[t.a], pos[t.b]) {
-                count += 1;
+            while mask != 0 {
+                let i = movers[mask.trailing_zeros() as usize].index;
+                mask &= mask - 1;
+                let s = &springs[i];
+                // A pair with both moving is seen twice: count it once.
+                if (t_moves && j < i) || s.a == t.a || s.a == t.b || s.b == t.a || s.b == t.b {
+                    continue;
+                }
+                if segments_cross(pos[s.a], pos[s.b], pos[t.a], pos[t.b]) {
+                    count += 1;
+                }
             }
         }
     }
     count
+}
+
+/// A spring with a moving end, and its box, for [`crossings`].
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Mover {
+    index: usize,
+    bounds: Box2,
 }
 
 /// Buffers of [`relax`], reused between calls.
@@ -448,6 +465,15 @@ struct Box2 {
 }
 
 impl Box2 {
+    /// Whether the two boxes have a point in common (edges included).
+    #[inline]
+    fn meets(&self, other: &Box2) -> bool {
+        !((self.hi[0] < other.lo[0])
+            | (other.hi[0] < self.lo[0])
+            | (self.hi[1] < other.lo[1])
+            | (other.hi[1] < self.lo[1]))
+    }
+
     /// Whether `p` is in the box (its edges included). Without
     /// short-circuits: the four tests are cheaper than the branches
     /// between them.
@@ -712,7 +738,13 @@ fn repel(
     // While rewriting no vertex has a radius: every pair touches at the
     // base length, and the loop need not read radii.
     if radius.iter().all(|&r| r == 0.0) {
-        repel_at(pos, active, params, near, force, |_, _| params.base);
+        if params.base == 1.0 {
+            // The rewriting's unit length as a constant: the compiler then
+            // drops the multiplications and divisions by it (exact).
+            repel_at(pos, active, params, near, force, |_, _| 1.0);
+        } else {
+            repel_at(pos, active, params, near, force, |_, _| params.base);
+        }
     } else {
         repel_at(pos, active, params, near, force, |i, j| {
             separation(radius, params, i, j)

@@ -3,7 +3,7 @@
 //! edges act on its room), positions read from and written back to the
 //! graph.
 
-use super::forces::{crossings, relax, RelaxOutcome, RelaxParams, RelaxScratch, Spring};
+use super::forces::{crossings, relax, Mover, RelaxOutcome, RelaxParams, RelaxScratch, Spring};
 use crate::drawing::top_level;
 use crate::graph::{Graph, Point, VertexId};
 
@@ -19,6 +19,7 @@ pub(crate) struct Scratch {
     relax: RelaxScratch,
     start: Vec<Point>,
     moving: Vec<bool>,
+    movers: Vec<Mover>,
 }
 
 impl Scratch {
@@ -116,8 +117,8 @@ pub(crate) fn relax_host(
     for &i in &s.active {
         s.moving[i] = true;
     }
-    let after = crossings(&s.pos, &s.springs, &s.moving);
-    if after > 0 && after > crossings(&s.start, &s.springs, &s.moving) {
+    let after = crossings(&s.pos, &s.springs, &s.moving, &mut s.movers);
+    if after > 0 && after > crossings(&s.start, &s.springs, &s.moving, &mut s.movers) {
         // The forces pulled a corridor across another: keep the drawing as
         // it was, which is plane (forces cannot be trusted to untangle it).
         s.pos.clear();

@@ -341,7 +341,7 @@ fn draw_fresh(
             &rule_params(shape),
             &mut RelaxScratch::default(),
         );
-        if crossings(&pos, &springs, &vec![true; pos.len()]) == 0 {
+        if crossings(&pos, &springs, &vec![true; pos.len()], &mut Vec::new()) == 0 {
             break;
         }
     }

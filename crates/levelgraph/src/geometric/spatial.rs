@@ -30,6 +30,9 @@ const MAX_CELLS: usize = 64;
 pub(crate) struct Grid {
     valid: bool,
     cell: f64,
+    /// `1 / cell`: a cell is found with a multiplication (the grid is only
+    /// a filter, and any monotone map of positions to cells serves it).
+    per_cell: f64,
     origin: Point,
     columns: usize,
     rows: usize,
@@ -38,6 +41,8 @@ pub(crate) struct Grid {
     /// `room_start[c]..room_start[c + 1]`: cell `c`'s slice of `room_members`.
     room_start: Vec<u32>,
     room_members: Vec<u32>,
+    /// Per room, its cell (found once for both counting passes).
+    room_cell: Vec<u32>,
     corridor_start: Vec<u32>,
     corridor_members: Vec<u32>,
     /// Per corridor, the cells its box covers (first and last column and
@@ -107,8 +112,10 @@ impl Grid {
             self.origin = lo;
             self.columns = (w / self.cell) as usize + 1;
             self.rows = (h / self.cell) as usize + 1;
+            self.per_cell = 1.0 / self.cell;
         } else {
             self.cell = f64::INFINITY;
+            self.per_cell = 0.0;
             self.origin = [0.0, 0.0];
             self.columns = 1;
             self.rows = 1;
@@ -116,8 +123,10 @@ impl Grid {
         let cells = self.columns * self.rows;
         self.room_start.clear();
         self.room_start.resize(cells + 1, 0);
+        self.room_cell.clear();
         for &(_, p) in &self.rooms {
             let c = self.index(p);
+            self.room_cell.push(c as u32);
             self.room_start[c + 1] += 1;
         }
         prefix_sums(&mut self.room_start);
@@ -125,8 +134,8 @@ impl Grid {
         self.fill.extend_from_slice(&self.room_start[..cells]);
         self.room_members.clear();
         self.room_members.resize(self.rooms.len(), 0);
-        for (i, &(_, p)) in self.rooms.iter().enumerate() {
-            let c = self.index(p);
+        for (i, &c) in self.room_cell.iter().enumerate() {
+            let c = c as usize;
             self.room_members[self.fill[c] as usize] = i as u32;
             self.fill[c] += 1;
         }
@@ -177,8 +186,8 @@ impl Grid {
     /// drawing still walks the cells it shares with it.
     fn column_row(&self, p: Point) -> (usize, usize) {
         // `as` truncates toward 0 and saturates (negative and NaN to 0).
-        let x = ((p[0] - self.origin[0]) / self.cell) as usize;
-        let y = ((p[1] - self.origin[1]) / self.cell) as usize;
+        let x = ((p[0] - self.origin[0]) * self.per_cell) as usize;
+        let y = ((p[1] - self.origin[1]) * self.per_cell) as usize;
         (x.min(self.columns - 1), y.min(self.rows - 1))
     }
 
