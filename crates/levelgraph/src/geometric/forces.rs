@@ -349,7 +349,24 @@ impl Lists {
             let p = pos[i];
             self.gather.clear();
             if near.all {
-                self.gather.extend((i + 1..n).map(|j| j as u32));
+                // Every later vertex, 64 at a time into a mask without a
+                // branch per pair (most are beyond reach), in index order.
+                let ri = radius[i];
+                for start in (i + 1..n).step_by(64) {
+                    let end = (start + 64).min(n);
+                    let mut mask = 0u64;
+                    for (b, (q, &rj)) in pos[start..end].iter().zip(&radius[start..end]).enumerate()
+                    {
+                        let (dx, dy) = (p[0] - q[0], p[1] - q[1]);
+                        let reach = RANGE * touching(ri, rj, params) + skin;
+                        mask |= u64::from(dx * dx + dy * dy < reach * reach) << b;
+                    }
+                    while mask != 0 {
+                        self.pairs
+                            .push((start + mask.trailing_zeros() as usize) as u32);
+                        mask &= mask - 1;
+                    }
+                }
             } else {
                 let (x, y) = near.column_row(p);
                 let (x0, x1) = (x.saturating_sub(1), (x + 1).min(near.columns - 1));
@@ -364,13 +381,13 @@ impl Lists {
                     );
                 }
                 self.gather.sort_unstable();
-            }
-            for &j in &self.gather {
-                let q = pos[j as usize];
-                let (dx, dy) = (p[0] - q[0], p[1] - q[1]);
-                let reach = RANGE * separation(radius, params, i, j as usize) + skin;
-                if dx * dx + dy * dy < reach * reach {
-                    self.pairs.push(j);
+                for &j in &self.gather {
+                    let q = pos[j as usize];
+                    let (dx, dy) = (p[0] - q[0], p[1] - q[1]);
+                    let reach = RANGE * separation(radius, params, i, j as usize) + skin;
+                    if dx * dx + dy * dy < reach * reach {
+                        self.pairs.push(j);
+                    }
                 }
             }
             self.pair_start.push(self.pairs.len() as u32);
@@ -796,7 +813,13 @@ fn repel_at(
 /// margin, or the base length when they have no radii.
 #[inline]
 fn separation(radius: &[f64], params: &RelaxParams, i: usize, j: usize) -> f64 {
-    let contact = radius[i] + radius[j];
+    touching(radius[i], radius[j], params)
+}
+
+/// [`separation`] of two vertices with radii `ri` and `rj`.
+#[inline]
+fn touching(ri: f64, rj: f64, params: &RelaxParams) -> f64 {
+    let contact = ri + rj;
     if contact > 0.0 {
         contact + params.margin
     } else {
