@@ -855,7 +855,6 @@ impl Ctx {
             if cells[c] != Tile::WALL {
                 self.meets.push(c);
             }
-            let (p_open, n_open) = (zone[p] != FLOOR, zone[n] != FLOOR);
             let (s1, s2) = if din == dout {
                 let across = if din == 1 || din == usize::MAX { w } else { 1 };
                 (c + across, c - across)
@@ -863,12 +862,18 @@ impl Ctx {
                 (c.wrapping_add(din), c.wrapping_sub(dout))
             };
             let (o1, o2) = (open(s1), open(s2));
+            if din == dout && !(o1 || o2) {
+                // A straight cell with nothing open across the path closes
+                // no block: every block holding it holds s1 or s2.
+                continue;
+            }
             if o1 {
                 self.meets.push(s1);
             }
             if o2 {
                 self.meets.push(s2);
             }
+            let (p_open, n_open) = (zone[p] != FLOOR, zone[n] != FLOOR);
             let block = if din == dout {
                 // s1 and s2 lie across the path; each pairs with p and n.
                 (o1 && ((p_open && diagonal(s1, p, c)) || (n_open && diagonal(s1, n, c))))
