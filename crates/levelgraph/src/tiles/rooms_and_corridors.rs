@@ -450,14 +450,17 @@ impl PathShape {
         let mut at = self.xy(first);
         let mut cells = Vec::with_capacity(last + 1 - first);
         cells.push(at);
-        let (end0, end1) = (self.legs[0], self.legs[0] + self.legs[1]);
-        for k in first + 1..=last {
-            let step = self.steps[usize::from(k > end0) + usize::from(k > end1)];
-            at = [
-                (i64::from(at[0]) + step[0]) as u32,
-                (i64::from(at[1]) + step[1]) as u32,
-            ];
-            cells.push(at);
+        // Cell k > 0 is reached by the step of the leg whose cells it ends
+        // among: one run of equal steps per leg.
+        let (mut k, mut end) = (first, 0);
+        for (step, &len) in self.steps.iter().zip(&self.legs) {
+            end += len;
+            let (dx, dy) = (step[0] as u32, step[1] as u32);
+            while k < last && k < end {
+                k += 1;
+                at = [at[0].wrapping_add(dx), at[1].wrapping_add(dy)];
+                cells.push(at);
+            }
         }
         cells
     }
