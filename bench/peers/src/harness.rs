@@ -61,18 +61,9 @@ pub fn fmt_secs(s: f64) -> String {
     }
 }
 
-/// An integer with thousands separators.
-pub fn fmt_int(n: u64) -> String {
-    let s = n.to_string();
-    let mut out = String::new();
-    for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
+/// An integer with thousands separators (one definition with levelgraph's
+/// tiles harness).
+pub(crate) use crate::tile_support::fmt_int;
 
 /// A ratio `a / b` as `0.012×` or `34×`.
 pub fn fmt_ratio(r: f64) -> String {

@@ -33,6 +33,8 @@ mod matching;
 #[allow(dead_code)] // the child-process helpers are for levelgraph's harnesses
 #[path = "../../../crates/levelgraph/benches/support/mod.rs"]
 mod support;
+#[path = "../../../crates/levelgraph/benches/support/tiles.rs"]
+mod tile_support;
 mod tiles;
 
 use std::process::ExitCode;

@@ -39,7 +39,7 @@
 use std::hint::black_box;
 use std::time::Instant;
 
-use levelgraph::tiles::accretion::{self, AccretionParams};
+use levelgraph::tiles::accretion;
 use levelgraph::tiles::caves::{self, CaveParams, CaveRule};
 use levelgraph::tiles::metrics::Metrics;
 use levelgraph::tiles::rooms_and_corridors::{self, RoomsParams};
@@ -52,6 +52,7 @@ use rand::rngs::StdRng;
 use rand::SeedableRng;
 
 use crate::harness::{fmt_ratio, fmt_secs};
+use crate::tile_support::{accretion_params, accretion_steps, describe_accretion};
 
 /// What to run.
 pub struct Options {
@@ -365,31 +366,9 @@ fn caves_contenders(w: u32, h: u32) -> Vec<Contender> {
     ]
 }
 
-/// Accretion's steps at a size: 1,000 at 80 × 50 (the default), scaled
-/// with the area.
-pub fn accretion_steps(w: u32, h: u32) -> u32 {
-    (1_000 * u64::from(w) * u64::from(h) / (80 * 50)) as u32
-}
-
 fn growth_contenders(w: u32, h: u32) -> Vec<Contender> {
-    let params = AccretionParams {
-        width: w,
-        height: h,
-        steps: accretion_steps(w, h),
-        ..AccretionParams::default()
-    };
-    let text = format!(
-        "steps {}, rooms {}..={} × {}..={}, corridors {}..={}, room chance {}, connect {}",
-        params.steps,
-        params.min_room_width,
-        params.max_room_width,
-        params.min_room_height,
-        params.max_room_height,
-        params.min_corridor_length,
-        params.max_corridor_length,
-        params.room_chance,
-        params.connect_distance
-    );
+    let params = accretion_params(w, h, accretion_steps(w, h));
+    let text = describe_accretion(&params);
     vec![
         ours("levelgraph accretion", text, move |seed| {
             accretion::generate(&params, seed)

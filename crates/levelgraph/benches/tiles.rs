@@ -33,11 +33,15 @@
 use std::hint::black_box;
 use std::time::Instant;
 
-use levelgraph::tiles::accretion::{self, AccretionParams};
+use levelgraph::tiles::accretion;
 use levelgraph::tiles::caves::{self, CaveParams, CaveRule};
 use levelgraph::tiles::metrics::Metrics;
 use levelgraph::tiles::rooms_and_corridors::{self, RoomsParams};
 use levelgraph::tiles::{TileMap, TilesError};
+
+#[path = "support/tiles.rs"]
+mod tile_support;
+use tile_support::{accretion_params, accretion_steps, describe_accretion};
 
 /// Seed 004's bar per map.
 const BAR: f64 = 0.5;
@@ -108,28 +112,9 @@ fn main() {
             );
         }
         if wanted("accretion") {
-            let area = u64::from(w) * u64::from(h);
-            let steps = (1_000 * area / (80 * 50)) as u32;
-            for steps in [steps, accretion::MAX_STEPS] {
-                let params = AccretionParams {
-                    width: w,
-                    height: h,
-                    steps,
-                    ..AccretionParams::default()
-                };
-                let note = format!(
-                    "steps {}, rooms {}..={} × {}..={}, corridors {}..={}, room chance {}, \
-                     connect {}",
-                    fmt_int(u64::from(steps)),
-                    params.min_room_width,
-                    params.max_room_width,
-                    params.min_room_height,
-                    params.max_room_height,
-                    params.min_corridor_length,
-                    params.max_corridor_length,
-                    params.room_chance,
-                    params.connect_distance
-                );
+            for steps in [accretion_steps(w, h), accretion::MAX_STEPS] {
+                let params = accretion_params(w, h, steps);
+                let note = describe_accretion(&params);
                 let n = if steps == accretion::MAX_STEPS {
                     big_runs
                 } else {
@@ -269,17 +254,4 @@ fn fmt_secs(s: f64) -> String {
     } else {
         format!("{:.1} µs", s * 1e6)
     }
-}
-
-/// An integer with thousands separators.
-fn fmt_int(n: u64) -> String {
-    let s = n.to_string();
-    let mut out = String::new();
-    for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
