@@ -325,7 +325,7 @@ fn generate(
         }
         positions
     } else if formats.contains(&Format::Svg) || formats.contains(&Format::Txt) {
-        let config = ForceConfig::for_picture(seed);
+        let config = ForceConfig::for_picture(level_seed);
         let drawing = draw(graph, &config);
         if drawing.iterations < config.iterations {
             eprintln!(

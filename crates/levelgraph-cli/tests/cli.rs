@@ -993,7 +993,7 @@ fn generate_derives_the_next_level_when_one_cannot_be_laid_out() {
         "--seed",
         "92",
         "--formats",
-        "json,layout",
+        "json,svg,layout",
         "--out",
         out.to_str().unwrap(),
     ]);
@@ -1014,6 +1014,27 @@ fn generate_derives_the_next_level_when_one_cannot_be_laid_out() {
         (seed_of("mission.json"), seed_of("layout.json")),
         (attempt, attempt)
     );
+    // Every file is that level's: asking for its seed gives the same bytes.
+    let again = scratch("level-retry-again");
+    let attempt_text = attempt.to_string();
+    let o = run(&[
+        "generate",
+        grammar.to_str().unwrap(),
+        "--seed",
+        &attempt_text,
+        "--formats",
+        "json,svg,layout",
+        "--out",
+        again.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    for file in ["mission.json", "mission.svg", "layout.json", "layout.svg"] {
+        assert_eq!(
+            fs::read(out.join(file)).unwrap(),
+            fs::read(again.join(file)).unwrap(),
+            "{file}"
+        );
+    }
 
     // With `retries 0` the layout's limit is the error, exit 1, nothing written.
     let dir = scratch("level-no-retry");
