@@ -334,18 +334,14 @@ fn choose_links(n: usize, corridors: usize, rng: &mut Rng) -> Vec<(usize, usize)
     for i in 0..n {
         start[i + 1] += start[i];
     }
-    // Filled from the back of each row, so `start` ends where it began
-    // and each row keeps the links' order.
+    let mut next = start.clone();
     let mut adjacent = vec![0usize; start[n]];
-    for &(a, b) in links.iter().rev() {
-        start[b + 1] -= 1;
-        adjacent[start[b + 1]] = a;
-        start[a + 1] -= 1;
-        adjacent[start[a + 1]] = b;
+    for &(a, b) in &links {
+        adjacent[next[a]] = b;
+        next[a] += 1;
+        adjacent[next[b]] = a;
+        next[b] += 1;
     }
-    // Each `start[r + 1]` now holds row r's first slot; shift back.
-    start.remove(0);
-    start.push(adjacent.len());
     let mut reached = vec![false; n];
     let mut reached_list = Vec::with_capacity(n);
     let mut stack = Vec::new();
