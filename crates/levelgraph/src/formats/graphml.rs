@@ -60,9 +60,7 @@ pub fn to_graphml(g: &Graph, alphabet: &Alphabet, title: &str) -> String {
     let any_parent = g.vertices().any(|(_, v)| v.parent.is_some());
     let any_directed = g.edges().any(|(_, e)| e.directed);
 
-    let mut w = Writer::new_with_indent(Vec::new(), b' ', 2);
-    let result = (|| -> std::io::Result<()> {
-        w.write_event(Event::Decl(BytesDecl::new("1.0", Some("UTF-8"), None)))?;
+    xml_document(2, |w| {
         w.create_element("graphml")
             .with_attribute(("xmlns", NAMESPACE))
             .with_attribute(("xmlns:xsi", "http://www.w3.org/2001/XMLSchema-instance"))
@@ -135,12 +133,7 @@ pub fn to_graphml(g: &Graph, alphabet: &Alphabet, title: &str) -> String {
                 Ok(())
             })?;
         Ok(())
-    })();
-    result.expect("writing XML into memory cannot fail");
-    let mut out =
-        String::from_utf8(w.into_inner()).expect("quick-xml writes the UTF-8 it is given");
-    out.push('\n');
-    out
+    })
 }
 
 /// `<key id=… for=… attr.name=… attr.type=…/>`.
@@ -211,6 +204,24 @@ fn xml_chars(s: &str) -> Cow<'_, str> {
 fn text(s: &str) -> BytesText<'static> {
     let escaped = quick_xml::escape::escape(xml_chars(s)).replace('\r', "&#13;");
     BytesText::from_escaped(escaped)
+}
+
+/// An XML document written into memory: the declaration (version 1.0,
+/// UTF-8), then what `body` writes, indented by `indent` spaces a level,
+/// ending in a line break. Writing into a `Vec` cannot fail, so neither
+/// can this. Shared with the Tiled `.tmx` writer.
+pub(crate) fn xml_document(
+    indent: usize,
+    body: impl FnOnce(&mut Writer<Vec<u8>>) -> std::io::Result<()>,
+) -> String {
+    let mut w = Writer::new_with_indent(Vec::new(), b' ', indent);
+    w.write_event(Event::Decl(BytesDecl::new("1.0", Some("UTF-8"), None)))
+        .and_then(|()| body(&mut w))
+        .expect("writing XML into memory cannot fail");
+    let mut out =
+        String::from_utf8(w.into_inner()).expect("quick-xml writes the UTF-8 it is given");
+    out.push('\n');
+    out
 }
 
 /// An attribute holding arbitrary text: escaped, characters XML 1.0 cannot

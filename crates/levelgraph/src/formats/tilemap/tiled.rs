@@ -42,11 +42,11 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-use quick_xml::events::{BytesDecl, BytesEnd, BytesStart, BytesText, Event};
+use quick_xml::events::{BytesEnd, BytesStart, BytesText, Event};
 use quick_xml::Writer;
 
 use super::{check_map, TileExportError, MAX_IMAGE_SIDE};
-use crate::formats::graphml::attribute;
+use crate::formats::graphml::{attribute, xml_document};
 use crate::tiles::{TileMap, TileRect};
 
 /// The `version` both files declare: Tiled's map format 1.10.
@@ -265,9 +265,7 @@ pub fn to_tmx(map: &TileMap, options: &TiledOptions) -> Result<String, TileExpor
             "\n"
         });
     }
-    let mut w = Writer::new_with_indent(Vec::new(), b' ', 1);
-    let result = (|| -> std::io::Result<()> {
-        w.write_event(Event::Decl(BytesDecl::new("1.0", Some("UTF-8"), None)))?;
+    Ok(xml_document(1, |w| {
         let next_object = (doc.objects.len() + 1).to_string();
         let height = map.height.to_string();
         let width = map.width.to_string();
@@ -355,12 +353,7 @@ pub fn to_tmx(map: &TileMap, options: &TiledOptions) -> Result<String, TileExpor
                 Ok(())
             })?;
         Ok(())
-    })();
-    result.expect("writing XML into memory cannot fail");
-    let mut out =
-        String::from_utf8(w.into_inner()).expect("quick-xml writes the UTF-8 it is given");
-    out.push('\n');
-    Ok(out)
+    }))
 }
 
 // ------------------------------------------------------------ the model
