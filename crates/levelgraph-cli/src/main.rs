@@ -21,8 +21,9 @@ use levelgraph::drawing::{draw, ForceConfig};
 use levelgraph::formats::{
     host_for, to_dot, to_graphml, to_seed003_text, to_svg, MissionDoc, MissionError,
 };
-use levelgraph::geometric::{attempt_seed, GeometrySettings};
+use levelgraph::geometric::GeometrySettings;
 use levelgraph::grammar::{self, lint::lint, CompiledGrammar, GrammarError};
+use levelgraph::rng::attempt_seed;
 use levelgraph::{DeriveError, Graph};
 
 /// Procedural level generation with graph grammars.

@@ -1009,7 +1009,7 @@ fn generate_derives_the_next_level_when_one_cannot_be_laid_out() {
             serde_json::from_str(&fs::read_to_string(out.join(file)).unwrap()).unwrap();
         doc["seed"].as_u64().unwrap()
     };
-    let attempt = levelgraph::geometric::attempt_seed(92, 1);
+    let attempt = levelgraph::rng::attempt_seed(92, 1);
     assert_eq!(
         (seed_of("mission.json"), seed_of("layout.json")),
         (attempt, attempt)

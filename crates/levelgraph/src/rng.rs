@@ -53,6 +53,21 @@ impl Rng {
     }
 }
 
+/// The seed of attempt `attempt` (0 is `seed` itself): SplitMix64's
+/// finaliser of `seed + attempt · φ·2⁶⁴`, so neighbouring seeds give
+/// unrelated retries. Used wherever a failed attempt is made again with
+/// another seed: a geometric derivation whose drawing fails its test, and
+/// `generate`'s level that cannot be laid out.
+pub fn attempt_seed(seed: u64, attempt: u32) -> u64 {
+    if attempt == 0 {
+        return seed;
+    }
+    let mut z = seed.wrapping_add(u64::from(attempt).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -93,7 +93,7 @@ pub struct RoomsSpec {
     pub tile_scale: Option<u32>,
     /// How many more levels `generate` derives when a level cannot be laid
     /// out within the layout's limits (`retries N`, 0 to 1000), each with
-    /// the next seed of [`crate::geometric::attempt_seed`]; `None`:
+    /// the next seed of [`crate::rng::attempt_seed`]; `None`:
     /// [`RoomsSpec::DEFAULT_RETRIES`].
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub retries: Option<u32>,
