@@ -429,8 +429,6 @@ fn run_derivation<'g>(
         mismatch: None,
         eligible: Vec::with_capacity(rules.len()),
         held_back: Vec::new(),
-        weights: Vec::with_capacity(rules.len()),
-        level: Vec::with_capacity(rules.len()),
         drawn: Match::default(),
         alternatives: Vec::new(),
         reserved_large: false,
@@ -606,8 +604,6 @@ struct Run<'g, 'h> {
     // Scratch buffers reused by every step.
     eligible: Vec<(usize, f64)>,
     held_back: Vec<usize>,
-    weights: Vec<f64>,
-    level: Vec<(usize, f64)>,
     /// The match drawn for the step, and its allowed alternatives.
     drawn: Match,
     alternatives: Vec<usize>,
@@ -641,9 +637,16 @@ impl Run<'_, '_> {
             self.eligible.push((r, w));
         }
         // Highest priority first; the sort is stable, so within a priority
-        // the pool's order stays (and with one priority nothing moves).
-        self.eligible
-            .sort_by_key(|&(r, _)| std::cmp::Reverse(rules[r].priority));
+        // the pool's order stays (with one priority there is nothing to sort).
+        let first_priority = self.eligible.first().map(|&(r, _)| rules[r].priority);
+        if self
+            .eligible
+            .iter()
+            .any(|&(r, _)| Some(rules[r].priority) != first_priority)
+        {
+            self.eligible
+                .sort_by_key(|&(r, _)| std::cmp::Reverse(rules[r].priority));
+        }
         let mut blocked_by_max_valence = 0;
         let mut blocked_by_placement = 0;
         let mut blocked_at_apply_by_vertices = 0;
@@ -655,13 +658,13 @@ impl Run<'_, '_> {
                     .iter()
                     .take_while(|&&(r, _)| rules[r].priority == priority)
                     .count();
-            let mut level = std::mem::take(&mut self.level);
-            level.clear();
-            level.extend_from_slice(&self.eligible[start..end]);
-            while !level.is_empty() {
-                self.weights.clear();
-                self.weights.extend(level.iter().map(|&(_, w)| w));
-                let pick = self.rng.weighted(&self.weights);
+            // The rules of this priority still to try are
+            // `eligible[start..left]`; a rule with no usable match is
+            // swapped to the end of that range and the range shortened.
+            let mut left = end;
+            while left > start {
+                let level = &self.eligible[start..left];
+                let pick = self.rng.weighted_by(level.len(), |i| level[i].1);
                 let r = level[pick].0;
                 let indexed = self.incremental();
                 self.stores[r].ensure(&rules[r].pattern, &self.host, indexed);
@@ -669,7 +672,6 @@ impl Run<'_, '_> {
                 match self.draw_match(r) {
                     Ok(alt) => {
                         let rule = &rules[r];
-                        self.level = level;
                         if rule.probability < 1.0 && self.rng.unit() >= rule.probability {
                             self.steps += 1;
                             self.skipped += 1;
@@ -688,11 +690,11 @@ impl Run<'_, '_> {
                                 blocked_by_placement += 1;
                             }
                         }
-                        level.swap_remove(pick);
+                        self.eligible.swap(start + pick, left - 1);
+                        left -= 1;
                     }
                 }
             }
-            self.level = level;
             start = end;
         }
         // Counted only here: matching the held-back rules costs a search each.

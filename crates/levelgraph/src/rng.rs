@@ -40,16 +40,25 @@ impl Rng {
     /// Index `i` with probability `weights[i] / sum`. Weights must be
     /// positive and finite; **panics** if `weights` is empty.
     pub fn weighted(&mut self, weights: &[f64]) -> usize {
-        assert!(!weights.is_empty(), "weighted choice from nothing");
-        let total: f64 = weights.iter().sum();
+        self.weighted_by(weights.len(), |i| weights[i])
+    }
+
+    /// Index `i < n` with probability `weight(i) / sum`: [`Rng::weighted`]
+    /// over weights read in place (the same draws and the same result), for
+    /// callers whose weights sit inside other records. **Panics** if `n`
+    /// is 0.
+    pub fn weighted_by(&mut self, n: usize, weight: impl Fn(usize) -> f64) -> usize {
+        assert!(n > 0, "weighted choice from nothing");
+        let total: f64 = (0..n).map(&weight).sum();
         let mut r = self.unit() * total;
-        for (i, &w) in weights.iter().enumerate() {
+        for i in 0..n {
+            let w = weight(i);
             if r < w {
                 return i;
             }
             r -= w;
         }
-        weights.len() - 1
+        n - 1
     }
 }
 
