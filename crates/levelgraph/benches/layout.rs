@@ -17,6 +17,7 @@
 //!
 //! `cargo bench -p levelgraph --bench layout`; `LAYOUT_RUNS` (default 100)
 //! sets the runs, `LAYOUT_MAPS` a substring the map names must contain.
+//! The seeds of failed runs of a row go to standard error.
 
 use std::path::PathBuf;
 use std::time::Instant;
@@ -53,6 +54,9 @@ fn main() {
     }
     if let Some(v) = knob("LAYOUT_TRIALS") {
         settings.trials_per_cycle = v as u32;
+    }
+    if let Some(v) = knob("LAYOUT_PER_START") {
+        settings.backtracks_per_start = v as u32;
     }
     println!(
         "{runs} runs per map, seeds 0..{runs}, max_iterations {}",
@@ -136,6 +140,7 @@ fn row(name: &str, runs: impl Iterator<Item = (u64, LayoutProblem)>, settings: &
     let mut rooms = 0usize;
     let mut edges = 0usize;
     let mut corridors = false;
+    let mut failed: Vec<u64> = Vec::new();
     for (seed, problem) in runs {
         rooms += problem.rooms.len();
         edges += problem.edges.len();
@@ -152,8 +157,15 @@ fn row(name: &str, runs: impl Iterator<Item = (u64, LayoutProblem)>, settings: &
                 ok += 1;
             } else {
                 eprintln!("{name}: seed {seed}: the checker refused the layout");
+                failed.push(seed);
             }
+        } else {
+            failed.push(seed);
         }
+    }
+    if !failed.is_empty() {
+        // On standard error, so the table on standard output stays clean.
+        eprintln!("{name}: failed seeds {failed:?}");
     }
     let n = times.len().max(1);
     times.sort_by(f64::total_cmp);

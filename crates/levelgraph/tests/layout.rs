@@ -63,6 +63,38 @@ fn the_same_seed_gives_the_same_layout() {
     assert_ne!(a, c, "another seed, another layout");
 }
 
+#[test]
+fn a_search_that_fails_too_often_starts_again_and_still_gives_valid_layouts() {
+    // backtracks_per_start 1: every failed chain empties the stack (the
+    // count allowed grows by half of 1, that is not at all), so each
+    // backtrack is a restart. 0 turns the rule off: restarts only when the
+    // stack runs empty, never more often than backtracks.
+    let problem = map("example2_basic.yml");
+    let prep = Prepared::new(&problem).expect("prepared");
+    let every = LayoutSettings {
+        backtracks_per_start: 1,
+        ..LayoutSettings::default()
+    };
+    let mut backtracked = false;
+    for seed in 0..4 {
+        let (l, stats) = prep
+            .run(seed, &every)
+            .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+        assert!(check_layout(&problem, &l).is_empty(), "seed {seed}");
+        assert_eq!(stats.restarts, stats.backtracks, "seed {seed}");
+        backtracked |= stats.backtracks > 0;
+        assert_eq!(prep.run(seed, &every).unwrap().0, l, "deterministic");
+    }
+    assert!(backtracked, "example2 backtracks on some of seeds 0..4");
+    let off = LayoutSettings {
+        backtracks_per_start: 0,
+        ..LayoutSettings::default()
+    };
+    let (l, stats) = prep.run(0, &off).expect("a layout");
+    assert!(check_layout(&problem, &l).is_empty());
+    assert!(stats.restarts <= stats.backtracks);
+}
+
 fn square(name: &str, side: i32, length: u32) -> RoomTemplate {
     let p = [(0, 0), (0, side), (side, side), (side, 0)].map(|(x, y)| GridPoint::new(x, y));
     RoomTemplate::new(
@@ -94,6 +126,43 @@ fn problem(n: usize, edges: Vec<[usize; 2]>, templates: Vec<RoomTemplate>) -> La
         repeat: RepeatMode::Allow,
         drawing: None,
     }
+}
+
+#[test]
+fn a_door_with_three_detours_is_named_when_a_run_fails() {
+    // Rooms r0 and r1 share a door and are joined by the paths r0-r2-r1,
+    // r0-r3-r1 and r0-r4-r5-r1 (the shape of the level of seed 92 of
+    // examples/dungeon-rooms.lg); a 10-iteration limit stops the run.
+    let edges = vec![
+        [0, 1],
+        [0, 2],
+        [2, 1],
+        [0, 3],
+        [3, 1],
+        [0, 4],
+        [4, 5],
+        [5, 1],
+    ];
+    let p = problem(6, edges, vec![square("sq", 8, 2)]);
+    let settings = LayoutSettings {
+        max_iterations: 10,
+        ..LayoutSettings::default()
+    };
+    let text = layout(&p, 0, &settings).unwrap_err().to_string();
+    assert!(
+        text.contains(
+            "rooms r0 and r1 share a door and are also joined by three other separate paths"
+        ),
+        "{text}"
+    );
+    // Without the third path no such hint.
+    let p = problem(
+        5,
+        vec![[0, 1], [0, 2], [2, 1], [0, 3], [3, 1], [3, 4]],
+        vec![square("sq", 8, 2)],
+    );
+    let text = layout(&p, 0, &settings).unwrap_err().to_string();
+    assert!(!text.contains("three other separate paths"), "{text}");
 }
 
 #[test]

@@ -55,6 +55,17 @@ pub struct LayoutSettings {
     /// many trials in a row find no new one (Edgar's "iterations without
     /// success"): searching on costs more than backtracking does.
     pub trials_without_new: u32,
+    /// Start again from nothing after this many failed chains since the
+    /// last start, even with layouts left on the stack (0: only when the
+    /// stack runs empty, as in seed 001). The count allowed grows by half
+    /// at each such restart, so a level that needs a long search still
+    /// gets one. Not in seed 001: on a level of many chains, an early
+    /// chain can box in a room that only a much later chain needs, and the
+    /// depth-first stack then retries every kept layout of the chains in
+    /// between before it gets back there (a 200-room level of
+    /// `examples/dungeon-rooms.lg` made 492 backtracks without ever
+    /// reaching chain 14 again).
+    pub backtracks_per_start: u32,
 }
 
 impl Default for LayoutSettings {
@@ -67,6 +78,7 @@ impl Default for LayoutSettings {
             layouts_per_chain: 4,
             shape_change: 0.4,
             trials_without_new: 100,
+            backtracks_per_start: 100,
         }
     }
 }
@@ -78,7 +90,9 @@ pub struct LayoutStats {
     pub iterations: u64,
     /// Times a chain could not be added and the search went back.
     pub backtracks: u64,
-    /// Times the stack ran empty and the search started again.
+    /// Times the search started again from nothing: the stack ran empty,
+    /// or [`LayoutSettings::backtracks_per_start`] chains failed since the
+    /// last start.
     pub restarts: u64,
     /// Chains in the decomposition.
     pub chains: usize,
@@ -449,6 +463,83 @@ fn plane(edges: &[[usize; 2]], points: &[[f64; 2]]) -> bool {
     true
 }
 
+/// How many paths from room `u` to room `v` that share no room but their
+/// ends exist without edge `skip`, counted up to `most` (augmenting paths
+/// of unit room capacity: each room is split into an entry and an exit).
+fn disjoint_paths(prep: &Prepared<'_>, u: usize, v: usize, skip: usize, most: usize) -> usize {
+    let n = prep.neighbours.len();
+    // Node 2x is room x's entry, 2x + 1 its exit; flow[(a, b)] on the arcs
+    // entry→exit (capacity 1, unlimited at u and v) and exit(a)→entry(b).
+    let mut through = vec![0i32; n];
+    let mut along: std::collections::BTreeMap<(usize, usize), i32> = Default::default();
+    let mut count = 0;
+    while count < most {
+        // Breadth-first search in the residual graph from exit(u).
+        let mut came: Vec<Option<usize>> = vec![None; 2 * n];
+        let start = 2 * u + 1;
+        came[start] = Some(start);
+        let mut queue = std::collections::VecDeque::from([start]);
+        while let Some(x) = queue.pop_front() {
+            let room = x / 2;
+            let mut next: Vec<usize> = Vec::new();
+            if x % 2 == 1 {
+                // From an exit: along an edge to another room's entry, or
+                // back through its own room against the flow.
+                for &(w, k) in &prep.neighbours[room] {
+                    if k != skip && along.get(&(room, w)).copied().unwrap_or(0) < 1 {
+                        next.push(2 * w);
+                    }
+                }
+                if room != u && through[room] > 0 {
+                    next.push(2 * room);
+                }
+            } else {
+                // From an entry: through the room, or back along an edge
+                // that carries flow into it.
+                if room == v || through[room] < 1 {
+                    next.push(2 * room + 1);
+                }
+                for &(w, k) in &prep.neighbours[room] {
+                    if k != skip && along.get(&(w, room)).copied().unwrap_or(0) > 0 {
+                        next.push(2 * w + 1);
+                    }
+                }
+            }
+            for y in next {
+                if came[y].is_none() {
+                    came[y] = Some(x);
+                    queue.push_back(y);
+                }
+            }
+        }
+        if came[2 * v].is_none() {
+            break;
+        }
+        // Push one unit back from entry(v) to exit(u).
+        let mut y = 2 * v;
+        while y != start {
+            let x = came[y].expect("on the path");
+            let (a, b) = (x / 2, y / 2);
+            if a == b {
+                // Through a room: forward (entry→exit) or back.
+                through[a] += if x % 2 == 0 { 1 } else { -1 };
+            } else if x % 2 == 1 {
+                // exit(a) → entry(b): more flow a→b, or less b→a.
+                match along.get_mut(&(b, a)) {
+                    Some(f) if *f > 0 => *f -= 1,
+                    _ => *along.entry((a, b)).or_insert(0) += 1,
+                }
+            } else {
+                // entry(a) → exit(b): undoing flow b→a.
+                *along.entry((b, a)).or_insert(0) -= 1;
+            }
+            y = x;
+        }
+        count += 1;
+    }
+    count
+}
+
 fn connected(n: usize, neighbours: &[Vec<(usize, usize)>]) -> bool {
     let mut seen = vec![false; n];
     let mut stack = vec![0];
@@ -535,9 +626,17 @@ impl<'a, 'p> Run<'a, 'p> {
             chains_done: 0,
         };
         let mut stack = vec![empty.clone()];
+        // Failed chains since the last start, and how many are allowed
+        // before the next (see `LayoutSettings::backtracks_per_start`).
+        let mut failed_since_start = 0u64;
+        let mut allowed = u64::from(self.settings.backtracks_per_start);
         loop {
             if self.stopped.is_some() {
                 break;
+            }
+            if allowed > 0 && failed_since_start >= allowed {
+                stack.clear();
+                allowed += allowed / 2;
             }
             // Nothing left to backtrack to: start again from nothing (the
             // generator has moved on, so the next try differs).
@@ -545,6 +644,7 @@ impl<'a, 'p> Run<'a, 'p> {
                 Some(p) => p,
                 None => {
                     self.restarts += 1;
+                    failed_since_start = 0;
                     empty.clone()
                 }
             };
@@ -553,6 +653,7 @@ impl<'a, 'p> Run<'a, 'p> {
             if found.is_empty() {
                 self.failures[chain] += 1;
                 self.backtracks += 1;
+                failed_since_start += 1;
                 continue;
             }
             if chain + 1 == self.prep.chains.len() {
@@ -596,6 +697,12 @@ impl<'a, 'p> Run<'a, 'p> {
         if odd {
             hints.push_str("\nhint: short odd cycles are hard with rectangular rooms: add room shapes (L, T) or more door positions");
         }
+        if let Some((u, v)) = self.door_with_three_detours(worst) {
+            let (a, b) = (&prep.problem.rooms[u].name, &prep.problem.rooms[v].name);
+            hints.push_str(&format!(
+                "\nhint: rooms {a} and {b} share a door and are also joined by three other separate paths of rooms; in any layout one of those paths is shut in by the others (with every room hanging off it), which these templates may allow rarely or never: join fewer paths around one door"
+            ));
+        }
         if failures > 0 {
             hints.push_str("\nhint: more templates, longer sides (more door positions) or equal door lengths make rooms meet more easily");
         }
@@ -611,6 +718,28 @@ impl<'a, 'p> Run<'a, 'p> {
             failures,
             hints,
         }
+    }
+
+    /// A door `(u, v)` next to chain `c` (one of its rooms is `u` or a
+    /// neighbour of `u`) whose rooms are joined by at least three other
+    /// paths with no room in common, if any: around the door's wall only
+    /// two of the paths can reach the outside, so the third is enclosed,
+    /// the case of the level of seed 92 of `examples/dungeon-rooms.lg`
+    /// (BENCHMARKS.md). Only asked when a run fails.
+    fn door_with_three_detours(&self, c: usize) -> Option<(usize, usize)> {
+        let prep = self.prep;
+        let degree = |x: usize| prep.neighbours[x].len();
+        for &r in &prep.chains[c] {
+            let near = std::iter::once(r).chain(prep.neighbours[r].iter().map(|&(w, _)| w));
+            for u in near {
+                for &(v, k) in &prep.neighbours[u] {
+                    if degree(u) >= 4 && degree(v) >= 4 && disjoint_paths(prep, u, v, k, 3) >= 3 {
+                        return Some((u.min(v), u.max(v)));
+                    }
+                }
+            }
+        }
+        None
     }
 
     /// Counts one iteration; false when a limit says stop.
