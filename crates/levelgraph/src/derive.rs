@@ -36,7 +36,7 @@ use std::sync::Arc;
 use crate::geometric::Hook;
 use crate::grammar::{CompiledAlternative, CompiledGrammar, CompiledRule, Limits};
 use crate::graph::Graph;
-use crate::incremental::MatchStore;
+use crate::incremental::{self, MatchStore};
 use crate::matching::Match;
 use crate::rewrite::{self, Changes};
 use crate::rng::Rng;
@@ -422,7 +422,7 @@ fn run_derivation<'g>(
         },
         steps: 0,
         skipped: 0,
-        stores: rules.iter().map(|r| MatchStore::new(&r.pattern)).collect(),
+        stores: incremental::stores_for(rules.iter().map(|r| &r.pattern)),
         retired: vec![false; rules.len()],
         changes: Changes::default(),
         verify,
@@ -497,6 +497,7 @@ fn run_derivation<'g>(
             StopReason::RecipeComplete
         }
     };
+    incremental::keep_stores(std::mem::take(&mut run.stores));
     let derivation = Derivation {
         grammar: grammar.name().to_owned(),
         seed,

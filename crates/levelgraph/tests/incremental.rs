@@ -105,3 +105,46 @@ fn conditions_of_every_kind() {
         check(name, src, 0..40);
     }
 }
+
+/// The mission JSON of every example's derivations of seeds 1..6, or the
+/// error, in order; run on the calling thread.
+fn every_example_derived() -> Vec<String> {
+    let mut out = Vec::new();
+    for (name, text) in common::example_sources() {
+        let g = grammar::load(&text, &name).unwrap_or_else(|e| panic!("{name}: {e}"));
+        for seed in 1..6 {
+            out.push(match levelgraph::derive(&g, seed) {
+                Ok(d) => levelgraph::formats::MissionDoc::from_derivation(&d).to_json(),
+                Err(e) => format!("{name} seed {seed}: {e}"),
+            });
+        }
+    }
+    out
+}
+
+/// A thread keeps the emptied match stores of its last derivation for the
+/// next (their buffers are reused): what a derivation produces must not
+/// depend on what ran on its thread before.
+#[test]
+fn stores_kept_on_a_thread_change_no_result() {
+    let fresh = std::thread::spawn(every_example_derived).join().unwrap();
+    let after_others = std::thread::spawn(|| {
+        // A large derivation first, so every kept store is big and was
+        // maintained incrementally, with patterns of other widths.
+        let big = "grammar \"big\" { start s max_vertices 400 max_iterations 1000 }\n\
+                   tags { s a b }\n\
+                   rule start { (x:s) => (x:a) -- (y:b) }\n\
+                   rule grow { (x:a) => (x) -- (y:a) }\n\
+                   rule split { (x:a) -- (y:b) => (x) -- (z:b) -- (y) }";
+        let g = grammar::load(big, "big").unwrap();
+        let d = levelgraph::derive(&g, 3).unwrap();
+        assert!(d.graph.vertex_count() > 64, "large enough to keep stores");
+        let first = every_example_derived();
+        // And once more, now after the examples themselves.
+        assert_eq!(first, every_example_derived());
+        first
+    })
+    .join()
+    .unwrap();
+    assert_eq!(fresh, after_others);
+}

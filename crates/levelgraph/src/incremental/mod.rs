@@ -46,6 +46,7 @@
 
 mod slots;
 
+use std::cell::RefCell;
 use std::ops::ControlFlow;
 
 use crate::graph::{EdgeId, EdgeKind, Graph, VertexId};
@@ -90,7 +91,76 @@ struct Scratch {
     next: Vec<VertexId>,
 }
 
+thread_local! {
+    /// The emptied stores of the last derivations on this thread, for the
+    /// next: their buffers (matches and slot lists, which grow with the
+    /// host) are then memory already mapped, not fresh pages the kernel
+    /// must fault in and zero. In the mutex STS at N = 10,000 that was
+    /// about 13 % of a derivation (BENCHMARKS.md). Every store is cleared
+    /// before use, so nothing it held reaches a result.
+    static KEPT: RefCell<Vec<MatchStore>> = const { RefCell::new(Vec::new()) };
+}
+
+/// The most buffer memory, in bytes, the stores kept on a thread may hold
+/// (16 MiB): a huge derivation's stores are freed, so one of them does not
+/// hold its memory for the rest of the thread's life.
+const KEEP_BYTES: usize = 16 << 20;
+
+/// An empty store for each of `patterns`, made from the stores this thread
+/// kept ([`keep_stores`]) while there are any.
+pub(crate) fn stores_for<'p>(patterns: impl Iterator<Item = &'p Pattern>) -> Vec<MatchStore> {
+    let mut kept = KEPT
+        .try_with(|k| std::mem::take(&mut *k.borrow_mut()))
+        .unwrap_or_default();
+    let stores = patterns
+        .map(|p| match kept.pop() {
+            Some(store) => store.reset_for(p),
+            None => MatchStore::new(p),
+        })
+        .collect();
+    // Any left over go back for the next derivation.
+    let _ = KEPT.try_with(|k| *k.borrow_mut() = kept);
+    stores
+}
+
+/// Keeps `stores` (a finished derivation's) for the next derivation on
+/// this thread, up to [`KEEP_BYTES`] of buffers in all.
+pub(crate) fn keep_stores(stores: Vec<MatchStore>) {
+    let _ = KEPT.try_with(|k| {
+        let mut kept = k.borrow_mut();
+        let mut bytes: usize = kept.iter().map(MatchStore::buffer_bytes).sum();
+        for store in stores {
+            let more = store.buffer_bytes();
+            if bytes + more <= KEEP_BYTES {
+                bytes += more;
+                kept.push(store);
+            }
+        }
+    });
+}
+
 impl MatchStore {
+    /// This store emptied and made ready for `pattern`, keeping its
+    /// buffers' capacity.
+    fn reset_for(mut self, pattern: &Pattern) -> Self {
+        self.clear();
+        self.built = false;
+        self.indexed = false;
+        self.nv = pattern.vertices().len();
+        self.ne = pattern.edges().len();
+        self
+    }
+
+    /// Bytes held by the store's match and slot buffers (capacity, not
+    /// length).
+    fn buffer_bytes(&self) -> usize {
+        use std::mem::size_of;
+        self.vertices.capacity() * size_of::<VertexId>()
+            + self.edges.capacity() * size_of::<EdgeId>()
+            + self.frames.capacity() * size_of::<Option<crate::matching::Frame>>()
+            + self.by_vertex.buffer_bytes()
+    }
+
     pub(crate) fn new(pattern: &Pattern) -> Self {
         MatchStore {
             built: false,

@@ -29,6 +29,13 @@ impl SlotIndex {
         self.prev.clear();
     }
 
+    /// Bytes held by the index's buffers (capacity, not length).
+    pub(super) fn buffer_bytes(&self) -> usize {
+        use std::mem::size_of;
+        self.head.capacity() * size_of::<[u32; 2]>()
+            + (self.next.capacity() + self.prev.capacity()) * size_of::<u32>()
+    }
+
     /// Number of slots listed under `key`.
     pub(super) fn count(&self, key: usize) -> usize {
         self.head.get(key).map_or(0, |h| h[1] as usize)
