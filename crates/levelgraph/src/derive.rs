@@ -420,6 +420,7 @@ fn run_derivation<'g>(
             trace.reserve(expected_applications(grammar));
             trace
         },
+        expected_applications: expected_applications(grammar),
         steps: 0,
         skipped: 0,
         stores: incremental::stores_for(rules.iter().map(|r| &r.pattern)),
@@ -610,6 +611,8 @@ struct Run<'g, 'h> {
     alternatives: Vec<usize>,
     /// Whether the host got its room as a large level.
     reserved_large: bool,
+    /// [`expected_applications`] of the grammar.
+    expected_applications: usize,
 }
 
 impl Run<'_, '_> {
@@ -833,6 +836,28 @@ impl Run<'_, '_> {
         allowed[self.rng.weighted(&weights)]
     }
 
+    /// Edges to make room for when the level turns large and gets room
+    /// for `vertices` more vertices: twice as many, or, when a recipe says
+    /// how many applications are still to come, what they can add at most
+    /// (edge ids are never reused, so the edge table grows with the
+    /// applications, not with the level), at most `LARGE_GROWTH` times the
+    /// table so far. Only reserves: a wrong guess costs a copy, not a
+    /// result.
+    fn edge_room(&self, vertices: usize) -> usize {
+        let most_added = self
+            .rules
+            .iter()
+            .flat_map(|r| &r.alternatives)
+            .map(|a| a.added_edges.len())
+            .max()
+            .unwrap_or(0);
+        let still_to_come = self
+            .expected_applications
+            .saturating_sub(self.steps as usize);
+        let by_rules = (still_to_come * most_added).min(LARGE_GROWTH * self.host.edge_bound());
+        by_rules.max(2 * vertices)
+    }
+
     /// Marks rule `r` as never running again and drops its store.
     fn retire(&mut self, r: usize) {
         if !self.retired[r] {
@@ -900,7 +925,7 @@ impl Run<'_, '_> {
             let room =
                 (self.limits.max_vertices as usize).min(LARGE_GROWTH * self.host.vertex_count());
             let more = room.saturating_sub(self.host.vertex_count());
-            self.host.reserve(more, 2 * more);
+            self.host.reserve(more, self.edge_room(more));
         }
         if rule.max_uses.is_some_and(|n| self.uses[r] + 1 >= n) {
             // This application spends the last use.

@@ -361,6 +361,13 @@ impl Graph {
         self.vertices.len()
     }
 
+    /// One more than the largest edge id ever given: the length of a slice
+    /// indexed by [`EdgeId`]. Ids are never reused, so this counts every
+    /// edge the graph has had.
+    pub fn edge_bound(&self) -> usize {
+        self.edges.len()
+    }
+
     /// Adds a vertex tagged `tag` and returns its id (the next unused id).
     pub fn add_vertex(&mut self, tag: Symbol) -> VertexId {
         let id = VertexId(self.vertices.len() as u32);

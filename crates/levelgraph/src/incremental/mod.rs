@@ -95,9 +95,10 @@ thread_local! {
     /// The emptied stores of the last derivations on this thread, for the
     /// next: their buffers (matches and slot lists, which grow with the
     /// host) are then memory already mapped, not fresh pages the kernel
-    /// must fault in and zero. In the mutex STS at N = 10,000 that was
-    /// about 13 % of a derivation (BENCHMARKS.md). Every store is cleared
-    /// before use, so nothing it held reaches a result.
+    /// must fault in and zero. In the mutex STS at N = 10,000 that saves
+    /// 3–13 % of a derivation, depending on how the allocator reuses the
+    /// memory of the results freed in between (BENCHMARKS.md). Every store
+    /// is cleared before use, so nothing it held reaches a result.
     static KEPT: RefCell<Vec<MatchStore>> = const { RefCell::new(Vec::new()) };
 }
 
