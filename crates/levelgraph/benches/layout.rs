@@ -17,7 +17,10 @@
 //!
 //! `cargo bench -p levelgraph --bench layout`; `LAYOUT_RUNS` (default 100)
 //! sets the runs, `LAYOUT_MAPS` a substring the map names must contain.
-//! The seeds of failed runs of a row go to standard error.
+//! The seeds of failed runs of a row go to standard error. `LAYOUT_LEVEL=k`
+//! makes every run of the grammar rows lay out the level of seed `k` (with
+//! the run's own layout seed): how often one hard level is laid out.
+//! `LAYOUT_BIAS` sets `LayoutSettings::contact_bias`.
 
 use std::path::PathBuf;
 use std::time::Instant;
@@ -58,6 +61,15 @@ fn main() {
     if let Some(v) = knob("LAYOUT_PER_START") {
         settings.backtracks_per_start = v as u32;
     }
+    if let Some(v) = std::env::var("LAYOUT_BIAS")
+        .ok()
+        .and_then(|v| v.parse::<f64>().ok())
+    {
+        settings.contact_bias = v;
+    }
+    // One level for every run of the grammar rows, laid out with run k's
+    // seed k: how often that level is laid out (e.g. LAYOUT_LEVEL=92).
+    let level = knob("LAYOUT_LEVEL");
     println!(
         "{runs} runs per map, seeds 0..{runs}, max_iterations {}",
         settings.max_iterations
@@ -93,8 +105,8 @@ fn main() {
             continue;
         };
         let levels = (0..runs).filter_map(|seed| {
-            let level = levelgraph::derive(&grammar, seed).ok()?;
-            let problem = level_problem(&level.graph, &spec, &edgar::RoomSets::new())
+            let derived = levelgraph::derive(&grammar, level.unwrap_or(seed)).ok()?;
+            let problem = level_problem(&derived.graph, &spec, &edgar::RoomSets::new())
                 .expect("the example's rooms block needs no files");
             Some((seed, problem))
         });
@@ -118,8 +130,8 @@ fn main() {
                 .expect("the grown rooms example compiles");
         let spec = grammar.model().rooms.clone().expect("a rooms block");
         let levels = (0..runs).filter_map(|seed| {
-            let level = levelgraph::derive(&grammar, seed).ok()?;
-            let problem = level_problem(&level.graph, &spec, &edgar::RoomSets::new()).ok()?;
+            let derived = levelgraph::derive(&grammar, level.unwrap_or(seed)).ok()?;
+            let problem = level_problem(&derived.graph, &spec, &edgar::RoomSets::new()).ok()?;
             Some((seed, problem))
         });
         row(

@@ -754,6 +754,41 @@ fn seed_92s_level_of_dungeon_rooms_has_a_valid_layout() {
     let valid = layout_of_doc(&problem, &doc);
     assert_eq!(check_layout(&problem, &valid), vec![]);
 
+    // Door 8-9 has three other separate paths, 16-17 bare (no other
+    // neighbours): its chain comes right after those of the other two
+    // (1-14-4 and 10-11), so it goes into the corner they leave.
+    let named = |names: &[&str]| -> Vec<usize> {
+        let mut v: Vec<usize> = names
+            .iter()
+            .map(|n| problem.rooms.iter().position(|r| r.name == *n).unwrap())
+            .collect();
+        v.sort_unstable();
+        v
+    };
+    let chains: Vec<Vec<usize>> = Prepared::new(&problem)
+        .expect("prepared")
+        .chains()
+        .iter()
+        .map(|c| {
+            let mut c = c.clone();
+            c.sort_unstable();
+            c
+        })
+        .collect();
+    let bare = chains
+        .iter()
+        .position(|c| *c == named(&["16", "17"]))
+        .unwrap_or_else(|| panic!("16-17 is a chain of its own: {chains:?}"));
+    let done_by = |rooms: &[usize]| {
+        rooms
+            .iter()
+            .map(|r| chains.iter().position(|c| c.contains(r)).unwrap())
+            .max()
+            .unwrap()
+    };
+    let others = done_by(&named(&["1", "14", "4", "10", "11", "8", "9"]));
+    assert_eq!(bare, others + 1, "{chains:?}");
+
     // The checker is not just agreeing: room 8 moved one cell right,
     // outline and doors with it, overlaps 17 and 9, whose walls it touched.
     let r8 = problem.rooms.iter().position(|r| r.name == "8").unwrap();

@@ -169,6 +169,25 @@ impl ConfigSpace {
         }
         unreachable!("k < weight()")
     }
+
+    /// An end of the box that holds the `k`-th point (`k < weight()`):
+    /// its lowest corner, or with `high` its highest. Of a door-to-door
+    /// segment these are the translations at which the two rooms share
+    /// the least wall.
+    pub(crate) fn end_of_nth(&self, mut k: u64, high: bool) -> GridPoint {
+        for b in &self.boxes {
+            let c = b.count();
+            if k < c {
+                return if high {
+                    GridPoint::new(b.x1, b.y1)
+                } else {
+                    GridPoint::new(b.x0, b.y0)
+                };
+            }
+            k -= c;
+        }
+        unreachable!("k < weight()")
+    }
 }
 
 /// Sorts, drops boxes inside others and merges collinear segments that
@@ -706,5 +725,14 @@ mod tests {
         assert!(a.shifted(GridPoint::new(0, 1)).intersect(&a).is_empty());
         assert_eq!(a.weight(), 11);
         assert_eq!(a.nth(10), GridPoint::new(10, 0));
+        // The ends of the segment of any point: the two rooms' least
+        // common wall.
+        let ab = ConfigSpace {
+            boxes: vec![a.boxes[0], b.boxes[0]],
+        };
+        assert_eq!(ab.end_of_nth(3, false), GridPoint::new(0, 0));
+        assert_eq!(ab.end_of_nth(10, true), GridPoint::new(10, 0));
+        assert_eq!(ab.end_of_nth(11, false), GridPoint::new(4, -5));
+        assert_eq!(ab.end_of_nth(21, true), GridPoint::new(4, 5));
     }
 }
