@@ -20,7 +20,8 @@
 //! The seeds of failed runs of a row go to standard error. `LAYOUT_LEVEL=k`
 //! makes every run of the grammar rows lay out the level of seed `k` (with
 //! the run's own layout seed): how often one hard level is laid out.
-//! `LAYOUT_BIAS` sets `LayoutSettings::contact_bias`.
+//! `LAYOUT_BIAS` sets `LayoutSettings::contact_bias`; `LAYOUT_EXACT=0`
+//! turns `LayoutSettings::exact_detours` off.
 
 use std::path::PathBuf;
 use std::time::Instant;
@@ -66,6 +67,9 @@ fn main() {
         .and_then(|v| v.parse::<f64>().ok())
     {
         settings.contact_bias = v;
+    }
+    if let Some(v) = knob("LAYOUT_EXACT") {
+        settings.exact_detours = v != 0;
     }
     // One level for every run of the grammar rows, laid out with run k's
     // seed k: how often that level is laid out (e.g. LAYOUT_LEVEL=92).

@@ -143,7 +143,7 @@ impl ConfigSpace {
     }
 
     /// The smallest box around every point, if any.
-    fn bounds(&self) -> Option<PointBox> {
+    pub(crate) fn bounds(&self) -> Option<PointBox> {
         let first = *self.boxes.first()?;
         Some(self.boxes.iter().fold(first, |acc, b| PointBox {
             x0: acc.x0.min(b.x0),
@@ -187,6 +187,77 @@ impl ConfigSpace {
             k -= c;
         }
         unreachable!("k < weight()")
+    }
+}
+
+impl ConfigSpace {
+    /// The points of this space at which `moving` overlaps none of the
+    /// placed shapes `placed` (shape, position), by cutting each box with
+    /// the box of translations at which one rectangle of `moving` would
+    /// overlap one rectangle of a placed shape (exact: two rectangles
+    /// overlap exactly when the translation is in that box), and the
+    /// number of cuts made (box of this space × pair of rectangles that
+    /// met it).
+    pub(crate) fn without_overlaps(
+        &self,
+        moving: &Shape,
+        placed: &[(&Shape, GridPoint)],
+    ) -> (ConfigSpace, u64) {
+        let mut boxes = self.boxes.clone();
+        let mut cuts = 0u64;
+        for &(shape, at) in placed {
+            for b in &shape.rects {
+                for a in &moving.rects {
+                    // a + p meets b + at (open interiors) exactly when
+                    // b.x0 + at.x - a.x1 < p.x < b.x1 + at.x - a.x0, and
+                    // the same in y.
+                    let cut = PointBox {
+                        x0: b.x0 + at.x - a.x1 + 1,
+                        y0: b.y0 + at.y - a.y1 + 1,
+                        x1: b.x1 + at.x - a.x0 - 1,
+                        y1: b.y1 + at.y - a.y0 - 1,
+                    };
+                    if cut.x0 > cut.x1 || cut.y0 > cut.y1 {
+                        continue;
+                    }
+                    let mut next = Vec::with_capacity(boxes.len());
+                    for k in &boxes {
+                        let Some(c) = k.intersect(&cut) else {
+                            next.push(*k);
+                            continue;
+                        };
+                        cuts += 1;
+                        // Up to four pieces around the cut: below, above,
+                        // and left and right within the cut's rows.
+                        if k.y0 < c.y0 {
+                            next.push(PointBox { y1: c.y0 - 1, ..*k });
+                        }
+                        if c.y1 < k.y1 {
+                            next.push(PointBox { y0: c.y1 + 1, ..*k });
+                        }
+                        if k.x0 < c.x0 {
+                            next.push(PointBox {
+                                x1: c.x0 - 1,
+                                y0: c.y0,
+                                y1: c.y1,
+                                ..*k
+                            });
+                        }
+                        if c.x1 < k.x1 {
+                            next.push(PointBox {
+                                x0: c.x1 + 1,
+                                y0: c.y0,
+                                y1: c.y1,
+                                ..*k
+                            });
+                        }
+                    }
+                    boxes = next;
+                }
+            }
+        }
+        normalise(&mut boxes);
+        (ConfigSpace { boxes }, cuts)
     }
 }
 
@@ -734,5 +805,62 @@ mod tests {
         assert_eq!(ab.end_of_nth(10, true), GridPoint::new(10, 0));
         assert_eq!(ab.end_of_nth(11, false), GridPoint::new(4, -5));
         assert_eq!(ab.end_of_nth(21, true), GridPoint::new(4, 5));
+    }
+
+    #[test]
+    fn cutting_out_overlaps_keeps_exactly_the_free_points() {
+        // An L and a bar placed; the moving shape an L under every
+        // transform; the space a box and two segments around them. The
+        // cut space must hold exactly the points at which the moving shape
+        // overlaps neither (brute force with `Shape::overlap`).
+        let ell = template(
+            &[(0, 0), (6, 0), (6, 3), (3, 3), (3, 6), (0, 6)],
+            DoorRule::Overlap {
+                length: 1,
+                corner_distance: 0,
+            },
+        );
+        let bar = template(
+            &[(0, 0), (8, 0), (8, 2), (0, 2)],
+            DoorRule::Overlap {
+                length: 1,
+                corner_distance: 0,
+            },
+        );
+        let l0 = Shape::new(0, &ell, Transform::IDENTITY);
+        let b0 = Shape::new(1, &bar, Transform::IDENTITY);
+        let placed = [(&l0, GridPoint::new(0, 0)), (&b0, GridPoint::new(5, 4))];
+        let space = ConfigSpace {
+            boxes: vec![
+                PointBox {
+                    x0: -8,
+                    y0: -8,
+                    x1: 10,
+                    y1: 10,
+                },
+                PointBox {
+                    x0: -3,
+                    y0: 6,
+                    x1: 12,
+                    y1: 6,
+                },
+                PointBox {
+                    x0: 3,
+                    y0: -5,
+                    x1: 3,
+                    y1: 9,
+                },
+            ],
+        };
+        for tr in Transform::all(false) {
+            let moving = Shape::new(0, &ell, tr);
+            let (cut, cuts) = space.without_overlaps(&moving, &placed);
+            assert!(cuts > 0);
+            let want: std::collections::BTreeSet<GridPoint> = points(&space)
+                .into_iter()
+                .filter(|&p| placed.iter().all(|&(s, at)| moving.overlap(p, s, at) == 0))
+                .collect();
+            assert_eq!(points(&cut), want, "{tr:?}");
+        }
     }
 }
