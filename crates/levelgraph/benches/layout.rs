@@ -187,11 +187,11 @@ fn row(name: &str, runs: impl Iterator<Item = (u64, LayoutProblem)>, settings: &
     times.sort_by(f64::total_cmp);
     let mean = times.iter().sum::<f64>() / n as f64;
     println!(
-        "| {name} | {} | {} | {} | {:.0} % | {:.1} ms | {:.1} ms | {:.1} ms | {} | {:.1} | {:.2} ms |",
+        "| {name} | {} | {} | {} | {} | {:.1} ms | {:.1} ms | {:.1} ms | {} | {:.1} | {:.2} ms |",
         fmt_mean(rooms, n),
         fmt_mean(edges, n),
         if corridors { "yes" } else { "no" },
-        100.0 * ok as f64 / n as f64,
+        fmt_success(ok as usize, n),
         mean * 1e3,
         times.get(times.len() / 2).copied().unwrap_or(0.0) * 1e3,
         times.last().copied().unwrap_or(0.0) * 1e3,
@@ -199,6 +199,21 @@ fn row(name: &str, runs: impl Iterator<Item = (u64, LayoutProblem)>, settings: &
         backtracks as f64 / ok.max(1) as f64,
         setup / n as f64 * 1e3,
     );
+}
+
+/// The success rate of `ok` runs in `n` as a percentage, with as many
+/// decimals as it takes never to print 100 % for a rate below it (498 of
+/// 500 is "99.6 %", not "100 %"), and the counts when some failed.
+fn fmt_success(ok: usize, n: usize) -> String {
+    if ok == n {
+        return "100 %".to_owned();
+    }
+    let rate = 100.0 * ok as f64 / n as f64;
+    let mut decimals = 0;
+    while decimals < 3 && format!("{rate:.decimals$}") == format!("{:.decimals$}", 100.0) {
+        decimals += 1;
+    }
+    format!("{rate:.decimals$} % ({ok} of {n})")
 }
 
 /// A count per run: whole when every run had the same, else one decimal.
