@@ -96,7 +96,7 @@ thread_local! {
     /// next: their buffers (matches and slot lists, which grow with the
     /// host) are then memory already mapped, not fresh pages the kernel
     /// must fault in and zero. In the mutex STS at N = 10,000 that saves
-    /// 3–13 % of a derivation, depending on how the allocator reuses the
+    /// 3–14 % of a derivation, depending on how the allocator reuses the
     /// memory of the results freed in between (BENCHMARKS.md). Every store
     /// is cleared before use, so nothing it held reaches a result.
     static KEPT: RefCell<Vec<MatchStore>> = const { RefCell::new(Vec::new()) };

@@ -75,10 +75,10 @@ pub struct LayoutSettings {
     /// for other rooms: the only layout known of seed 92's level of
     /// `examples/dungeon-rooms.lg` has two rooms that meet at a corner, a
     /// pair of rooms in one inner corner and a loop of three around it. Not
-    /// in seed 001. Default 0.75, which measured best (BENCHMARKS.md: a
-    /// third fewer iterations on Edgar's example2, more hard levels laid
-    /// out); 0 gives seed 001's uniform sampling and draws no extra random
-    /// numbers.
+    /// in seed 001. Default 0.75, which measured best (BENCHMARKS.md:
+    /// 14–35 % fewer iterations on Edgar's example2 maps, more hard levels
+    /// laid out); 0 gives seed 001's uniform sampling and draws no extra
+    /// random numbers.
     pub contact_bias: f64,
     /// Lay out a chain that is a bare detour of one or two rooms (every
     /// neighbour of its rooms is placed already or in the chain, and one
@@ -390,6 +390,13 @@ impl<'p> Prepared<'p> {
         Run::new(self, seed, settings).search()
     }
 
+    /// Whether room `r` has a neighbour placed in `partial`.
+    fn touches_placed(&self, partial: &Partial, r: usize) -> bool {
+        self.neighbours[r]
+            .iter()
+            .any(|&(w, _)| partial.shape[w] != NONE)
+    }
+
     /// Whether an edge joins rooms `a` and `b`.
     fn joined(&self, a: usize, b: usize) -> bool {
         match &self.adjacency {
@@ -583,6 +590,17 @@ fn disjoint_paths(
     count
 }
 
+/// Whether the door `k` between rooms `u` and `v` (both of four or more
+/// neighbours) is one whose rooms are also joined by three other paths
+/// with no room in common: in any layout one of those paths is shut in
+/// by the others. Asked by the chain order ([`enclosed_detours_later`])
+/// and by a failed run's hints.
+fn has_three_detours(neighbours: &[Vec<(usize, usize)>], u: usize, v: usize, k: usize) -> bool {
+    neighbours[u].len() >= 4
+        && neighbours[v].len() >= 4
+        && disjoint_paths(neighbours, None, u, v, k, 3) >= 3
+}
+
 /// `chains` with the rooms of enclosed detours moved to chains of their
 /// own, each right after the chain that closes the other detours around
 /// its door. A door `(u, v)` whose rooms are also joined by three other
@@ -603,7 +621,7 @@ fn enclosed_detours_later(
     let degree = |x: usize| neighbours[x].len();
     let mut late = vec![false; n];
     for (k, &[u, v]) in edges.iter().enumerate() {
-        if degree(u) < 4 || degree(v) < 4 || disjoint_paths(neighbours, None, u, v, k, 3) < 3 {
+        if !has_three_detours(neighbours, u, v, k) {
             continue;
         }
         // The shortest bare detour from u to v, if any: follow rooms of
@@ -860,15 +878,11 @@ impl<'a, 'p> Run<'a, 'p> {
     /// (BENCHMARKS.md). Only asked when a run fails.
     fn door_with_three_detours(&self, c: usize) -> Option<(usize, usize)> {
         let prep = self.prep;
-        let degree = |x: usize| prep.neighbours[x].len();
         for &r in &prep.chains[c] {
             let near = std::iter::once(r).chain(prep.neighbours[r].iter().map(|&(w, _)| w));
             for u in near {
                 for &(v, k) in &prep.neighbours[u] {
-                    if degree(u) >= 4
-                        && degree(v) >= 4
-                        && disjoint_paths(&prep.neighbours, None, u, v, k, 3) >= 3
-                    {
+                    if has_three_detours(&prep.neighbours, u, v, k) {
                         return Some((u.min(v), u.max(v)));
                     }
                 }
@@ -1047,7 +1061,7 @@ impl<'a, 'p> Run<'a, 'p> {
         if !bare {
             return None;
         }
-        let touches = |r: usize| prep.neighbours[r].iter().any(|&(w, _)| placed(w));
+        let touches = |r: usize| prep.touches_placed(partial, r);
         let mut order = chain.to_vec();
         if !touches(order[0]) {
             order.reverse();
@@ -1087,12 +1101,7 @@ impl<'a, 'p> Run<'a, 'p> {
         if let [a, b] = order[..] {
             // The room with fewer free positions first: the second is
             // enumerated once per valid position of the first.
-            let touches = |x: usize| {
-                self.prep.neighbours[x]
-                    .iter()
-                    .any(|&(w, _)| current.shape[w] != NONE)
-            };
-            if touches(b) {
+            if self.prep.touches_placed(&current, b) {
                 let count = |run: &mut Self, first: &[usize]| -> u64 {
                     let shapes = run.prep.room_shapes[first[0]].clone();
                     shapes
