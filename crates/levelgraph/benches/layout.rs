@@ -21,7 +21,10 @@
 //! makes every run of the grammar rows lay out the level of seed `k` (with
 //! the run's own layout seed): how often one hard level is laid out.
 //! `LAYOUT_BIAS` sets `LayoutSettings::contact_bias`; `LAYOUT_EXACT=0`
-//! turns `LayoutSettings::exact_detours` off.
+//! turns `LayoutSettings::exact_detours` off, `LAYOUT_COMPACT=0`
+//! `LayoutSettings::compact_detours`. `LAYOUT_SHOW=1` prints each row's
+//! chains (rooms by name, with their number of neighbours) and its first
+//! run's outcome to standard error.
 
 use std::path::PathBuf;
 use std::time::Instant;
@@ -70,6 +73,9 @@ fn main() {
     }
     if let Some(v) = knob("LAYOUT_EXACT") {
         settings.exact_detours = v != 0;
+    }
+    if let Some(v) = knob("LAYOUT_COMPACT") {
+        settings.compact_detours = v != 0;
     }
     // One level for every run of the grammar rows, laid out with run k's
     // seed k: how often that level is laid out (e.g. LAYOUT_LEVEL=92).
@@ -166,6 +172,22 @@ fn row(name: &str, runs: impl Iterator<Item = (u64, LayoutProblem)>, settings: &
         setup += start.elapsed().as_secs_f64();
         let result = prepared.run(seed, settings);
         times.push(start.elapsed().as_secs_f64());
+        if std::env::var("LAYOUT_SHOW").is_ok() && times.len() == 1 {
+            // The chains (rooms by name, with their degree) and the first
+            // run's outcome: what the search had to do on this input.
+            let degree = |r: usize| problem.edges.iter().filter(|e| e.contains(&r)).count();
+            for (i, chain) in prepared.chains().iter().enumerate() {
+                let rooms: Vec<String> = chain
+                    .iter()
+                    .map(|&r| format!("{}({})", problem.rooms[r].name, degree(r)))
+                    .collect();
+                eprintln!("{name}: chain {}: {}", i + 1, rooms.join(" "));
+            }
+            match &result {
+                Ok((_, stats)) => eprintln!("{name}: seed {seed}: {stats:?}"),
+                Err(e) => eprintln!("{name}: seed {seed}: {e}"),
+            }
+        }
         if let Ok((layout, stats)) = result {
             iterations += stats.iterations;
             backtracks += stats.backtracks;
