@@ -818,3 +818,28 @@ fn seed_92s_level_of_dungeon_rooms_has_a_valid_layout() {
         "{violations:?}"
     );
 }
+
+/// Levels 157 and 401 of `examples/dungeon-rooms.lg` each have a door
+/// whose rooms are also joined by three other room-disjoint paths, two of
+/// them bare (BENCHMARKS.md, "Room layout"): laid out by 21 of 100 layout
+/// seeds while the bare detours took their first placement found, neither
+/// at its own seed. With the most compact placement
+/// (`LayoutSettings::compact_detours`) both are laid out at their own
+/// seeds, and validly.
+#[test]
+fn levels_157_and_401_of_dungeon_rooms_are_laid_out_at_their_own_seeds() {
+    use levelgraph::layout::rooms::level_problem;
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../examples/dungeon-rooms.lg");
+    let text = std::fs::read_to_string(path).expect("the example");
+    let grammar = levelgraph::grammar::load(&text, "dungeon-rooms").expect("the example compiles");
+    let spec = grammar.model().rooms.clone().expect("a rooms block");
+    for seed in [157, 401] {
+        let derived = levelgraph::derive(&grammar, seed).expect("the level derives");
+        let problem =
+            level_problem(&derived.graph, &spec, &edgar::RoomSets::new()).expect("problem");
+        let (l, _) = layout(&problem, seed, &LayoutSettings::default())
+            .unwrap_or_else(|e| panic!("level {seed}: {e}"));
+        let violations = check_layout(&problem, &l);
+        assert!(violations.is_empty(), "level {seed}: {violations:?}");
+    }
+}
