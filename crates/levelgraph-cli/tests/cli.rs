@@ -983,7 +983,7 @@ fn layout_time_limits_out_of_range_exit_2() {
 
 #[test]
 fn generate_derives_the_next_level_when_one_cannot_be_laid_out() {
-    // Seed 157's level of this grammar is not laid out within 1,000,000
+    // Seed 682's level of this grammar is not laid out within 1,000,000
     // iterations (BENCHMARKS.md, "Room layout"); the next attempt's is.
     let grammar = examples().join("dungeon-rooms.lg");
     let out = scratch("level-retry");
@@ -991,7 +991,7 @@ fn generate_derives_the_next_level_when_one_cannot_be_laid_out() {
         "generate",
         grammar.to_str().unwrap(),
         "--seed",
-        "157",
+        "682",
         "--formats",
         "json,svg,layout",
         "--out",
@@ -1001,7 +1001,7 @@ fn generate_derives_the_next_level_when_one_cannot_be_laid_out() {
     let note = stderr(&o);
     assert!(
         note.contains("note: the level of attempt 2 (seed ")
-            && note.contains("was laid out after seed 157 (not laid out)"),
+            && note.contains("was laid out after seed 682 (not laid out)"),
         "{note}"
     );
     let seed_of = |file: &str| -> u64 {
@@ -1009,7 +1009,7 @@ fn generate_derives_the_next_level_when_one_cannot_be_laid_out() {
             serde_json::from_str(&fs::read_to_string(out.join(file)).unwrap()).unwrap();
         doc["seed"].as_u64().unwrap()
     };
-    let attempt = levelgraph::rng::attempt_seed(157, 1);
+    let attempt = levelgraph::rng::attempt_seed(682, 1);
     assert_eq!(
         (seed_of("mission.json"), seed_of("layout.json")),
         (attempt, attempt)
@@ -1047,7 +1047,7 @@ fn generate_derives_the_next_level_when_one_cannot_be_laid_out() {
         "generate",
         &strict,
         "--seed",
-        "157",
+        "682",
         "--formats",
         "json,layout",
         "--out",
