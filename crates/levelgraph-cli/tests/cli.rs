@@ -453,6 +453,82 @@ fn host_with_an_undeclared_tag_exits_2_naming_the_node() {
     assert_eq!(stdout(&o), "");
 }
 
+/// A host whose nodes are stored in one another 50,000 deep: reading it
+/// walked the chain for every node, the picture's drawing walked it again
+/// for every node (minutes, both), and deleting the outermost room
+/// removed what it stores recursively, overflowing the stack (exit 134).
+#[test]
+fn host_nested_50000_deep_is_read_drawn_and_deleted() {
+    let dir = scratch("host-deep");
+    let depth = 50_000;
+    let mut nodes = vec![
+        r#"{"id": 0, "tag": "room"}"#.to_owned(),
+        r#"{"id": 1, "tag": "frontier"}"#.to_owned(),
+    ];
+    for id in 2..depth {
+        let parent = if id == 2 { 0 } else { id - 1 };
+        nodes.push(format!(
+            r#"{{"id": {id}, "tag": "key", "parent": {parent}}}"#
+        ));
+    }
+    let host = write(
+        &dir,
+        "host.json",
+        &format!(
+            r#"{{"format": "levelgraph.mission/1", "grammar": "g", "seed": 0,
+                "stop_reason": "no_rule_applies", "stop_detail": "", "applications": 0,
+                "nodes": [{}], "edges": []}}"#,
+            nodes.join(",")
+        ),
+    );
+    let keep = write(
+        &dir,
+        "keep.lg",
+        "grammar \"keep\" { max_vertices 100000 }\n\
+         tags { s room frontier key }\nrule start { (a:s) => (a:room) }\n",
+    );
+    let out = dir.join("kept");
+    let o = run(&[
+        "generate",
+        &keep,
+        "--host",
+        &host,
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        stdout(&o).starts_with("keep: 50000 vertices"),
+        "{}",
+        stdout(&o)
+    );
+    assert_eq!(listing(&out), ALL_FILES);
+    let delete = write(
+        &dir,
+        "delete.lg",
+        "grammar \"delete\" { max_vertices 100000 }\n\
+         tags { s room frontier key }\nrule start { (a:s) => (a:room) }\n\
+         rule drop { (a:room), (b:frontier) => (b) }\n",
+    );
+    let out = dir.join("deleted");
+    let o = run(&[
+        "generate",
+        &delete,
+        "--host",
+        &host,
+        "--out",
+        out.to_str().unwrap(),
+        "--formats",
+        "json",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        stdout(&o).starts_with("delete: 1 vertices"),
+        "{}",
+        stdout(&o)
+    );
+}
+
 #[test]
 fn host_with_broken_json_exits_2_and_writes_nothing() {
     let dir = scratch("host-json");

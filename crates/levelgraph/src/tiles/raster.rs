@@ -23,7 +23,7 @@ use serde::{Deserialize, Serialize};
 use super::caves::{self, CaveParams};
 use super::map::{Tile, TileCorridor, TileDoor, TileMap, TileObject, TileRect, TileRoom};
 use super::TilesError;
-use crate::drawing::top_level;
+use crate::drawing::top_levels;
 use crate::grammar::{FillKind, RoomsSpec};
 use crate::graph::Graph;
 use crate::layout::{GridPoint, Layout, LayoutProblem, OrthoPolygon, PlacedRoom, Rect};
@@ -122,11 +122,12 @@ pub fn stored_items(graph: &Graph, problem: &LayoutProblem) -> Vec<StoredItem> {
         .enumerate()
         .map(|(i, r)| (r.name.as_str(), i))
         .collect();
+    let tops = top_levels(graph);
     graph
         .vertex_ids()
         .filter(|&v| graph.parent(v).is_some())
         .filter_map(|v| {
-            let room = *by_name.get(top_level(graph, v).index().to_string().as_str())?;
+            let room = *by_name.get(tops[v.index()].index().to_string().as_str())?;
             Some(StoredItem {
                 name: v.index().to_string(),
                 kind: graph.tags().name(graph.tag(v)).to_owned(),
