@@ -230,3 +230,23 @@ fn cells_survive_every_output() {
         }
     );
 }
+
+/// A host that starts large (here a 100 × 100 grid) under a huge
+/// `max_vertices` reserved room for 64 times its size at the first
+/// application: a 3000 × 3000 grid asked for one 50 GB allocation and
+/// aborted. The room reserved at once is now at most 65,536 vertices.
+#[test]
+fn a_large_grid_reserves_a_bounded_room() {
+    let g = load(
+        "grammar \"g\" { grid 100 x 100 of n max_vertices 4294967295 max_iterations 1 }\n\
+         tags { n r }\n\
+         rule a { (a:n @0,0) => (a:r) }\n",
+    );
+    let d = derive(&g, 1).unwrap();
+    assert_eq!(d.graph.vertex_count(), 10_000);
+    assert!(
+        d.graph.vertex_capacity() <= 2 * 65_536,
+        "{} vertex slots reserved",
+        d.graph.vertex_capacity()
+    );
+}

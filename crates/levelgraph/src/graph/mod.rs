@@ -316,6 +316,12 @@ impl Graph {
         }
     }
 
+    /// How many vertex slots the graph has room for without reallocating
+    /// (for tests of what a derivation reserves).
+    pub fn vertex_capacity(&self) -> usize {
+        self.vertices.capacity()
+    }
+
     /// Makes room for `vertices` more vertices and `edges` more edges, so
     /// that a graph known to grow that far is not reallocated on the way.
     pub fn reserve(&mut self, vertices: usize, edges: usize) {
