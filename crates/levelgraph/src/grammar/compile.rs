@@ -915,6 +915,17 @@ fn check_rooms(cx: &mut Cx<'_>, tags: &Symbols, rooms: &model::RoomsSpec) {
         }
     }
 
+    if rooms.min_distance > model::RoomsSpec::MAX_MIN_DISTANCE {
+        cx.error(
+            format!("min_distance {} is out of range", rooms.min_distance),
+            cx_loc(rooms.span, block.child("min_distance")),
+            Some(format!(
+                "grid units between rooms that no edge joins: 0 to {}",
+                model::RoomsSpec::MAX_MIN_DISTANCE
+            )),
+        );
+    }
+
     // Tile map: the scale and the fills by tag, each tag in one `fill` line.
     if let Some(scale) = rooms.tile_scale {
         if !(1..=64).contains(&scale) {
