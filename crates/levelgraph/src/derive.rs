@@ -464,7 +464,10 @@ fn run_derivation<'g>(
                 }
                 let target = match stage.max {
                     Some(max) if max > stage.min => {
-                        Some(stage.min + run.rng.below((max - stage.min + 1) as usize) as u32)
+                        // In 64 bits: `0..4294967295` holds 2^32 counts.
+                        let counts = u64::from(max - stage.min) + 1;
+                        let counts = usize::try_from(counts).unwrap_or(usize::MAX);
+                        Some(stage.min + run.rng.below(counts) as u32)
                     }
                     Some(_) => Some(stage.min),
                     None => None,
