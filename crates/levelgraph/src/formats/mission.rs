@@ -32,6 +32,12 @@ pub const MAX_NODE_ID: u32 = 1 << 20;
 /// `mission.svg` `width="inf"`. Far above any level levelgraph draws.
 pub const MAX_COORDINATE: f64 = 1e15;
 
+/// A node's grid cell coordinates must be at most this (10⁹) in absolute
+/// value to be read back, as grid rules keep cells within it: a grid rule
+/// places new vertices at offsets of up to ±10⁶ from a matched cell, and
+/// a cell near `i32::MAX` wrapped around to the far side of the grid.
+pub use crate::matching::MAX_CELL;
+
 /// A mission graph document.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -194,7 +200,8 @@ pub enum MissionError {
         id: u32,
     },
     /// A node's position is not two numbers within ±[`MAX_COORDINATE`],
-    /// or its radius not a number above 0 and at most it.
+    /// its radius not a number above 0 and at most it, or its cell not
+    /// within ±[`MAX_CELL`].
     #[error("nodes[{index}] (id {id}): {field} {value} is outside the drawing: {rule}")]
     BadGeometry {
         /// Index in `nodes`.
@@ -328,6 +335,18 @@ impl MissionDoc {
                     field: "position",
                     value: format!("[{:e}, {:e}]", p[0], p[1]),
                     rule: "coordinates are numbers from -1e15 to 1e15",
+                });
+            }
+            if let Some(c) = n
+                .cell
+                .filter(|c| c.iter().any(|x| x.unsigned_abs() > MAX_CELL.unsigned_abs()))
+            {
+                return Err(MissionError::BadGeometry {
+                    index,
+                    id: n.id,
+                    field: "cell",
+                    value: format!("[{}, {}]", c[0], c[1]),
+                    rule: "cell coordinates are whole numbers from -1000000000 to 1000000000",
                 });
             }
             if let Some(r) = n.radius.filter(|&r| !(r > 0.0 && within(r))) {
