@@ -880,6 +880,71 @@ fn generate_writes_the_laid_out_level_as_a_tiled_map() {
     assert_eq!(&png[1..4], b"PNG");
 }
 
+/// A level wider than 2048 tiles: `level.png` at a fixed 8 pixels per tile
+/// was wider than a PNG may be, and `generate` failed with exit 2 naming
+/// `--cell-px`, a flag it does not have. It now uses fewer pixels per tile.
+#[test]
+fn generate_draws_a_level_wider_than_2048_tiles() {
+    let dir = scratch("wide-level");
+    let grammar = write(
+        &dir,
+        "long.lg",
+        "grammar \"long\" { start s }\ntags { s room }\n\
+         rule start { (a:s) => (a:room) -- (b:room) }\n\
+         rooms {\n  template long (0,0) (1100,0) (1100,4) (0,4) no_rotate\n  use *: long\n}\n",
+    );
+    let out = dir.join("out");
+    let o = run(&[
+        "generate",
+        &grammar,
+        "--formats",
+        "tiles",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let tmj: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(out.join("level.tmj")).unwrap()).unwrap();
+    let tiles_wide = tmj["width"].as_u64().unwrap();
+    assert!(tiles_wide > 2048, "{tiles_wide}");
+    let png = fs::read(out.join("level.png")).unwrap();
+    let px_wide = u64::from(u32::from_be_bytes(png[16..20].try_into().unwrap()));
+    assert!(px_wide <= 16384 && px_wide % tiles_wide == 0, "{px_wide}");
+    assert_eq!(px_wide / tiles_wide, 16384 / tiles_wide);
+}
+
+/// Rooms a million grid units across cannot become a tile map at any
+/// `tile_scale`; the message said "use a smaller scale" even at the
+/// smallest. It now says so and names the largest scale when one fits.
+#[test]
+fn generate_names_a_tile_scale_that_fits_or_says_none_does() {
+    let dir = scratch("tile-scale-hint");
+    let block = |side: u32, scale: u32| {
+        format!(
+            "grammar \"big\" {{ start s }}\ntags {{ s room }}\n\
+             rule start {{ (a:s) => (a:room) -- (b:room) }}\n\
+             rooms {{\n  template sq (0,0) ({side},0) ({side},{side}) (0,{side})\n  \
+             tile_scale {scale}\n  use *: sq\n}}\n"
+        )
+    };
+    for (side, scale, hint) in [
+        (
+            1_000_000,
+            1,
+            "too large for a tile map at any scale: use smaller room templates, or leave the tile map out",
+        ),
+        (1000, 64, "use a scale of at most "),
+    ] {
+        let grammar = write(&dir, "big.lg", &block(side, scale));
+        let out = dir.join("out");
+        let o = run(&["generate", &grammar, "--out", out.to_str().unwrap()]);
+        assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+        assert!(stderr(&o).contains("invalid parameter `scale`"), "{}", stderr(&o));
+        assert!(stderr(&o).contains(hint), "{}", stderr(&o));
+        assert!(!out.exists());
+    }
+}
+
 #[test]
 fn tiles_runs_each_generator_and_writes_every_format() {
     for generator in ["rooms", "accretion", "caves"] {
@@ -1087,6 +1152,19 @@ fn layout_time_limits_out_of_range_exit_2() {
             stderr(&o)
         );
     }
+    // A huge limit is named short, with the bound (it said "must be a
+    // positive number of seconds, not 1000…000", 301 digits, of 1e300).
+    let o = run(&[
+        "layout",
+        &map,
+        "--time-limit=1e300",
+        "--out",
+        "/nonexistent/never",
+    ]);
+    assert_eq!(
+        stderr(&o),
+        "error: --time-limit must be a number of seconds above 0 and below 1.8e19, not 1e300\n"
+    );
 }
 
 #[test]

@@ -453,11 +453,22 @@ impl Frame {
         let s = i64::from(scale);
         let (w, h) = ((x1 - x0) * s + 1, (y1 - y0) * s + 1);
         if w > i64::from(MAX_SIDE) || h > i64::from(MAX_SIDE) {
+            // The largest scale that fits, if any: at scale 1 the layout
+            // itself may be too large (rooms up to 2000000 units across).
+            let fits = (i64::from(MAX_SIDE) - 1) / (x1 - x0).max(y1 - y0).max(1);
+            let hint = if fits >= 1 {
+                format!("use a scale of at most {fits}")
+            } else {
+                format!(
+                    "the layout is {} × {} grid units, too large for a tile map at any scale: \
+                     use smaller room templates, or leave the tile map out",
+                    x1 - x0,
+                    y1 - y0
+                )
+            };
             return Err(TilesError::parameter(
                 "scale",
-                format!(
-                    "the map would be {w} × {h} tiles; at most {MAX_SIDE} per side: use a smaller scale"
-                ),
+                format!("the map would be {w} × {h} tiles; at most {MAX_SIDE} per side: {hint}"),
             ));
         }
         Ok(Frame {
