@@ -561,6 +561,26 @@ fn check_prints_sixteen_thousand_warnings_quickly() {
     );
 }
 
+/// An output folder where one of the files to write is a folder: the files
+/// before it were already renamed into place when its rename failed, so
+/// the run exited 2 having replaced `mission.json` and `mission.dot`.
+#[test]
+fn a_folder_in_the_way_of_an_output_file_changes_nothing() {
+    let dir = scratch("folder-in-the-way");
+    let out = dir.join("out");
+    fs::create_dir_all(out.join("mission.svg")).unwrap();
+    fs::write(out.join("mission.json"), "old").unwrap();
+    let o = run(&["generate", "--out", out.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("mission.svg is a folder"),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(listing(&out), ["mission.json", "mission.svg"]);
+    assert_eq!(fs::read_to_string(out.join("mission.json")).unwrap(), "old");
+}
+
 #[test]
 fn host_with_broken_json_exits_2_and_writes_nothing() {
     let dir = scratch("host-json");
