@@ -55,7 +55,15 @@ pub(crate) fn run(o: &Options) -> Result<(), Failure> {
     let time_limit = match o.time_limit.map(|s| (s, Duration::try_from_secs_f64(s))) {
         Some((s, Ok(d))) if s > 0.0 => Some(d),
         Some((s, _)) => {
-            eprintln!("error: --time-limit must be a positive number of seconds, not {s}");
+            // `{s:e}` keeps 1e300 short; the bound is what a Duration holds.
+            let s = if s.is_finite() && s.abs() >= 1e9 {
+                format!("{s:e}")
+            } else {
+                s.to_string()
+            };
+            eprintln!(
+                "error: --time-limit must be a number of seconds above 0 and below 1.8e19, not {s}"
+            );
             return Err(Failure::BadInput);
         }
         None => None,

@@ -477,11 +477,20 @@ fn level_tiles(
         &map,
         "level",
         &[tiles::TileFormat::Png, tiles::TileFormat::Tmj],
-        // Large enough for the key and lock markers to show.
-        8,
+        level_cell_px(map.width, map.height),
         &grammar.alphabet(),
         &properties,
     )
+}
+
+/// Pixels per cell of `level.png`: 8, large enough for the key and lock
+/// markers to show, or for a map wider than 2048 cells as many as keep the
+/// picture within its 16384 pixels a side (at least 1; a rasterized
+/// layout is at most 8192 cells a side). `generate` has no `--cell-px`,
+/// so a fixed 8 made such a level an error naming that flag.
+fn level_cell_px(width: u32, height: u32) -> u32 {
+    use levelgraph::formats::tilemap::MAX_IMAGE_SIDE;
+    (MAX_IMAGE_SIDE / width.max(height).max(1)).clamp(1, 8)
 }
 
 fn check(path: &Path) -> Result<(), Failure> {

@@ -6,17 +6,38 @@ use std::path::{Path, PathBuf};
 
 /// Writes every `(file name, contents)` into `dir` (created if missing).
 /// All contents go to temporary files first; only when every one is written
-/// are they renamed into place, so a failure leaves no partial file.
-/// A folder this call had to create is removed again on failure.
+/// are they renamed into place, so a failure leaves no partial file. A
+/// target that is a folder fails the call before any file is replaced.
+/// The folders this call had to create (`dir` and missing parents) are
+/// removed again on failure.
 /// Nothing at all (not even the folder) when `files` is empty.
 pub(crate) fn write_all<C: AsRef<[u8]>>(dir: &Path, files: &[(&str, C)]) -> io::Result<()> {
     if files.is_empty() {
         return Ok(());
     }
-    let created = !dir.exists();
-    fs::create_dir_all(dir)?;
+    // The folders create_dir_all will make, deepest first.
+    let created: Vec<PathBuf> = dir
+        .ancestors()
+        .take_while(|a| !a.as_os_str().is_empty() && !a.exists())
+        .map(Path::to_path_buf)
+        .collect();
+    if let Err(e) = fs::create_dir_all(dir) {
+        remove_created(&created);
+        return Err(e);
+    }
     let mut temps: Vec<(PathBuf, PathBuf)> = Vec::new();
     let result = (|| {
+        for (name, _) in files {
+            let target = dir.join(name);
+            // Renaming a file over a folder fails, and it would fail after
+            // the files before it had been replaced.
+            if fs::symlink_metadata(&target).is_ok_and(|m| m.is_dir()) {
+                return Err(io::Error::new(
+                    io::ErrorKind::IsADirectory,
+                    format!("{} is a folder", target.display()),
+                ));
+            }
+        }
         for (name, contents) in files {
             let target = dir.join(name);
             let temp = dir.join(format!(".{name}.tmp-{}", std::process::id()));
@@ -34,9 +55,14 @@ pub(crate) fn write_all<C: AsRef<[u8]>>(dir: &Path, files: &[(&str, C)]) -> io::
         for (temp, _) in &temps {
             let _ = fs::remove_file(temp);
         }
-        if created {
-            let _ = fs::remove_dir(dir);
-        }
+        remove_created(&created);
     }
     result
+}
+
+/// Removes the folders `write_all` made (deepest first), if still empty.
+fn remove_created(created: &[PathBuf]) {
+    for d in created {
+        let _ = fs::remove_dir(d);
+    }
 }

@@ -453,6 +453,172 @@ fn host_with_an_undeclared_tag_exits_2_naming_the_node() {
     assert_eq!(stdout(&o), "");
 }
 
+/// A host whose nodes are stored in one another 50,000 deep: reading it
+/// walked the chain for every node, the picture's drawing walked it again
+/// for every node (minutes, both), and deleting the outermost room
+/// removed what it stores recursively, overflowing the stack (exit 134).
+#[test]
+fn host_nested_50000_deep_is_read_drawn_and_deleted() {
+    let dir = scratch("host-deep");
+    let depth = 50_000;
+    let mut nodes = vec![
+        r#"{"id": 0, "tag": "room"}"#.to_owned(),
+        r#"{"id": 1, "tag": "frontier"}"#.to_owned(),
+    ];
+    for id in 2..depth {
+        let parent = if id == 2 { 0 } else { id - 1 };
+        nodes.push(format!(
+            r#"{{"id": {id}, "tag": "key", "parent": {parent}}}"#
+        ));
+    }
+    let host = write(
+        &dir,
+        "host.json",
+        &format!(
+            r#"{{"format": "levelgraph.mission/1", "grammar": "g", "seed": 0,
+                "stop_reason": "no_rule_applies", "stop_detail": "", "applications": 0,
+                "nodes": [{}], "edges": []}}"#,
+            nodes.join(",")
+        ),
+    );
+    let keep = write(
+        &dir,
+        "keep.lg",
+        "grammar \"keep\" { max_vertices 100000 }\n\
+         tags { s room frontier key }\nrule start { (a:s) => (a:room) }\n",
+    );
+    let out = dir.join("kept");
+    let o = run(&[
+        "generate",
+        &keep,
+        "--host",
+        &host,
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        stdout(&o).starts_with("keep: 50000 vertices"),
+        "{}",
+        stdout(&o)
+    );
+    assert_eq!(listing(&out), ALL_FILES);
+    let delete = write(
+        &dir,
+        "delete.lg",
+        "grammar \"delete\" { max_vertices 100000 }\n\
+         tags { s room frontier key }\nrule start { (a:s) => (a:room) }\n\
+         rule drop { (a:room), (b:frontier) => (b) }\n",
+    );
+    let out = dir.join("deleted");
+    let o = run(&[
+        "generate",
+        &delete,
+        "--host",
+        &host,
+        "--out",
+        out.to_str().unwrap(),
+        "--formats",
+        "json",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        stdout(&o).starts_with("delete: 1 vertices"),
+        "{}",
+        stdout(&o)
+    );
+}
+
+/// `check` of a grammar with 16,000 warnings: every report used to split
+/// the whole file into lines again (8,000 rules: 8 s in a release build,
+/// 20,000 rules over 20 s).
+#[test]
+fn check_prints_sixteen_thousand_warnings_quickly() {
+    let dir = scratch("many-warnings");
+    let mut text = String::from("tags { s room }\nrule start { (a:s) => (a:room) }\n");
+    for i in 0..8000 {
+        text.push_str(&format!(
+            "rule r{i} {{ (a:room) => (a:room) -- (b:room) }}\n"
+        ));
+    }
+    let grammar = write(&dir, "many.lg", &text);
+    let started = std::time::Instant::now();
+    let o = run(&["check", &grammar]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        stdout(&o).ends_with("grammar `many`, 8001 rules, 2 tags: 0 errors, 15999 warnings\n"),
+        "{}",
+        stdout(&o)
+    );
+    assert!(
+        stderr(&o).contains("many.lg:8002:6"),
+        "the last rule's line"
+    );
+    assert!(
+        started.elapsed().as_secs() < 20,
+        "took {:?}",
+        started.elapsed()
+    );
+}
+
+/// An output folder where one of the files to write is a folder: the files
+/// before it were already renamed into place when its rename failed, so
+/// the run exited 2 having replaced `mission.json` and `mission.dot`.
+#[test]
+fn a_folder_in_the_way_of_an_output_file_changes_nothing() {
+    let dir = scratch("folder-in-the-way");
+    let out = dir.join("out");
+    fs::create_dir_all(out.join("mission.svg")).unwrap();
+    fs::write(out.join("mission.json"), "old").unwrap();
+    let o = run(&["generate", "--out", out.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("mission.svg is a folder"),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(listing(&out), ["mission.json", "mission.svg"]);
+    assert_eq!(fs::read_to_string(out.join("mission.json")).unwrap(), "old");
+}
+
+/// 5,000 tags on one line, each never produced: every warning printed
+/// that 40 KB line again, unbuffered (3,000 tags took 14 s). A diagnostic
+/// on a line longer than 500 bytes now prints `file:line:col: …` alone.
+#[test]
+fn check_warns_about_a_very_long_line_briefly() {
+    let dir = scratch("long-line");
+    let tags: Vec<String> = (0..5000).map(|i| format!("t{i}")).collect();
+    let grammar = write(
+        &dir,
+        "wide.lg",
+        &format!(
+            "tags {{ s room {} }}\nrule start {{ (a:s) => (a:room) }}\n",
+            tags.join(" ")
+        ),
+    );
+    let started = std::time::Instant::now();
+    let o = run(&["check", &grammar]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        stdout(&o).ends_with("0 errors, 5000 warnings\n"),
+        "{}",
+        stdout(&o)
+    );
+    let err = stderr(&o);
+    assert!(
+        err.contains("wide.lg:1:15: warning: tag `t0` is declared but never produced\n  help: "),
+        "{}",
+        &err[..err.len().min(2000)]
+    );
+    assert!(err.contains("wide.lg:1:18: warning: tag `t1` is declared"));
+    assert!(err.len() < 1_000_000, "{} bytes of warnings", err.len());
+    assert!(
+        started.elapsed().as_secs() < 20,
+        "took {:?}",
+        started.elapsed()
+    );
+}
+
 #[test]
 fn host_with_broken_json_exits_2_and_writes_nothing() {
     let dir = scratch("host-json");
@@ -772,6 +938,71 @@ fn generate_writes_the_laid_out_level_as_a_tiled_map() {
     assert_eq!(&png[1..4], b"PNG");
 }
 
+/// A level wider than 2048 tiles: `level.png` at a fixed 8 pixels per tile
+/// was wider than a PNG may be, and `generate` failed with exit 2 naming
+/// `--cell-px`, a flag it does not have. It now uses fewer pixels per tile.
+#[test]
+fn generate_draws_a_level_wider_than_2048_tiles() {
+    let dir = scratch("wide-level");
+    let grammar = write(
+        &dir,
+        "long.lg",
+        "grammar \"long\" { start s }\ntags { s room }\n\
+         rule start { (a:s) => (a:room) -- (b:room) }\n\
+         rooms {\n  template long (0,0) (1100,0) (1100,4) (0,4) no_rotate\n  use *: long\n}\n",
+    );
+    let out = dir.join("out");
+    let o = run(&[
+        "generate",
+        &grammar,
+        "--formats",
+        "tiles",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let tmj: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(out.join("level.tmj")).unwrap()).unwrap();
+    let tiles_wide = tmj["width"].as_u64().unwrap();
+    assert!(tiles_wide > 2048, "{tiles_wide}");
+    let png = fs::read(out.join("level.png")).unwrap();
+    let px_wide = u64::from(u32::from_be_bytes(png[16..20].try_into().unwrap()));
+    assert!(px_wide <= 16384 && px_wide % tiles_wide == 0, "{px_wide}");
+    assert_eq!(px_wide / tiles_wide, 16384 / tiles_wide);
+}
+
+/// Rooms a million grid units across cannot become a tile map at any
+/// `tile_scale`; the message said "use a smaller scale" even at the
+/// smallest. It now says so and names the largest scale when one fits.
+#[test]
+fn generate_names_a_tile_scale_that_fits_or_says_none_does() {
+    let dir = scratch("tile-scale-hint");
+    let block = |side: u32, scale: u32| {
+        format!(
+            "grammar \"big\" {{ start s }}\ntags {{ s room }}\n\
+             rule start {{ (a:s) => (a:room) -- (b:room) }}\n\
+             rooms {{\n  template sq (0,0) ({side},0) ({side},{side}) (0,{side})\n  \
+             tile_scale {scale}\n  use *: sq\n}}\n"
+        )
+    };
+    for (side, scale, hint) in [
+        (
+            1_000_000,
+            1,
+            "too large for a tile map at any scale: use smaller room templates, or leave the tile map out",
+        ),
+        (1000, 64, "use a scale of at most "),
+    ] {
+        let grammar = write(&dir, "big.lg", &block(side, scale));
+        let out = dir.join("out");
+        let o = run(&["generate", &grammar, "--out", out.to_str().unwrap()]);
+        assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+        assert!(stderr(&o).contains("invalid parameter `scale`"), "{}", stderr(&o));
+        assert!(stderr(&o).contains(hint), "{}", stderr(&o));
+        assert!(!out.exists());
+    }
+}
+
 #[test]
 fn tiles_runs_each_generator_and_writes_every_format() {
     for generator in ["rooms", "accretion", "caves"] {
@@ -979,6 +1210,19 @@ fn layout_time_limits_out_of_range_exit_2() {
             stderr(&o)
         );
     }
+    // A huge limit is named short, with the bound (it said "must be a
+    // positive number of seconds, not 1000…000", 301 digits, of 1e300).
+    let o = run(&[
+        "layout",
+        &map,
+        "--time-limit=1e300",
+        "--out",
+        "/nonexistent/never",
+    ]);
+    assert_eq!(
+        stderr(&o),
+        "error: --time-limit must be a number of seconds above 0 and below 1.8e19, not 1e300\n"
+    );
 }
 
 #[test]

@@ -464,7 +464,10 @@ fn run_derivation<'g>(
                 }
                 let target = match stage.max {
                     Some(max) if max > stage.min => {
-                        Some(stage.min + run.rng.below((max - stage.min + 1) as usize) as u32)
+                        // In 64 bits: `0..4294967295` holds 2^32 counts.
+                        let counts = u64::from(max - stage.min) + 1;
+                        let counts = usize::try_from(counts).unwrap_or(usize::MAX);
+                        Some(stage.min + run.rng.below(counts) as u32)
                     }
                     Some(_) => Some(stage.min),
                     None => None,
@@ -564,6 +567,12 @@ fn expected_applications(grammar: &CompiledGrammar) -> usize {
 const LARGE_FROM: usize = 1024;
 /// How many times its size a large level gets room for.
 const LARGE_GROWTH: usize = 64;
+/// The most vertices (and half the most edges) a large level gets room
+/// for at once: a host that starts large (a big grid, a `--host` graph)
+/// under a high `max_vertices` would otherwise reserve 64 times its size
+/// up front (a 3000 × 3000 grid asked for 50 GB). Beyond it the tables
+/// grow by doubling.
+const LARGE_ROOM: usize = LARGE_GROWTH * LARGE_FROM;
 
 /// Vertices (and twice as many edges, and as many trace entries) reserved
 /// when a derivation starts, at most `max_vertices`.
@@ -855,7 +864,7 @@ impl Run<'_, '_> {
             .expected_applications
             .saturating_sub(self.steps as usize);
         let by_rules = (still_to_come * most_added).min(LARGE_GROWTH * self.host.edge_bound());
-        by_rules.max(2 * vertices)
+        by_rules.max(2 * vertices).min(2 * LARGE_ROOM)
     }
 
     /// Marks rule `r` as never running again and drops its store.
@@ -922,8 +931,9 @@ impl Run<'_, '_> {
             // A large level: room for it to grow a long way at once,
             // instead of one copying doubling at a time.
             self.reserved_large = true;
-            let room =
-                (self.limits.max_vertices as usize).min(LARGE_GROWTH * self.host.vertex_count());
+            let room = (self.limits.max_vertices as usize)
+                .min(LARGE_GROWTH * self.host.vertex_count())
+                .min(LARGE_ROOM);
             let more = room.saturating_sub(self.host.vertex_count());
             self.host.reserve(more, self.edge_room(more));
         }

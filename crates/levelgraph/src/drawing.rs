@@ -100,8 +100,9 @@ pub fn draw(g: &Graph, config: &ForceConfig) -> Drawing {
     for (i, v) in ids.iter().enumerate() {
         slot[v.index()] = i;
     }
+    let tops = top_levels(g);
     for v in g.vertex_ids() {
-        slot[v.index()] = slot[top_level(g, v).index()];
+        slot[v.index()] = slot[tops[v.index()].index()];
     }
     // Grid vertices (seed 003) stay in their cells; the rest move around them.
     let pinned: Vec<bool> = ids
@@ -185,6 +186,35 @@ pub fn top_level(g: &Graph, v: VertexId) -> VertexId {
         at = p;
     }
     at
+}
+
+/// [`top_level`] of every vertex, indexed by vertex id (a removed id maps
+/// to itself): each vertex's chain of parents is walked once in all, not
+/// once per vertex stored below it, so a deep chain of stored vertices
+/// costs linear time.
+pub fn top_levels(g: &Graph) -> Vec<VertexId> {
+    const UNKNOWN: VertexId = VertexId(u32::MAX);
+    let mut top = vec![UNKNOWN; g.vertex_bound()];
+    let mut path = Vec::new();
+    for v in (0..g.vertex_bound()).map(|i| VertexId(i as u32)) {
+        let mut at = v;
+        // Up to a vertex whose top is known, or to the top level.
+        while top[at.index()] == UNKNOWN {
+            path.push(at);
+            match g.parent(at) {
+                Some(p) => at = p,
+                None => {
+                    top[at.index()] = at;
+                    break;
+                }
+            }
+        }
+        let t = top[at.index()];
+        for w in path.drain(..) {
+            top[w.index()] = t;
+        }
+    }
+    top
 }
 
 /// Short-range repulsion between each vertex and each edge not incident

@@ -91,6 +91,12 @@ pub struct Match {
     pub frame: Option<Frame>,
 }
 
+/// Grid cells have coordinates within ±`MAX_CELL` (10⁹): a grid rule
+/// whose match or new vertex would lie beyond does not match or apply
+/// (offsets are at most ±10⁶, so no sum on the way overflows), and a host
+/// document's cells must lie within it too.
+pub const MAX_CELL: i32 = 1_000_000_000;
+
 /// How a grid rule lies on the grid: its origin cell and orientation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Frame {
@@ -117,6 +123,20 @@ impl Frame {
             _ => (y, -x),
         };
         [self.origin[0] + x, self.origin[1] + y]
+    }
+
+    /// [`Frame::place`], or `None` when the cell would be beyond
+    /// ±[`MAX_CELL`] (or not a 32-bit number at all).
+    pub fn checked_place(&self, offset: [i32; 2]) -> Option<Cell> {
+        let turned = Frame {
+            origin: [0, 0],
+            transform: self.transform,
+        }
+        .place(offset);
+        let x = self.origin[0].checked_add(turned[0])?;
+        let y = self.origin[1].checked_add(turned[1])?;
+        (x.unsigned_abs() <= MAX_CELL.unsigned_abs() && y.unsigned_abs() <= MAX_CELL.unsigned_abs())
+            .then_some([x, y])
     }
 }
 
@@ -556,12 +576,21 @@ impl Pattern {
                     transform,
                 }
                 .place(offsets[root]);
+                let (Some(ox), Some(oy)) = (
+                    cell0[0].checked_sub(turned[0]),
+                    cell0[1].checked_sub(turned[1]),
+                ) else {
+                    continue;
+                };
                 let frame = Frame {
-                    origin: [cell0[0] - turned[0], cell0[1] - turned[1]],
+                    origin: [ox, oy],
                     transform,
                 };
                 for (i, &offset) in offsets.iter().enumerate() {
-                    match host.vertex_at(frame.place(offset)) {
+                    let Some(cell) = frame.checked_place(offset) else {
+                        continue 'origin;
+                    };
+                    match host.vertex_at(cell) {
                         Some(v) if self.vertex_fits(host, i, v) => image.vertices[i] = v,
                         _ => continue 'origin,
                     }

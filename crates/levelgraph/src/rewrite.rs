@@ -219,7 +219,9 @@ pub(crate) fn apply(
     let created = &changes.created;
     if let Some(frame) = m.frame {
         for (&v, &offset) in created.iter().zip(&plan.fresh_offsets) {
-            let cell = frame.place(offset);
+            let cell = frame
+                .checked_place(offset)
+                .expect("grid_allows checked this application");
             let placed = host.set_cell(v, Some(cell));
             debug_assert!(placed, "grid_allows checked this application");
             host.vertex_mut(v).expect("new vertex").position =
@@ -302,15 +304,18 @@ fn record_deletion(host: &Graph, v: VertexId, changes: &mut Changes) {
     }
 }
 
-/// Whether every cell a grid rule's new vertices go to is free (seed 003's
+/// Whether every cell a grid rule's new vertices go to is free and within
+/// ±[`crate::matching::MAX_CELL`] (seed 003's
 /// atomic application: a rule that cannot place all of its right-hand side
 /// changes nothing). Cells of vertices this application deletes count as
 /// taken: deletion and placement are not reordered.
 pub(crate) fn grid_allows(host: &Graph, plan: &CompiledAlternative, m: &Match) -> bool {
     let Some(frame) = m.frame else { return true };
-    plan.fresh_offsets
-        .iter()
-        .all(|&o| host.vertex_at(frame.place(o)).is_none())
+    plan.fresh_offsets.iter().all(|&o| {
+        frame
+            .checked_place(o)
+            .is_some_and(|c| host.vertex_at(c).is_none())
+    })
 }
 
 /// Whether the containments `plan` adds at `m` keep every vertex out of

@@ -303,3 +303,34 @@ fn matches_are_chosen_uniformly() {
         assert!((900..1100).contains(&c), "{counts:?}");
     }
 }
+
+/// A stage count `0..4294967295` holds 2^32 counts: the draw computed the
+/// count in 32 bits, got 0 and panicked (`below(0)`, exit 101).
+#[test]
+fn a_stage_range_up_to_u32_max_is_drawn() {
+    let g = load(
+        "grammar \"x\" { max_iterations 50 }\n\
+         tags { s room }\n\
+         rule start { (a:s) => (a:room) }\n\
+         rule grow { (a:room) => (a:room) -- (b:room) }\n\
+         recipe { start 1 grow 0..4294967295 }\n",
+    );
+    for seed in 0..20 {
+        let d = derive(&g, seed).unwrap();
+        // The drawn count is almost surely far above what 49 steps reach.
+        assert!(d.graph.vertex_count() <= 50, "seed {seed}");
+    }
+    let g = load(
+        "grammar \"x\" { max_iterations 50 }\n\
+         tags { s room }\n\
+         rule start { (a:s) => (a:room) }\n\
+         rule grow { (a:room) => (a:room) -- (b:room) }\n\
+         recipe { start 1 grow 4294967294..4294967295 }\n",
+    );
+    let err = derive(&g, 3).unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("made 49 of its minimum 4294967294 steps"),
+        "{err}"
+    );
+}

@@ -230,3 +230,95 @@ fn cells_survive_every_output() {
         }
     );
 }
+
+/// A host that starts large (here a 100 × 100 grid) under a huge
+/// `max_vertices` reserved room for 64 times its size at the first
+/// application: a 3000 × 3000 grid asked for one 50 GB allocation and
+/// aborted. The room reserved at once is now at most 65,536 vertices.
+#[test]
+fn a_large_grid_reserves_a_bounded_room() {
+    let g = load(
+        "grammar \"g\" { grid 100 x 100 of n max_vertices 4294967295 max_iterations 1 }\n\
+         tags { n r }\n\
+         rule a { (a:n @0,0) => (a:r) }\n",
+    );
+    let d = derive(&g, 1).unwrap();
+    assert_eq!(d.graph.vertex_count(), 10_000);
+    assert!(
+        d.graph.vertex_capacity() <= 2 * 65_536,
+        "{} vertex slots reserved",
+        d.graph.vertex_capacity()
+    );
+}
+
+/// Host cells near `i32::MAX` are refused: a grid rule's new vertex one
+/// million cells to the right of [2147483647, 2147483647] was placed at
+/// [-2146483649, 2147483647] (wrapped around; a panic in a debug build).
+#[test]
+fn host_cells_beyond_a_billion_are_rejected() {
+    let text = |x: i64| {
+        format!(
+            r#"{{"format": "levelgraph.mission/1", "grammar": "g", "seed": 0,
+                "stop_reason": "no_rule_applies", "stop_detail": "", "applications": 0,
+                "nodes": [{{"id": 0, "tag": "n", "cell": [{x}, 0]}}], "edges": []}}"#
+        )
+    };
+    for x in [2_147_483_647, -2_147_483_648, 1_000_000_001] {
+        let doc = MissionDoc::from_json(&text(x)).unwrap();
+        let err = doc.to_graph().unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            format!(
+                "nodes[0] (id 0): cell [{x}, 0] is outside the drawing: \
+                 cell coordinates are whole numbers from -1000000000 to 1000000000"
+            )
+        );
+        assert!(matches!(
+            err,
+            MissionError::BadGeometry { field: "cell", .. }
+        ));
+    }
+    let g = load(
+        "grammar \"g\" { grid 2 x 2 of n max_vertices 100 }\ntags { n r }\n\
+         rule dig orient any { (a:n @0,0) => (a:r) -- (b:r @1000000,0) }\n",
+    );
+    let doc = MissionDoc::from_json(&text(1_000_000_000)).unwrap();
+    let host = levelgraph::formats::host_for(&doc, &g).unwrap();
+    let d = derive_from(&g, host, 1).unwrap();
+    for v in d.graph.vertex_ids() {
+        let c = d.graph.vertex(v).unwrap().cell.unwrap();
+        assert!(c[0] >= 0 && c[0] <= 1_001_000_000, "{c:?}");
+    }
+}
+
+/// A grid rule that walks a million cells a step used to wrap around at
+/// `i32::MAX` (cells from -2146967296 to 2147000000 after 5,000 steps; a
+/// panic in a debug build). Cells now stay within ±10⁹: the walk is held
+/// back by placement there, and the level reads back as a host.
+#[test]
+fn grid_rules_stay_within_a_billion_cells() {
+    let g = load(
+        "grammar \"gw\" { grid 1 x 1 of n max_vertices 100000 max_iterations 5000 }\n\
+         tags { n r }\n\
+         rule first { (a:n @0,0) => (a:r) }\n\
+         rule walk { (a:r @0,0) where not (a) -> (x:r) => (a) -> (b:r @1000000,0) }\n",
+    );
+    let d = derive(&g, 1).unwrap();
+    assert_eq!(d.graph.vertex_count(), 1001);
+    let xs: Vec<i32> = d
+        .graph
+        .vertex_ids()
+        .map(|v| d.graph.vertex(v).unwrap().cell.unwrap()[0])
+        .collect();
+    assert_eq!(
+        (xs.iter().min(), xs.iter().max()),
+        (Some(&0), Some(&1_000_000_000))
+    );
+    assert!(
+        d.stop.to_string().contains("held back by placement"),
+        "{}",
+        d.stop
+    );
+    let doc = MissionDoc::from_derivation(&d);
+    assert!(levelgraph::formats::host_for(&doc, &g).is_ok());
+}

@@ -65,3 +65,43 @@ fn malformed_documents_are_rejected() {
     let err = MissionDoc::from_json("{\"format\": 3}").unwrap_err();
     assert!(err.to_string().contains("line 1 column"), "{err}");
 }
+
+/// Positions and radii far outside any drawing are refused: a host node at
+/// [1e308, -1e308] was read and `mission.svg` came out `width="inf"`.
+#[test]
+fn positions_and_radii_beyond_the_drawing_are_rejected() {
+    let mut doc = doc_with_hole();
+    doc.nodes[1].position = Some([1e308, -1e308]);
+    let err = doc.to_graph().unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "nodes[1] (id 2): position [1e308, -1e308] is outside the drawing: \
+         coordinates are numbers from -1e15 to 1e15"
+    );
+    for r in [0.0, -5.0, 1e16] {
+        let mut doc = doc_with_hole();
+        doc.nodes[0].radius = Some(r);
+        let err = doc.to_graph().unwrap_err();
+        assert!(
+            matches!(
+                err,
+                MissionError::BadGeometry {
+                    index: 0,
+                    id: 0,
+                    field: "radius",
+                    ..
+                }
+            ),
+            "{err}"
+        );
+    }
+    // The largest accepted, and the ordinary ones, still round trip.
+    let mut doc = doc_with_hole();
+    doc.nodes[0].position = Some([1e15, -1e15]);
+    doc.nodes[0].radius = Some(1e15);
+    doc.nodes[1].position = Some([0.25, 3.0]);
+    doc.nodes[1].radius = Some(0.5);
+    let text = doc.to_json();
+    let g = MissionDoc::from_json(&text).unwrap().to_graph().unwrap();
+    assert_eq!(MissionDoc::from_graph(&g, "hand-made", 5).to_json(), text);
+}

@@ -272,3 +272,23 @@ fn where_not_vertices_cannot_have_offsets() {
         ["`where not` vertex `b` cannot have a grid offset"]
     );
 }
+
+/// Removing a vertex that stores a chain 200,000 deep: the removal used to
+/// recurse once per level and overflow the stack; storing the chain in
+/// order used to walk it for every link.
+#[test]
+fn a_chain_of_stored_vertices_200000_deep_is_stored_and_removed() {
+    let mut g = Graph::new();
+    let tag = g.tags_mut().intern("room");
+    let ids: Vec<VertexId> = (0..200_000).map(|_| g.add_vertex(tag)).collect();
+    for w in ids.windows(2) {
+        assert!(g.set_parent(w[1], Some(w[0])));
+    }
+    assert!(!g.set_parent(ids[0], Some(ids[199_999])), "a cycle");
+    assert_eq!(levelgraph::drawing::top_level(&g, ids[199_999]), ids[0]);
+    assert!(levelgraph::drawing::top_levels(&g)
+        .iter()
+        .all(|&t| t == ids[0]));
+    assert!(g.remove_vertex(ids[0]).is_some());
+    assert_eq!(g.vertex_count(), 0);
+}

@@ -681,6 +681,31 @@ fn retries_line() {
     assert_eq!(g.model().rooms.as_ref().unwrap().retries(), 0);
 }
 
+/// `min_distance 4294967295` used to load and then wrap to -1 in the
+/// layout's 32-bit arithmetic, so rooms were laid out with no distance at
+/// all while 1000000 (correctly) found no layout.
+#[test]
+fn min_distance_line() {
+    check(
+        &block(&format!("{SQ}\nuse *: sq\nmin_distance 4294967295")),
+        "min_distance 4294967295 is out of range",
+        3,
+        "0 to 2000000",
+    );
+    check(
+        &block(&format!("{SQ}\nuse *: sq\nmin_distance 2000001")),
+        "min_distance 2000001 is out of range",
+        3,
+        "0 to 2000000",
+    );
+    let g = levelgraph::grammar::load(
+        &block(&format!("{SQ}\nuse *: sq\nmin_distance 2000000")),
+        "g",
+    )
+    .unwrap();
+    assert_eq!(g.model().rooms.as_ref().unwrap().min_distance, 2_000_000);
+}
+
 #[test]
 fn tile_scale_and_fill_lines() {
     check(

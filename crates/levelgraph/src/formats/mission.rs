@@ -26,6 +26,18 @@ pub const MISSION_FORMAT: &str = "levelgraph.mission/1";
 /// document would otherwise take gigabytes. Far above any mission graph.
 pub const MAX_NODE_ID: u32 = 1 << 20;
 
+/// A node's position coordinates and radius must be at most this (10¹⁵)
+/// in absolute value to be read back: the pictures, the drawings and the
+/// layout square and scale them, and a position of 10³⁰⁸ made
+/// `mission.svg` `width="inf"`. Far above any level levelgraph draws.
+pub const MAX_COORDINATE: f64 = 1e15;
+
+/// A node's grid cell coordinates must be at most this (10⁹) in absolute
+/// value to be read back, as grid rules keep cells within it: a grid rule
+/// places new vertices at offsets of up to ±10⁶ from a matched cell, and
+/// a cell near `i32::MAX` wrapped around to the far side of the grid.
+pub use crate::matching::MAX_CELL;
+
 /// A mission graph document.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -187,6 +199,22 @@ pub enum MissionError {
         /// The id.
         id: u32,
     },
+    /// A node's position is not two numbers within ±[`MAX_COORDINATE`],
+    /// its radius not a number above 0 and at most it, or its cell not
+    /// within ±[`MAX_CELL`].
+    #[error("nodes[{index}] (id {id}): {field} {value} is outside the drawing: {rule}")]
+    BadGeometry {
+        /// Index in `nodes`.
+        index: usize,
+        /// The node's id.
+        id: u32,
+        /// `position` or `radius`.
+        field: &'static str,
+        /// The value as written (`[x, y]` or `r`).
+        value: String,
+        /// What it must be.
+        rule: &'static str,
+    },
     /// A node's tag is not declared by the grammar the document is read
     /// for ([`host_for`]); no rule could ever rewrite or match it.
     #[error("nodes[{index}] (id {id}): tag `{tag}` is not declared by the grammar")]
@@ -279,7 +307,8 @@ impl MissionDoc {
     /// increasing node-id order, labels in edge order.
     ///
     /// # Errors
-    /// Node ids of [`MAX_NODE_ID`] or more; duplicate node ids; edges naming
+    /// Node ids of [`MAX_NODE_ID`] or more; positions or radii beyond
+    /// [`MAX_COORDINATE`] (or a radius not above 0); duplicate node ids; edges naming
     /// missing nodes; repeated edges.
     pub fn to_graph(&self) -> Result<Graph, MissionError> {
         self.fill(Graph::new())
@@ -296,6 +325,39 @@ impl MissionDoc {
             .find(|(_, n)| n.id >= MAX_NODE_ID)
         {
             return Err(MissionError::IdTooLarge { index, id: n.id });
+        }
+        for (index, n) in self.nodes.iter().enumerate() {
+            let within = |c: f64| c.abs() <= MAX_COORDINATE;
+            if let Some(p) = n.position.filter(|p| !p.iter().all(|&c| within(c))) {
+                return Err(MissionError::BadGeometry {
+                    index,
+                    id: n.id,
+                    field: "position",
+                    value: format!("[{:e}, {:e}]", p[0], p[1]),
+                    rule: "coordinates are numbers from -1e15 to 1e15",
+                });
+            }
+            if let Some(c) = n
+                .cell
+                .filter(|c| c.iter().any(|x| x.unsigned_abs() > MAX_CELL.unsigned_abs()))
+            {
+                return Err(MissionError::BadGeometry {
+                    index,
+                    id: n.id,
+                    field: "cell",
+                    value: format!("[{}, {}]", c[0], c[1]),
+                    rule: "cell coordinates are whole numbers from -1000000000 to 1000000000",
+                });
+            }
+            if let Some(r) = n.radius.filter(|&r| !(r > 0.0 && within(r))) {
+                return Err(MissionError::BadGeometry {
+                    index,
+                    id: n.id,
+                    field: "radius",
+                    value: format!("{r:e}"),
+                    rule: "a radius is a number above 0, at most 1e15",
+                });
+            }
         }
         let mut order: Vec<usize> = (0..self.nodes.len()).collect();
         order.sort_by_key(|&i| self.nodes[i].id);

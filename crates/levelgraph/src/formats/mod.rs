@@ -13,6 +13,8 @@ pub mod tilemap;
 pub use dot::to_dot;
 pub use graphml::to_graphml;
 pub use layout::{layout_svg, LayoutDoc, LAYOUT_FORMAT};
-pub use mission::{host_for, MissionDoc, MissionError, MAX_NODE_ID, MISSION_FORMAT};
+pub use mission::{
+    host_for, MissionDoc, MissionError, MAX_CELL, MAX_COORDINATE, MAX_NODE_ID, MISSION_FORMAT,
+};
 pub use seed003::to_seed003_text;
 pub use svg::to_svg;

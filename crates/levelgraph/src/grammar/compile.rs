@@ -915,6 +915,17 @@ fn check_rooms(cx: &mut Cx<'_>, tags: &Symbols, rooms: &model::RoomsSpec) {
         }
     }
 
+    if rooms.min_distance > model::RoomsSpec::MAX_MIN_DISTANCE {
+        cx.error(
+            format!("min_distance {} is out of range", rooms.min_distance),
+            cx_loc(rooms.span, block.child("min_distance")),
+            Some(format!(
+                "grid units between rooms that no edge joins: 0 to {}",
+                model::RoomsSpec::MAX_MIN_DISTANCE
+            )),
+        );
+    }
+
     // Tile map: the scale and the fills by tag, each tag in one `fill` line.
     if let Some(scale) = rooms.tile_scale {
         if !(1..=64).contains(&scale) {
@@ -1044,6 +1055,19 @@ fn reject_lengths(cx: &mut Cx<'_>, edges: &[RuleEdge], path: Path<'_>, side: &st
     }
 }
 
+/// What makes two rule edges the same ([`model::same_edge`]): kind,
+/// label and ends, the ends of an undirected edge in either order.
+type EdgeKey<'e> = (bool, bool, Option<&'e str>, (&'e str, &'e str));
+
+/// The [`EdgeKey`] of `e`: equal keys exactly for edges that
+/// [`model::same_edge`] calls the same, so sides of thousands of edges are
+/// compared in a map instead of pair by pair.
+fn edge_key(e: &RuleEdge) -> EdgeKey<'_> {
+    let (a, b) = (e.source.as_str(), e.target.as_str());
+    let ends = if e.directed || a <= b { (a, b) } else { (b, a) };
+    (e.directed, e.cosmetic, e.label.as_deref(), ends)
+}
+
 fn resolve_edges(
     cx: &mut Cx<'_>,
     edges: &[RuleEdge],
@@ -1051,6 +1075,7 @@ fn resolve_edges(
     labels: &mut Symbols,
     path: Path<'_>,
 ) -> Vec<Option<(usize, usize, Option<Symbol>)>> {
+    let mut seen: BTreeSet<EdgeKey<'_>> = BTreeSet::new();
     edges
         .iter()
         .enumerate()
@@ -1087,7 +1112,7 @@ fn resolve_edges(
             }
             // A host never holds two identical edges, so a pattern that
             // needs two could never match; on the right it would be a no-op.
-            if edges[..k].iter().any(|prev| model::same_edge(prev, e)) {
+            if !seen.insert(edge_key(e)) {
                 cx.error(
                     format!(
                         "edge between `{}` and `{}` is written twice on this side",
@@ -1392,6 +1417,11 @@ fn pattern_edges(
         .collect()
 }
 
+/// The most vertices a pattern, or a `where not` condition, may have: a
+/// pattern builds a search plan from each of its vertices (quadratic
+/// each), and a 1,000-vertex chain took 5.5 s to load, 5,000 over 20 s.
+pub const MAX_PATTERN_VERTICES: usize = 256;
+
 fn compile_rule(
     cx: &mut Cx<'_>,
     tags: &Symbols,
@@ -1411,6 +1441,32 @@ fn compile_rule(
             rule_at.clone(),
             None,
         );
+    }
+    let sides = std::iter::once((&rule.lhs, "pattern", lhs_path)).chain(
+        rule.where_not.iter().enumerate().map(|(n, side)| {
+            (
+                side,
+                "`where not` condition",
+                rule_path.item("where_not", n),
+            )
+        }),
+    );
+    for (side, what, path) in sides {
+        if side.vertices.len() > MAX_PATTERN_VERTICES {
+            cx.error(
+                format!(
+                    "rule `{}` has a {what} of {} vertices, more than {MAX_PATTERN_VERTICES}",
+                    rule.name,
+                    side.vertices.len()
+                ),
+                cx_loc(rule.span, path),
+                Some(
+                    "a pattern gets a search plan from each of its vertices, so its cost \
+                     grows with the cube of its size; split the rule"
+                        .into(),
+                ),
+            );
+        }
     }
     if !(rule.probability > 0.0 && rule.probability <= 1.0) {
         cx.error(
@@ -1751,16 +1807,22 @@ fn compile_alternative(
 
     // Pair each pattern edge with an identical right-hand edge (by vertex
     // names); unpaired pattern edges are removed, unpaired right edges added.
+    // Right-hand edges by what makes two edges the same (model::same_edge),
+    // each list in order: a pattern edge takes the first unpaired one.
+    let mut unpaired: BTreeMap<_, std::collections::VecDeque<usize>> = BTreeMap::new();
+    for (k, re) in alt.edges.iter().enumerate() {
+        unpaired.entry(edge_key(re)).or_default().push_back(k);
+    }
     let mut paired_rhs = BTreeSet::new();
     let mut removed_edges = Vec::new();
     for (j, le) in rule.lhs.edges.iter().enumerate() {
-        let pair = alt
-            .edges
-            .iter()
-            .enumerate()
-            .find(|(k, re)| !paired_rhs.contains(k) && model::same_edge(le, re));
+        let pair = unpaired
+            .get_mut(&edge_key(le))
+            .and_then(|list| list.pop_front())
+            .map(|k| (k, &alt.edges[k]));
         match pair {
             Some((k, re)) => {
+                debug_assert!(model::same_edge(le, re));
                 paired_rhs.insert(k);
                 if re.length.is_some() {
                     cx.error(

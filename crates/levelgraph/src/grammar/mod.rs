@@ -11,7 +11,7 @@ pub mod lint;
 mod model;
 mod parser;
 
-pub use compile::{compile, CompiledGrammar};
+pub use compile::{compile, CompiledGrammar, MAX_PATTERN_VERTICES};
 pub(crate) use compile::{CompiledAlternative, CompiledRule, End, NewEdge};
 pub use model::{
     Alternative, DoorSpec, FillKind, FillSpec, Grammar, GroupDecl, Limits, PatternVertex, Recipe,

@@ -116,6 +116,11 @@ impl RoomsSpec {
     /// The most `retries` accepted.
     pub const MAX_RETRIES: u32 = 1000;
 
+    /// The largest `min_distance` accepted: as far as two corners of
+    /// template outlines (coordinates within ±1000000) are apart on one
+    /// axis. The layout computes with 32-bit signed coordinates.
+    pub const MAX_MIN_DISTANCE: u32 = 2_000_000;
+
     /// `retries`, or [`RoomsSpec::DEFAULT_RETRIES`].
     pub fn retries(&self) -> u32 {
         self.retries.unwrap_or(Self::DEFAULT_RETRIES)

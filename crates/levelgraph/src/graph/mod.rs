@@ -316,6 +316,12 @@ impl Graph {
         }
     }
 
+    /// How many vertex slots the graph has room for without reallocating
+    /// (for tests of what a derivation reserves).
+    pub fn vertex_capacity(&self) -> usize {
+        self.vertices.capacity()
+    }
+
     /// Makes room for `vertices` more vertices and `edges` more edges, so
     /// that a graph known to grow that far is not reallocated on the way.
     pub fn reserve(&mut self, vertices: usize, edges: usize) {
@@ -451,14 +457,37 @@ impl Graph {
     }
 
     /// Removes `v`, every edge incident to it and every vertex stored in
-    /// it (recursively, with their edges); returns the vertex.
+    /// it (at any depth, with their edges); returns the vertex.
+    ///
+    /// Stored vertices go first, each child (in order) with what it
+    /// stores before the child itself. The walk keeps its own stack: a
+    /// chain of stored vertices can be deeper than the thread's stack.
     pub fn remove_vertex(&mut self, v: VertexId) -> Option<Vertex> {
         if !self.contains_vertex(v) {
             return None;
         }
-        for child in std::mem::take(&mut self.children[v.index()]) {
-            self.remove_vertex(child);
+        let mut stack = vec![(v, std::mem::take(&mut self.children[v.index()]), 0)];
+        loop {
+            let (x, kids, next) = stack.last_mut().expect("the stack holds v until the end");
+            if let Some(&c) = kids.get(*next) {
+                *next += 1;
+                if self.contains_vertex(c) {
+                    let grandchildren = std::mem::take(&mut self.children[c.index()]);
+                    stack.push((c, grandchildren, 0));
+                }
+                continue;
+            }
+            let x = *x;
+            stack.pop();
+            let removed = self.remove_childless(x);
+            if stack.is_empty() {
+                return removed;
+            }
         }
+    }
+
+    /// Removes `x`, whose stored vertices are gone already, and its edges.
+    fn remove_childless(&mut self, v: VertexId) -> Option<Vertex> {
         let vertex = self.vertices[v.index()].take()?;
         self.incidence.set_tag(v, None);
         let incident = self.incidence.take(v);
@@ -531,6 +560,12 @@ impl Graph {
     /// Whether storing `child` in `parent` would put a vertex inside itself
     /// (`parent` is `child` or stored, at any depth, in `child`).
     pub fn would_cycle(&self, child: VertexId, parent: VertexId) -> bool {
+        if self.children(child).is_empty() {
+            // Nothing is stored in `child`: only `child` itself is inside
+            // it. (Without this, storing a chain in order would walk the
+            // chain for every link.)
+            return parent == child;
+        }
         let mut at = Some(parent);
         while let Some(p) = at {
             if p == child {

@@ -218,6 +218,67 @@ fn yaml_error(file: &Path, text: &str, e: &serde_norway::Error) -> EdgarError {
     }
 }
 
+/// The deepest nesting of flow collections (`[…]`, `{…}`) a map or room
+/// set may have. Edgar's deepest is a door's `[[x, y], [x, y]]` inside a
+/// list (3); the YAML scanner takes time proportional to the depth for
+/// every token, so 100,000 brackets in a 200 KB file took half a minute.
+pub const MAX_FLOW_DEPTH: usize = 64;
+
+/// Refuses text whose flow collections nest deeper than
+/// [`MAX_FLOW_DEPTH`], before the YAML crate scans it. Brackets in quoted
+/// strings and comments do not count.
+fn check_flow_depth(file: &Path, text: &str) -> Result<(), EdgarError> {
+    let mut depth = 0usize;
+    let mut quote: Option<char> = None;
+    let mut previous = '\n';
+    for (line_index, line) in text.lines().enumerate() {
+        let mut comment = false;
+        for (column, c) in line.chars().enumerate() {
+            match quote {
+                Some(q) => {
+                    // A `"` string ends at an unescaped `"`; a `'` string at
+                    // a `'` (a doubled `''` closes and reopens it: the same).
+                    if c == q && !(q == '"' && previous == '\\') {
+                        quote = None;
+                    }
+                }
+                None if comment => {}
+                None => match c {
+                    // A quote opens a string only where a token starts (in
+                    // `it's` it is a letter).
+                    '"' | '\'' if column == 0 || " \t[{,:-?".contains(previous) => {
+                        quote = Some(c);
+                    }
+                    '#' if previous.is_whitespace() || column == 0 => comment = true,
+                    '[' | '{' => {
+                        depth += 1;
+                        if depth > MAX_FLOW_DEPTH {
+                            return Err(EdgarError::Yaml {
+                                file: file.to_owned(),
+                                line: Some(line_index + 1),
+                                column: Some(column + 1),
+                                message: format!(
+                                    "flow collections (`[…]`, `{{…}}`) nested more than \
+                                     {MAX_FLOW_DEPTH} deep"
+                                ),
+                            });
+                        }
+                    }
+                    ']' | '}' => depth = depth.saturating_sub(1),
+                    _ => {}
+                },
+            }
+            previous = if previous == '\\' && c == '\\' {
+                ' '
+            } else {
+                c
+            };
+        }
+        previous = '\n';
+    }
+    Ok(())
+}
+
 /// How the message for an unknown door-mode tag starts, up to the tag.
 const UNKNOWN_TAG: &str = "unknown door mode tag `!";
 
@@ -547,6 +608,7 @@ impl RoomSets {
     /// [`EdgarError::Invalid`] for a missing or empty `name`, the reserved
     /// name [`CUSTOM_SET`], or a name another file already took.
     pub fn parse(&mut self, text: &str, file: &Path) -> Result<(), EdgarError> {
+        check_flow_depth(file, text)?;
         let model: SetModel =
             serde_norway::from_str(text).map_err(|e| yaml_error(file, text, &e))?;
         let name = match model.name.as_deref() {
@@ -639,6 +701,7 @@ pub fn load_map(path: &Path, sets: &RoomSets) -> Result<LayoutProblem, EdgarErro
 /// [`EdgarError::Template`] for a description whose outline or doors are
 /// not a valid template.
 pub fn parse_map(text: &str, file: &Path, sets: &RoomSets) -> Result<LayoutProblem, EdgarError> {
+    check_flow_depth(file, text)?;
     let map: MapModel = serde_norway::from_str(text).map_err(|e| yaml_error(file, text, &e))?;
     let Some(range) = map.rooms_range else {
         return Err(invalid(

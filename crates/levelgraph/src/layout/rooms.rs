@@ -8,7 +8,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use super::edgar::{EdgarError, RoomSets};
 use super::{CorridorSpec, DoorRule, LayoutProblem, RoomSpec, RoomTemplate, TemplateError};
-use crate::drawing::top_level;
+use crate::drawing::top_levels;
 use crate::grammar::RoomsSpec;
 use crate::graph::Graph;
 
@@ -116,13 +116,14 @@ pub fn level_problem(
         });
     }
     let mut pairs = BTreeSet::new();
+    let tops = top_levels(graph);
     for (_, e) in graph.edges() {
         if e.cosmetic {
             continue;
         }
         let (a, b) = (
-            slot[top_level(graph, e.source).index()],
-            slot[top_level(graph, e.target).index()],
+            slot[tops[e.source.index()].index()],
+            slot[tops[e.target.index()].index()],
         );
         if a != b {
             pairs.insert([a.min(b), a.max(b)]);

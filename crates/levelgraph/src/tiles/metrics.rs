@@ -10,6 +10,12 @@ use super::regions::{distances_from, neighbours, Regions};
 /// shortest path before it settles for its lower bound.
 pub const DIAMETER_SEARCH_LIMIT: usize = 256;
 
+/// The most cells all of [`Metrics::of`]'s breadth-first searches for the
+/// longest path may visit together, over all regions, before it settles
+/// for its lower bound: 256 searches of a region of millions of cells
+/// took half a minute (a 4096 × 4096 accretion map).
+pub const DIAMETER_CELL_BUDGET: usize = 1 << 25;
+
 /// The measures of one map. Passable means every tile but a wall; steps
 /// are 4-neighbour moves.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -32,8 +38,9 @@ pub struct Metrics {
     /// same region (the largest region diameter).
     pub longest_path: u32,
     /// Whether `longest_path` is exact; `false` when
-    /// [`DIAMETER_SEARCH_LIMIT`] searches did not settle it and it is the
-    /// best lower bound found.
+    /// [`DIAMETER_SEARCH_LIMIT`] searches of a region, or the cells
+    /// [`DIAMETER_CELL_BUDGET`] allows all of them, did not settle it and
+    /// it is the best lower bound found.
     pub longest_path_exact: bool,
     /// Steps from the first room tagged `entrance` to the first tagged
     /// `goal` (from a passable cell nearest each room's centre); `None`
@@ -43,7 +50,9 @@ pub struct Metrics {
 
 impl Metrics {
     /// Measures `map`: O(cells) plus up to [`DIAMETER_SEARCH_LIMIT`]
-    /// breadth-first searches per region for the longest path.
+    /// breadth-first searches per region for the longest path, visiting
+    /// about [`DIAMETER_CELL_BUDGET`] cells in all (the first region's double
+    /// sweep always runs).
     pub fn of(map: &TileMap) -> Self {
         let cells = map.cells.len().max(1);
         let (w, h) = (map.width as usize, map.height as usize);
@@ -63,10 +72,15 @@ impl Metrics {
         // Regions are numbered in row-major order of their first cell, so
         // one pass finds each region's first cell.
         let mut next = 0;
+        let mut bfs = Bfs::new(map);
+        let mut budget = Budget {
+            cells_left: DIAMETER_CELL_BUDGET,
+        };
         for (i, &l) in regions.label.iter().enumerate() {
             if l == next {
                 next += 1;
-                let (d, exact) = diameter(map, i);
+                let size = regions.sizes[l as usize] as usize;
+                let (d, exact) = diameter(map, i, size, &mut bfs, &mut budget);
                 longest_path = longest_path.max(d);
                 longest_path_exact &= exact;
             }
@@ -104,42 +118,121 @@ pub fn route_between_tags(map: &TileMap, from: &str, to: &str) -> Option<u32> {
     (d != u32::MAX).then_some(d)
 }
 
+/// A breadth-first search that keeps its buffers between runs and
+/// clears only the cells its last run reached, so a search costs the size
+/// of the region it walks, not of the map.
+struct Bfs {
+    dist: Vec<u32>,
+    /// The cells the last run reached, in the order it reached them.
+    queue: Vec<usize>,
+}
+
+impl Bfs {
+    fn new(map: &TileMap) -> Self {
+        Bfs {
+            dist: vec![u32::MAX; map.cells.len()],
+            queue: Vec::new(),
+        }
+    }
+
+    /// Distances from `start` (a passable cell) to its region, in
+    /// `self.dist`; `u32::MAX` elsewhere.
+    fn run(&mut self, map: &TileMap, start: usize) {
+        let (w, h) = (map.width as usize, map.height as usize);
+        for &i in &self.queue {
+            self.dist[i] = u32::MAX;
+        }
+        self.queue.clear();
+        self.dist[start] = 0;
+        self.queue.push(start);
+        let mut head = 0;
+        while head < self.queue.len() {
+            let i = self.queue[head];
+            head += 1;
+            for j in neighbours(i, w, h) {
+                if self.dist[j] == u32::MAX && map.cells[j].is_passable() {
+                    self.dist[j] = self.dist[i] + 1;
+                    self.queue.push(j);
+                }
+            }
+        }
+    }
+
+    /// The largest distance of the last run and the first cell (by index)
+    /// at it.
+    fn farthest(&self) -> (u32, usize) {
+        let mut best = (0, usize::MAX);
+        for &i in &self.queue {
+            let d = self.dist[i];
+            if d > best.0 || (d == best.0 && i < best.1) {
+                best = (d, i);
+            }
+        }
+        best
+    }
+}
+
+/// What the longest-path searches of one [`Metrics::of`] may still spend:
+/// cells visited, over all regions.
+struct Budget {
+    cells_left: usize,
+}
+
+impl Budget {
+    /// Takes searches over `cells` cells in all; `false` (taking nothing)
+    /// when the budget is spent. The last searches allowed may overrun it,
+    /// so the first region always gets its double sweep, however large.
+    fn take(&mut self, cells: usize) -> bool {
+        if self.cells_left == 0 {
+            return false;
+        }
+        self.cells_left = self.cells_left.saturating_sub(cells);
+        true
+    }
+}
+
 /// The diameter of the region holding `start`, by iFUB (Crescenzi et al.,
 /// "On computing the diameter of real-world undirected graphs", 2013):
 /// a double sweep picks a central cell `u`; cells are taken by falling
 /// distance from `u`, and once the best eccentricity found exceeds twice
 /// the current level no farther pair can exist. Returns the diameter and
-/// whether it is exact (within [`DIAMETER_SEARCH_LIMIT`] searches).
-fn diameter(map: &TileMap, start: usize) -> (u32, bool) {
-    let farthest = |dist: &[u32]| {
-        let mut best = (0, start);
-        for (i, &d) in dist.iter().enumerate() {
-            if d != u32::MAX && d > best.0 {
-                best = (d, i);
-            }
-        }
-        best
-    };
-    let d0 = distances_from(map, start);
-    let (_, a) = farthest(&d0);
-    let da = distances_from(map, a);
-    let (ecc_a, b) = farthest(&da);
+/// whether it is exact (within [`DIAMETER_SEARCH_LIMIT`] searches and the
+/// cells [`DIAMETER_CELL_BUDGET`] leaves; the searches that overrun it
+/// are made).
+fn diameter(
+    map: &TileMap,
+    start: usize,
+    size: usize,
+    bfs: &mut Bfs,
+    budget: &mut Budget,
+) -> (u32, bool) {
+    if size <= 1 {
+        return (0, true);
+    }
+    if !budget.take(4 * size) {
+        return (0, false);
+    }
+    bfs.run(map, start);
+    let (_, a) = bfs.farthest();
+    bfs.run(map, a);
+    let (ecc_a, b) = bfs.farthest();
+    let da: Vec<(usize, u32)> = bfs.queue.iter().map(|&i| (i, bfs.dist[i])).collect();
     // The middle of the a–b path: walk back from b toward a.
-    let db = distances_from(map, b);
+    bfs.run(map, b);
     let mut searches = 3;
-    let u = (0..da.len())
-        .filter(|&i| da[i] != u32::MAX && da[i] + db[i] == ecc_a)
-        .min_by_key(|&i| (da[i].abs_diff(db[i]), i))
-        .unwrap_or(start);
-    let du = distances_from(map, u);
+    let u = da
+        .iter()
+        .filter(|&&(i, d)| d + bfs.dist[i] == ecc_a)
+        .min_by_key(|&&(i, d)| (d.abs_diff(bfs.dist[i]), i))
+        .map_or(start, |&(i, _)| i);
+    drop(da);
+    bfs.run(map, u);
     searches += 1;
-    let (ecc_u, _) = farthest(&du);
+    let (ecc_u, _) = bfs.farthest();
     let mut lower = ecc_a.max(ecc_u);
     let mut by_level: Vec<Vec<usize>> = vec![Vec::new(); ecc_u as usize + 1];
-    for (i, &d) in du.iter().enumerate() {
-        if d != u32::MAX {
-            by_level[d as usize].push(i);
-        }
+    for &i in &bfs.queue {
+        by_level[bfs.dist[i] as usize].push(i);
     }
     // Before level `i` is searched, every pair with an end farther than `i`
     // from `u` is covered, and the rest are at most `2 i` apart.
@@ -147,11 +240,15 @@ fn diameter(map: &TileMap, start: usize) -> (u32, bool) {
         if lower >= 2 * level {
             return (lower, true);
         }
-        for &v in &by_level[level as usize] {
-            if searches >= DIAMETER_SEARCH_LIMIT {
+        let cells = &mut by_level[level as usize];
+        // In index order, as a scan of the map would list them.
+        cells.sort_unstable();
+        for &v in cells.iter() {
+            if searches >= DIAMETER_SEARCH_LIMIT || !budget.take(size) {
                 return (lower, false);
             }
-            let (ecc_v, _) = farthest(&distances_from(map, v));
+            bfs.run(map, v);
+            let (ecc_v, _) = bfs.farthest();
             searches += 1;
             lower = lower.max(ecc_v);
         }
@@ -206,6 +303,46 @@ mod tests {
             }
             assert_eq!(Metrics::of(map).longest_path, all_pairs);
         }
+    }
+
+    /// Each region's searches cost its own cells: a map of 65,536
+    /// two-cell regions used to run four searches over the whole map per
+    /// region (10^11 cell visits, no end in sight).
+    #[test]
+    fn many_small_regions_cost_their_own_cells() {
+        let (w, h) = (1024u32, 256u32);
+        let mut map = TileMap::filled(w, h, Tile::WALL);
+        for y in (0..h).step_by(2) {
+            for x in (0..w).step_by(4) {
+                map.set(x, y, Tile::FLOOR);
+                map.set(x + 1, y, Tile::FLOOR);
+            }
+        }
+        let m = Metrics::of(&map);
+        assert_eq!(m.regions, 256 * 128);
+        assert_eq!((m.longest_path, m.longest_path_exact), (1, true));
+    }
+
+    /// The cell budget stops the searches and says so; what it returns is
+    /// a lower bound.
+    #[test]
+    fn the_cell_budget_bounds_the_search() {
+        let map = map_of(&[".#...", ".#.#.", ".#.#.", "...#."]);
+        let regions = Regions::of(&map);
+        let size = regions.sizes[0] as usize;
+        let mut bfs = Bfs::new(&map);
+        let mut plenty = Budget {
+            cells_left: DIAMETER_CELL_BUDGET,
+        };
+        assert_eq!(diameter(&map, 0, size, &mut bfs, &mut plenty), (13, true));
+        let mut none = Budget { cells_left: 0 };
+        assert_eq!(diameter(&map, 0, size, &mut bfs, &mut none), (0, false));
+        // One cell left: the double sweep still runs, so the bound is
+        // that of the sweep, not 0.
+        let mut one = Budget { cells_left: 1 };
+        let (d, exact) = diameter(&map, 0, size, &mut bfs, &mut one);
+        assert!((1..=13).contains(&d) && !exact, "{d} {exact}");
+        assert_eq!(one.cells_left, 0);
     }
 
     #[test]

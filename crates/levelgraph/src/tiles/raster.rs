@@ -23,7 +23,7 @@ use serde::{Deserialize, Serialize};
 use super::caves::{self, CaveParams};
 use super::map::{Tile, TileCorridor, TileDoor, TileMap, TileObject, TileRect, TileRoom};
 use super::TilesError;
-use crate::drawing::top_level;
+use crate::drawing::top_levels;
 use crate::grammar::{FillKind, RoomsSpec};
 use crate::graph::Graph;
 use crate::layout::{GridPoint, Layout, LayoutProblem, OrthoPolygon, PlacedRoom, Rect};
@@ -122,11 +122,12 @@ pub fn stored_items(graph: &Graph, problem: &LayoutProblem) -> Vec<StoredItem> {
         .enumerate()
         .map(|(i, r)| (r.name.as_str(), i))
         .collect();
+    let tops = top_levels(graph);
     graph
         .vertex_ids()
         .filter(|&v| graph.parent(v).is_some())
         .filter_map(|v| {
-            let room = *by_name.get(top_level(graph, v).index().to_string().as_str())?;
+            let room = *by_name.get(tops[v.index()].index().to_string().as_str())?;
             Some(StoredItem {
                 name: v.index().to_string(),
                 kind: graph.tags().name(graph.tag(v)).to_owned(),
@@ -452,11 +453,22 @@ impl Frame {
         let s = i64::from(scale);
         let (w, h) = ((x1 - x0) * s + 1, (y1 - y0) * s + 1);
         if w > i64::from(MAX_SIDE) || h > i64::from(MAX_SIDE) {
+            // The largest scale that fits, if any: at scale 1 the layout
+            // itself may be too large (rooms up to 2000000 units across).
+            let fits = (i64::from(MAX_SIDE) - 1) / (x1 - x0).max(y1 - y0).max(1);
+            let hint = if fits >= 1 {
+                format!("use a scale of at most {fits}")
+            } else {
+                format!(
+                    "the layout is {} × {} grid units, too large for a tile map at any scale: \
+                     use smaller room templates, or leave the tile map out",
+                    x1 - x0,
+                    y1 - y0
+                )
+            };
             return Err(TilesError::parameter(
                 "scale",
-                format!(
-                    "the map would be {w} × {h} tiles; at most {MAX_SIDE} per side: use a smaller scale"
-                ),
+                format!("the map would be {w} × {h} tiles; at most {MAX_SIDE} per side: {hint}"),
             ));
         }
         Ok(Frame {

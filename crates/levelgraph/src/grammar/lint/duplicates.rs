@@ -12,7 +12,7 @@
 //! probability, priority, …) are ignored; `induced`, `orient any` and
 //! `mirror` change what a rule matches, so rules must agree on them.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use super::location;
 use crate::diagnostic::{Diagnostic, Severity};
@@ -62,11 +62,20 @@ struct Labelled {
 
 impl Labelled {
     fn of(rule: &Rule) -> Option<Labelled> {
+        // Every vertex of a side gets a label of its own or shares the
+        // pattern vertex's, so a side larger than the cap means more
+        // labels than the cap: give up before building anything.
+        let mut sides = std::iter::once(rule.lhs.vertices.len())
+            .chain(rule.where_not.iter().map(|n| n.vertices.len()))
+            .chain(rule.rhs.iter().map(|a| a.vertices.len()));
+        if sides.any(|n| n > MAX_VERTICES) {
+            return None;
+        }
         let mut labels = Vec::new();
-        let mut names: Vec<(String, usize)> = Vec::new(); // (scoped name, id)
-        let id_of = |names: &[(String, usize)], scoped: &str| {
-            names.iter().find(|(n, _)| n == scoped).map(|&(_, id)| id)
-        };
+        // Scoped name → id, the first id given a name: by map, as a side may
+        // have many thousands of vertices.
+        let mut names: BTreeMap<String, usize> = BTreeMap::new();
+        let id_of = |names: &BTreeMap<String, usize>, scoped: &str| names.get(scoped).copied();
         for v in &rule.lhs.vertices {
             let mut tags = v.tags.clone();
             tags.sort();
@@ -84,7 +93,7 @@ impl Labelled {
                     None => label.push_str(&format!(" | {k}: delete")),
                 }
             }
-            names.push((format!("L.{}", v.name), labels.len()));
+            names.entry(format!("L.{}", v.name)).or_insert(labels.len());
             labels.push(label);
         }
         for (n, nac) in rule.where_not.iter().enumerate() {
@@ -94,7 +103,9 @@ impl Labelled {
                 }
                 let mut tags = v.tags.clone();
                 tags.sort();
-                names.push((format!("N{n}.{}", v.name), labels.len()));
+                names
+                    .entry(format!("N{n}.{}", v.name))
+                    .or_insert(labels.len());
                 labels.push(format!("N{n} {tags:?} {:?} v{:?}", v.attributes, v.valence));
             }
         }
@@ -103,7 +114,9 @@ impl Labelled {
                 if id_of(&names, &format!("L.{}", v.name)).is_some() {
                     continue;
                 }
-                names.push((format!("F{k}.{}", v.name), labels.len()));
+                names
+                    .entry(format!("F{k}.{}", v.name))
+                    .or_insert(labels.len());
                 labels.push(format!(
                     "F{k} {:?} {:?} @{:?}",
                     v.tag, v.attributes, v.offset

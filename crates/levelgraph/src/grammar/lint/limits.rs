@@ -251,7 +251,14 @@ fn connected<'a>(names: &[&'a str], edges: impl Iterator<Item = (&'a str, &'a st
     if names.len() <= 1 {
         return true;
     }
-    let idx = |n: &str| names.iter().position(|&x| x == n);
+    // By map, not by scan: a side may have many thousands of vertices.
+    let index: std::collections::BTreeMap<&str, usize> = names
+        .iter()
+        .enumerate()
+        .map(|(i, &n)| (n, i))
+        .rev()
+        .collect();
+    let idx = |n: &str| index.get(n).copied();
     let mut parent: Vec<usize> = (0..names.len()).collect();
     fn find(p: &mut [usize], mut x: usize) -> usize {
         while p[x] != x {
