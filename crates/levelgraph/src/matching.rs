@@ -294,6 +294,14 @@ struct Step {
     /// which joins `vertex` to an earlier step's vertex. `None`: a new
     /// component; candidates come from the tag index.
     via: Option<usize>,
+    /// Without `via`: `Some((w, true))` when `vertex` must be stored in the
+    /// image of the earlier vertex `w`, `Some((w, false))` when it must
+    /// hold `w`'s image. Candidates then come from the host's containment
+    /// (the children of `w`'s image, or its parent) instead of every
+    /// vertex with the tag: a condition such as `where not (j:key) in (k)`
+    /// looks at what `k` stores, not at every key of the level. The
+    /// containment itself is still checked on the complete match.
+    inside: Option<(usize, bool)>,
     /// Other pattern edges from `vertex` to earlier vertices, checked after.
     checks: Vec<usize>,
 }
@@ -367,6 +375,9 @@ impl Pattern {
         let n = self.vertices.len();
         assert!(inside.iter().all(|&(c, p)| c < n && p < n));
         self.inside = inside;
+        // The plans take their candidates from containments where they can.
+        self.plans = (0..n).map(|root| self.plan_with_prefix(&[root])).collect();
+        self.pair_plans = (0..n * n).map(|_| OnceLock::new()).collect();
         self
     }
 
@@ -456,6 +467,7 @@ impl Pattern {
             steps.push(Step {
                 vertex: v,
                 via: None,
+                inside: None,
                 checks,
             });
         }
@@ -481,6 +493,7 @@ impl Pattern {
                     Step {
                         vertex: v,
                         via: Some(joins[0]),
+                        inside: None,
                         checks,
                     }
                 }
@@ -499,6 +512,7 @@ impl Pattern {
                     Step {
                         vertex: v,
                         via: None,
+                        inside: self.inside_placed(v, &placed),
                         checks: loops_of(v),
                     }
                 }
@@ -507,6 +521,20 @@ impl Pattern {
             steps.push(step);
         }
         SearchPlan { steps }
+    }
+
+    /// A containment that ties `v` to a placed vertex (see [`Step::inside`]),
+    /// the first listed.
+    fn inside_placed(&self, v: usize, placed: &[bool]) -> Option<(usize, bool)> {
+        self.inside.iter().find_map(|&(c, p)| {
+            if c == v && p != v && placed[p] {
+                Some((p, true))
+            } else if p == v && c != v && placed[c] {
+                Some((c, false))
+            } else {
+                None
+            }
+        })
     }
 
     fn other_end(&self, edge: usize, v: usize) -> usize {
@@ -1010,6 +1038,34 @@ impl<'a> SearchState<'a> {
             None if self.b.fixed.get(v).is_some_and(|&h| h != UNBOUND) => {
                 let h = self.b.fixed[v];
                 self.try_candidate(depth, v, h, None, visit)?;
+            }
+            None if step.inside.is_some() => {
+                let (w, stored) = step.inside.expect("checked");
+                let host = self.host;
+                let anchor = self.b.image.vertices[w];
+                // The same candidates in the same order as the tag index
+                // gives (tag by tag, each in id order), restricted to the
+                // containment: children are kept sorted by id.
+                let parent = host.parent(anchor);
+                let inner: &[VertexId] = if stored {
+                    host.children(anchor)
+                } else {
+                    parent.as_slice()
+                };
+                match &self.pattern.vertices[v].tags {
+                    TagTest::Any => {
+                        for &h in inner {
+                            self.try_candidate(depth, v, h, None, visit)?;
+                        }
+                    }
+                    TagTest::OneOf(tags) => {
+                        for &t in tags {
+                            for &h in inner.iter().filter(|&&h| host.tag(h) == t) {
+                                self.try_candidate(depth, v, h, None, visit)?;
+                            }
+                        }
+                    }
+                }
             }
             None => {
                 let host = self.host;

@@ -351,14 +351,31 @@ pub(crate) fn inside_allows(host: &Graph, plan: &CompiledAlternative, m: &Match)
             None => None,
         }
     };
-    // A cycle would have to pass through a changed link: walk up from each.
+    // Whether anything may be stored in `v` after the change: a cycle
+    // through `v` needs something below it.
+    let may_hold = |v: VertexId| -> bool {
+        (v.0 < bound && !host.children(v).is_empty())
+            || overrides.iter().any(|&(_, p)| p == Some(v))
+    };
+    // A cycle would have to pass through a changed link: walk up from each
+    // (a new vertex, or one that stores nothing, heads no cycle: without
+    // this a level that nests one room deeper each step walked the whole
+    // chain each time).
+    // When only new vertices change parent (a rule that creates stored
+    // vertices), a walk that reaches a host vertex only meets host vertices
+    // above it, whose parents are unchanged and acyclic.
+    let only_fresh_move = overrides.iter().all(|&(x, _)| x.0 >= bound);
     let limit = host.vertex_count() + overrides.len() + 1;
     overrides.iter().all(|&(start, _)| {
+        if !may_hold(start) {
+            return true;
+        }
         let mut at = parent_of(start);
         for _ in 0..limit {
             match at {
                 None => return true,
                 Some(p) if p == start => return false,
+                Some(p) if only_fresh_move && p.0 < bound => return true,
                 Some(p) => at = parent_of(p),
             }
         }

@@ -634,6 +634,64 @@ proptest! {
 }
 
 // ---------------------------------------------------------------------------
+// Containment
+// ---------------------------------------------------------------------------
+
+/// `pattern` with the containments `inside` (`(child, parent)`, taken
+/// modulo the vertex count, pairs of one vertex dropped).
+fn with_inside(spec: &PatternSpec, inside: &[(u8, u8)]) -> (Pattern, Vec<(usize, usize)>) {
+    let n = spec.vertices.len();
+    let pairs: Vec<(usize, usize)> = inside
+        .iter()
+        .map(|&(c, p)| (usize::from(c) % n, usize::from(p) % n))
+        .filter(|(c, p)| c != p)
+        .collect();
+    (build_pattern(spec).with_inside(pairs.clone()), pairs)
+}
+
+proptest! {
+    #![proptest_config(config())]
+
+    /// A pattern with containments finds exactly the matches of the same
+    /// pattern without them whose vertices are stored as it says, in the
+    /// same order: a vertex tied to an earlier one only by a containment
+    /// takes its candidates from the host's containment index instead of
+    /// the tag index, which must lose none and reorder none.
+    #[test]
+    fn containments_filter_the_plain_matches_in_order(
+        host in host_strategy(),
+        // Per vertex: stored in an earlier vertex (offset back, modulo).
+        parents in prop::collection::vec(prop::option::weighted(0.6, any::<u8>()), 8),
+        pattern in pattern_strategy(),
+        inside in prop::collection::vec((any::<u8>(), any::<u8>()), 1..=3),
+    ) {
+        let mut host = build_host(&host);
+        let live: Vec<VertexId> = host.vertex_ids().collect();
+        for (i, &v) in live.iter().enumerate().skip(1) {
+            if let Some(Some(back)) = parents.get(i) {
+                let parent = live[i - 1 - usize::from(*back) % i];
+                prop_assert!(host.set_parent(v, Some(parent)));
+            }
+        }
+        let plain = build_pattern(&pattern);
+        let (nested, pairs) = with_inside(&pattern, &inside);
+        let expected: Vec<Vec<VertexId>> = plain
+            .find_all(&host)
+            .into_iter()
+            .filter(|m| {
+                pairs
+                    .iter()
+                    .all(|&(c, p)| host.parent(m.vertices[c]) == Some(m.vertices[p]))
+            })
+            .map(|m| m.vertices)
+            .collect();
+        let found: Vec<Vec<VertexId>> =
+            nested.find_all(&host).into_iter().map(|m| m.vertices).collect();
+        prop_assert_eq!(found, expected);
+    }
+}
+
+// ---------------------------------------------------------------------------
 // Hand-made cases
 // ---------------------------------------------------------------------------
 

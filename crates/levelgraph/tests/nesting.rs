@@ -292,3 +292,42 @@ fn a_chain_of_stored_vertices_200000_deep_is_stored_and_removed() {
     assert!(g.remove_vertex(ids[0]).is_some());
     assert_eq!(g.vertex_count(), 0);
 }
+
+/// A new vertex that would take in a vertex of the host storing it closes
+/// a cycle and is refused; new vertices stored one inside the other, one
+/// level deeper each step, are all allowed (the check stops at the first
+/// host vertex when only new vertices move, instead of walking the chain).
+#[test]
+fn new_stored_vertices_are_checked_for_cycles_without_walking_the_chain() {
+    // The host stores a in b; `wrap` at (a, b) would store b in c in a.
+    let wrap = load(
+        "tags { s box }\n\
+         rule start { (a:s) => (a:box) -- (b:box), (a) in (b) }\n\
+         rule wrap max_uses 1 { (a:box) -- (b:box) => (a) -- (b), (c:box) in (a), (b) in (c) }",
+    );
+    for seed in 0..20 {
+        let d = derive(&wrap, seed).unwrap();
+        assert_eq!(d.trace.len(), 2, "seed {seed}");
+        assert_eq!(
+            d.trace.get(1).unwrap().matched,
+            &[VertexId(1), VertexId(0)][..],
+            "seed {seed}: only the orientation without a cycle applies"
+        );
+    }
+
+    let deep = load(
+        "grammar \"deep\" { max_iterations 3000 max_vertices 4000 min_vertices 1 }\n\
+         tags { s room key }\n\
+         rule start { (a:s) => (a:room) }\n\
+         rule grow { (r:room) where not (x:key) in (r) => (r), (k:key) in (r), (n:room) in (k) }",
+    );
+    let d = derive(&deep, 1).unwrap();
+    assert_eq!(d.trace.len(), 1 + 1999, "one level deeper each step");
+    // Every vertex but the first is stored in the one made before it.
+    let ids: Vec<VertexId> = d.graph.vertex_ids().collect();
+    assert_eq!(ids.len(), 3999);
+    assert_eq!(d.graph.parent(ids[0]), None);
+    for w in ids.windows(2) {
+        assert_eq!(d.graph.parent(w[1]), Some(w[0]));
+    }
+}
