@@ -24,7 +24,10 @@
 //! turns `LayoutSettings::exact_detours` off, `LAYOUT_COMPACT=0`
 //! `LayoutSettings::compact_detours`. `LAYOUT_SHOW=1` prints each row's
 //! chains (rooms by name, with their number of neighbours) and its first
-//! run's outcome to standard error.
+//! run's outcome to standard error; `LAYOUT_SHOW=2` also its first run's
+//! edges and room tags (to read a hard level's shape).
+//! `LAYOUT_MAX_ITERATIONS` sets `LayoutSettings::max_iterations` (to ask
+//! whether a level that fails has a layout at all).
 
 use std::path::PathBuf;
 use std::time::Instant;
@@ -53,6 +56,9 @@ fn main() {
     let mut settings = LayoutSettings::default();
     // Tuning knobs for experiments (defaults otherwise).
     let knob = |name: &str| std::env::var(name).ok().and_then(|v| v.parse::<u64>().ok());
+    if let Some(v) = knob("LAYOUT_MAX_ITERATIONS") {
+        settings.max_iterations = v;
+    }
     if let Some(v) = knob("LAYOUT_WITHOUT_NEW") {
         settings.trials_without_new = v as u32;
     }
@@ -182,6 +188,21 @@ fn row(name: &str, runs: impl Iterator<Item = (u64, LayoutProblem)>, settings: &
                     .map(|&r| format!("{}({})", problem.rooms[r].name, degree(r)))
                     .collect();
                 eprintln!("{name}: chain {}: {}", i + 1, rooms.join(" "));
+            }
+            if std::env::var("LAYOUT_SHOW").is_ok_and(|v| v == "2") {
+                // The edges too, by room name: to read the level's shape.
+                let edges: Vec<String> = problem
+                    .edges
+                    .iter()
+                    .map(|&[a, b]| format!("{}-{}", problem.rooms[a].name, problem.rooms[b].name))
+                    .collect();
+                eprintln!("{name}: edges: {}", edges.join(" "));
+                let tags: Vec<String> = problem
+                    .rooms
+                    .iter()
+                    .map(|r| format!("{}:{}", r.name, r.tag))
+                    .collect();
+                eprintln!("{name}: tags: {}", tags.join(" "));
             }
             match &result {
                 Ok((_, stats)) => eprintln!("{name}: seed {seed}: {stats:?}"),

@@ -95,7 +95,10 @@ pub struct LayoutSettings {
     /// after a full annealing schedule. Not in seed 001. Default on: the
     /// level of seed 92 of `examples/dungeon-rooms.lg` is laid out by 46 %
     /// of 300 layout seeds instead of 13 % of 100, Edgar's maps are
-    /// unchanged (BENCHMARKS.md).
+    /// unchanged (BENCHMARKS.md). The bare detour of a door with three
+    /// detours may also carry the few dead-end rooms that hang off it
+    /// (pendant rooms, see [`LayoutSettings::compact_detours`]): they are
+    /// filled after its one or two rooms, in the same enumeration.
     pub exact_detours: bool,
     /// With [`LayoutSettings::exact_detours`]: a bare detour of a door
     /// whose rooms are also joined by three other room-disjoint paths is
@@ -109,6 +112,12 @@ pub struct LayoutSettings {
     /// `examples/dungeon-rooms.lg` are laid out by 100 and 98 of 100
     /// layout seeds instead of 60 and 63 with the first placement found
     /// (BENCHMARKS.md); Edgar's maps have no such door and are unchanged.
+    /// A detour counts as bare here when its rooms have two neighbours
+    /// each once the dead ends hanging off the level's cycles are left
+    /// out, with at most three such rooms hanging off it; those rooms then
+    /// join its chain, so that the corner it is tucked into keeps room for
+    /// them (grown level 283 of `examples/dungeon-rooms.lg` at 60 rooms: 0
+    /// → 23 of 30 layout seeds; 200 rooms, level 23: failed → laid out).
     pub compact_detours: bool,
 }
 
@@ -206,6 +215,9 @@ pub struct Prepared<'p> {
     /// Per chain: whether its rooms are a bare detour of a door with three
     /// detours (see [`LayoutSettings::compact_detours`]).
     nested: Vec<bool>,
+    /// Per room: whether it hangs off the level's cycles in a pendant tree
+    /// ([`pendant_rooms`]).
+    pendant: Vec<bool>,
     /// Average room area (ω).
     omega: f64,
     /// The side of a square of area ω, rounded up: the closeness penalty
@@ -355,8 +367,9 @@ impl<'p> Prepared<'p> {
                 .map_err(|e| LayoutError::NotPlanar(e.to_string()))?,
         };
         let chains = decompose(n, &problem.edges, &embedding);
-        let chains = enclosed_detours_later(chains, &problem.edges, &neighbours);
-        let nested = nested_detours(&chains, &problem.edges, &neighbours);
+        let pendant = pendant_rooms(&neighbours);
+        let chains = enclosed_detours_later(chains, &problem.edges, &neighbours, &pendant);
+        let nested = nested_detours(&chains, &problem.edges, &neighbours, &pendant);
         let omega = room_shapes
             .iter()
             .map(|l| {
@@ -386,6 +399,7 @@ impl<'p> Prepared<'p> {
             neighbours,
             chains,
             nested,
+            pendant,
             omega,
             side: omega.sqrt().ceil() as i64,
         })
@@ -626,13 +640,16 @@ fn has_three_detours(neighbours: &[Vec<(usize, usize)>], u: usize, v: usize, k: 
 /// paths with no room in common has, in any layout, one of those paths shut
 /// in between the door's wall and the others (the level of seed 92 of
 /// `examples/dungeon-rooms.lg`, BENCHMARKS.md). A path of rooms with no
-/// other neighbours ("bare") can be that one; laid out first, as the face
-/// order tends to, it takes the room the others need around the door.
-/// Laid out last, it goes into the corner the others leave.
+/// other neighbours ("bare", dead ends aside: [`bare_detours`]) can be that
+/// one; laid out first, as the face order tends to, it takes the room the
+/// others need around the door. Laid out last, it goes into the corner the
+/// others leave, with the dead ends that hang off it (the one with the
+/// fewest is taken).
 fn enclosed_detours_later(
     chains: Vec<Vec<usize>>,
     edges: &[[usize; 2]],
     neighbours: &[Vec<(usize, usize)>],
+    pendant: &[bool],
 ) -> Vec<Vec<usize>> {
     let n = neighbours.len();
     let original = chains.clone();
@@ -643,12 +660,15 @@ fn enclosed_detours_later(
             continue;
         }
         // The shortest bare detour from u to v, if any.
-        let best = bare_detours(neighbours, u, v, k, &late)
+        let best = bare_detours(neighbours, pendant, u, v, k, &late)
             .into_iter()
-            .min_by_key(|p| p.len());
-        let Some(path) = best else {
+            .min_by_key(|p| (hanging(neighbours, pendant, p), p.len()));
+        let Some(mut path) = best else {
             continue;
         };
+        // The dead ends hanging off it go with it: the detour shut in
+        // takes them in with it.
+        path.extend(hanging_rooms(neighbours, pendant, &path));
         for &x in &path {
             late[x] = true;
         }
@@ -691,19 +711,27 @@ fn enclosed_detours_later(
 }
 
 /// Per chain, whether all its rooms lie on bare detours of doors with three
-/// detours ([`has_three_detours`]): the detours one of which is shut in by
-/// the others in any layout.
+/// detours ([`has_three_detours`]) or hang off one, and every pendant room
+/// next to them is in the chain too: the detours one of which is shut in by
+/// the others in any layout. A bare detour whose dead ends come in later
+/// chains is not: its most compact placement would leave them no room
+/// (level 872 of `examples/dungeon-rooms.lg`: 9 of 20 layout seeds
+/// otherwise, 0 so).
 fn nested_detours(
     chains: &[Vec<usize>],
     edges: &[[usize; 2]],
     neighbours: &[Vec<(usize, usize)>],
+    pendant: &[bool],
 ) -> Vec<bool> {
     let n = neighbours.len();
     let mut on = vec![false; n];
     let none = vec![false; n];
     for (k, &[u, v]) in edges.iter().enumerate() {
         if has_three_detours(neighbours, u, v, k) {
-            for path in bare_detours(neighbours, u, v, k, &none) {
+            for path in bare_detours(neighbours, pendant, u, v, k, &none) {
+                for x in hanging_rooms(neighbours, pendant, &path) {
+                    on[x] = true;
+                }
                 for x in path {
                     on[x] = true;
                 }
@@ -712,25 +740,35 @@ fn nested_detours(
     }
     chains
         .iter()
-        .map(|c| !c.is_empty() && c.iter().all(|&x| on[x]))
+        .map(|c| {
+            c.iter().any(|&x| !pendant[x])
+                && c.iter().all(|&x| {
+                    on[x]
+                        && neighbours[x]
+                            .iter()
+                            .all(|&(w, _)| !pendant[w] || c.contains(&w))
+                })
+        })
         .collect()
 }
 
 /// The bare detours of door `k` between `u` and `v`: paths from `u` to `v`
-/// through rooms of two neighbours each (none of them `late`), found by
-/// following such rooms from each neighbour of `u` (at most n steps each).
+/// through rooms of two neighbours each (none of them `late`), pendant
+/// trees not counted ([`pendant_rooms`]), found by following such rooms
+/// from each neighbour of `u` (at most n steps each).
 fn bare_detours(
     neighbours: &[Vec<(usize, usize)>],
+    pendant: &[bool],
     u: usize,
     v: usize,
     k: usize,
     late: &[bool],
 ) -> Vec<Vec<usize>> {
     let n = neighbours.len();
-    let degree = |x: usize| neighbours[x].len();
+    let degree = |x: usize| neighbours[x].iter().filter(|&&(w, _)| !pendant[w]).count();
     let mut out = Vec::new();
     for &(first, e) in &neighbours[u] {
-        if e == k || late[first] {
+        if e == k || late[first] || pendant[first] {
             continue;
         }
         let (mut prev, mut at) = (u, first);
@@ -740,15 +778,79 @@ fn bare_detours(
             let next = neighbours[at]
                 .iter()
                 .map(|&(w, _)| w)
-                .find(|&w| w != prev)
+                .find(|&w| w != prev && !pendant[w])
                 .unwrap_or(prev);
             (prev, at) = (at, next);
         }
-        if at == v && !path.is_empty() {
+        if at == v && !path.is_empty() && hanging(neighbours, pendant, &path) <= MOST_HANGING {
             out.push(path);
         }
     }
     out
+}
+
+/// Most pendant rooms ([`pendant_rooms`]) that may hang off a detour
+/// still taken for bare ([`bare_detours`]): the detour that is shut in
+/// takes them in with it, so only a few can be.
+const MOST_HANGING: usize = 3;
+
+/// How many pendant rooms hang off the rooms of `path`.
+fn hanging(neighbours: &[Vec<(usize, usize)>], pendant: &[bool], path: &[usize]) -> usize {
+    hanging_rooms(neighbours, pendant, path).len()
+}
+
+/// The pendant rooms that hang off the rooms of `path`, breadth first (a
+/// search through pendant rooms only, each visited once), so that each
+/// touches `path` or a room before it.
+fn hanging_rooms(
+    neighbours: &[Vec<(usize, usize)>],
+    pendant: &[bool],
+    path: &[usize],
+) -> Vec<usize> {
+    let mut seen = vec![false; neighbours.len()];
+    let mut out: Vec<usize> = Vec::new();
+    let mut k = 0;
+    let mut from: Vec<usize> = path.to_vec();
+    while k < from.len() {
+        let x = from[k];
+        k += 1;
+        for &(w, _) in &neighbours[x] {
+            if pendant[w] && !seen[w] {
+                seen[w] = true;
+                out.push(w);
+                from.push(w);
+            }
+        }
+    }
+    out
+}
+
+/// Per room, whether it lies in a pendant tree: removed when rooms of one
+/// neighbour are stripped again and again (each room at most once), so not
+/// on any cycle nor on a path between two. A pendant room can be placed
+/// after the cycle rooms it hangs off, so a detour with a dead end hanging
+/// off it (levels 682 and 685 of `examples/dungeon-rooms.lg`: a leaf off
+/// each of two of the three detours of a door) is still filled exactly.
+fn pendant_rooms(neighbours: &[Vec<(usize, usize)>]) -> Vec<bool> {
+    let n = neighbours.len();
+    let mut left: Vec<usize> = neighbours.iter().map(Vec::len).collect();
+    let mut pendant = vec![false; n];
+    let mut stack: Vec<usize> = (0..n).filter(|&x| left[x] <= 1).collect();
+    while let Some(x) = stack.pop() {
+        if pendant[x] {
+            continue;
+        }
+        pendant[x] = true;
+        for &(w, _) in &neighbours[x] {
+            if !pendant[w] {
+                left[w] -= 1;
+                if left[w] == 1 {
+                    stack.push(w);
+                }
+            }
+        }
+    }
+    pendant
 }
 
 fn connected(n: usize, neighbours: &[Vec<(usize, usize)>]) -> bool {
@@ -966,7 +1068,10 @@ impl<'a, 'p> Run<'a, 'p> {
                 "\nhint: {n} rooms is many for one layout; try fewer or smaller rooms"
             ));
         }
-        let odd = prep.chains[worst].len() % 2 == 1 && prep.chains[worst].len() <= 5;
+        // A detour with its dead ends ([`nested_detours`]) is no cycle.
+        let odd = prep.chains[worst].len() % 2 == 1
+            && prep.chains[worst].len() <= 5
+            && !prep.nested[worst];
         if odd {
             hints.push_str("\nhint: short odd cycles are hard with rectangular rooms: add room shapes (L, T) or more door positions");
         }
@@ -1040,7 +1145,7 @@ impl<'a, 'p> Run<'a, 'p> {
         let mut current = partial.clone();
         current.chains_done = c + 1;
         if self.settings.exact_detours {
-            if let Some(order) = self.bare_detour(partial, chain) {
+            if let Some(order) = self.bare_detour(partial, chain, self.prep.nested[c]) {
                 // One extension: the detour's rooms have no neighbours beyond
                 // it, so other placements of them matter to later chains
                 // only as room taken, and the stack would otherwise retry
@@ -1174,22 +1279,33 @@ impl<'a, 'p> Run<'a, 'p> {
     /// the chain is a bare detour: one or two rooms, every neighbour of
     /// which is placed or in the chain, the first with a placed neighbour
     /// (and the second, if any, with a placed neighbour or the first).
-    fn bare_detour(&self, partial: &Partial, chain: &[usize]) -> Option<Vec<usize>> {
+    /// With `nested` (the chain is a bare detour of a door with three
+    /// detours, [`nested_detours`]), unplaced pendant rooms
+    /// ([`pendant_rooms`]) hanging off it do not count: they come in later
+    /// chains.
+    fn bare_detour(&self, partial: &Partial, chain: &[usize], nested: bool) -> Option<Vec<usize>> {
         let prep = self.prep;
-        if chain.is_empty() || chain.len() > 2 {
+        // With `nested`, the chain's pendant rooms are placed after its
+        // cycle rooms, in chain order (each touches one before it).
+        let (core, hung): (Vec<usize>, Vec<usize>) = if nested {
+            chain.iter().partition(|&&r| !prep.pendant[r])
+        } else {
+            (chain.to_vec(), Vec::new())
+        };
+        if core.is_empty() || core.len() > 2 || hung.len() > MOST_HANGING {
             return None;
         }
         let placed = |w: usize| partial.shape[w] != NONE;
         let bare = chain.iter().all(|&r| {
             prep.neighbours[r]
                 .iter()
-                .all(|&(w, _)| placed(w) || chain.contains(&w))
+                .all(|&(w, _)| placed(w) || chain.contains(&w) || (nested && prep.pendant[w]))
         });
         if !bare {
             return None;
         }
         let touches = |r: usize| prep.touches_placed(partial, r);
-        let mut order = chain.to_vec();
+        let mut order = core;
         if !touches(order[0]) {
             order.reverse();
         }
@@ -1200,6 +1316,12 @@ impl<'a, 'p> Run<'a, 'p> {
             if !touches(b) && !prep.joined(a, b) {
                 return None;
             }
+        }
+        for r in hung {
+            if !order.iter().any(|&x| prep.joined(x, r)) {
+                return None;
+            }
+            order.push(r);
         }
         Some(order)
     }
@@ -1231,7 +1353,7 @@ impl<'a, 'p> Run<'a, 'p> {
         let mut found: Vec<Partial> = Vec::new();
         let mut order = order.to_vec();
         let mut cache = FillCache::new(&current, &order, self.prep);
-        if let [a, b] = order[..] {
+        if let [a, b, ..] = order[..] {
             // The room with fewer free positions first: the second is
             // enumerated once per valid position of the first.
             if self.prep.touches_placed(&current, b) {
@@ -1246,7 +1368,7 @@ impl<'a, 'p> Run<'a, 'p> {
                     sum
                 };
                 if count(self, &[b, a], &mut cache) < count(self, &[a, b], &mut cache) {
-                    order = vec![b, a];
+                    order.swap(0, 1);
                 }
             }
         }
@@ -2215,7 +2337,9 @@ mod tests {
         let mut run = Run::new(&prep, 7, &settings);
         let partial = placed(5, b, e);
         let chain = [2, 3];
-        let order = run.bare_detour(&partial, &chain).expect("a bare detour");
+        let order = run
+            .bare_detour(&partial, &chain, false)
+            .expect("a bare detour");
         assert_eq!(order[0], 2, "C touches a placed room, so it can go first");
         let found = run.exact_fill(partial.clone(), &chain, &order, 4);
         assert_eq!(found.len(), 1, "exactly one valid placement");
@@ -2247,7 +2371,9 @@ mod tests {
         let mut run = Run::new(&prep, 3, &settings);
         let partial = placed(5, b, e);
         let chain = [2, 3];
-        let order = run.bare_detour(&partial, &chain).expect("a bare detour");
+        let order = run
+            .bare_detour(&partial, &chain, false)
+            .expect("a bare detour");
         assert!(run
             .exact_fill(partial.clone(), &chain, &order, 4)
             .is_empty());
@@ -2258,6 +2384,86 @@ mod tests {
         // detour.
         let mut fewer = partial;
         fewer.shape[1] = NONE;
-        assert!(run.bare_detour(&fewer, &chain).is_none());
+        assert!(run.bare_detour(&fewer, &chain, false).is_none());
+    }
+
+    /// Level 682's door of `examples/dungeon-rooms.lg`, relabelled: door
+    /// 0-1, detours 2-3 (the rest of the level, here a loop 2-8-9-3),
+    /// 4-5 with leaf 6 off 4, and 7-10 with leaf 11 off 10.
+    fn three_detours_with_leaves() -> Vec<Vec<(usize, usize)>> {
+        let edges = [
+            [0, 1],
+            [0, 2],
+            [2, 3],
+            [3, 1],
+            [0, 4],
+            [4, 5],
+            [5, 1],
+            [4, 6],
+            [0, 7],
+            [7, 10],
+            [10, 1],
+            [10, 11],
+            [2, 8],
+            [8, 9],
+            [9, 3],
+        ];
+        let mut neighbours = vec![Vec::new(); 12];
+        for (k, &[a, b]) in edges.iter().enumerate() {
+            neighbours[a].push((b, k));
+            neighbours[b].push((a, k));
+        }
+        neighbours
+    }
+
+    #[test]
+    fn dead_ends_are_pendant_and_a_detour_with_one_is_still_bare() {
+        let neighbours = three_detours_with_leaves();
+        let pendant = pendant_rooms(&neighbours);
+        let hung: Vec<usize> = (0..12).filter(|&x| pendant[x]).collect();
+        assert_eq!(hung, [6, 11]);
+        assert!(has_three_detours(&neighbours, 0, 1, 0));
+        let late = vec![false; 12];
+        // 2-3 has two more neighbours on a cycle (8, 9): not bare.
+        let paths = bare_detours(&neighbours, &pendant, 0, 1, 0, &late);
+        assert_eq!(paths, [vec![4, 5], vec![7, 10]]);
+        assert_eq!(hanging_rooms(&neighbours, &pendant, &[4, 5]), [6]);
+        // Without the pendant rule neither is: 4 and 10 have three
+        // neighbours.
+        let none = vec![false; 12];
+        assert!(bare_detours(&neighbours, &none, 0, 1, 0, &late).is_empty());
+        // A chain of the door's face, then 2-3 and 8-9, then the detours
+        // and the leaves: the first bare detour takes its leaf along, and
+        // is the only chain a compact fill gets (the other's leaf comes
+        // later).
+        let chains = vec![
+            vec![0, 1, 2, 3],
+            vec![8, 9],
+            vec![4, 5],
+            vec![7, 10],
+            vec![6, 11],
+        ];
+        let edges: Vec<[usize; 2]> = {
+            let mut e = Vec::new();
+            for (a, list) in neighbours.iter().enumerate() {
+                for &(b, k) in list {
+                    if a < b {
+                        e.push((k, [a, b]));
+                    }
+                }
+            }
+            e.sort_unstable();
+            e.into_iter().map(|(_, x)| x).collect()
+        };
+        let later = enclosed_detours_later(chains, &edges, &neighbours, &pendant);
+        assert!(later.contains(&vec![4, 5, 6]), "{later:?}");
+        let nested = nested_detours(&later, &edges, &neighbours, &pendant);
+        let marked: Vec<&Vec<usize>> = later
+            .iter()
+            .zip(&nested)
+            .filter(|(_, &n)| n)
+            .map(|(c, _)| c)
+            .collect();
+        assert_eq!(marked, [&vec![4, 5, 6]]);
     }
 }
