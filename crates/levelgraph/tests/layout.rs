@@ -873,3 +873,22 @@ fn grown_level_283_with_dead_ends_off_its_detours_is_laid_out() {
     let violations = check_layout(&problem, &l);
     assert!(violations.is_empty(), "{violations:?}");
 }
+
+/// A minimum distance beyond what fits in 32 signed bits (a problem built
+/// by hand; grammars refuse it) is a very large distance, never a
+/// negative one: a path of three rooms cannot keep its two ends that far
+/// apart, so no layout comes back (it used to wrap to -1 and be ignored).
+#[test]
+fn a_huge_minimum_distance_does_not_wrap() {
+    let mut p = problem(3, vec![[0, 1], [1, 2]], vec![square("sq", 4, 2)]);
+    let settings = LayoutSettings {
+        max_iterations: 20_000,
+        ..LayoutSettings::default()
+    };
+    assert!(
+        layout(&p, 0, &settings).is_ok(),
+        "laid out without the distance"
+    );
+    p.min_distance = u32::MAX;
+    assert!(layout(&p, 0, &settings).is_err(), "ends 4294967295 apart");
+}

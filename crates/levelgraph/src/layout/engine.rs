@@ -2028,7 +2028,9 @@ impl<'a, 'p> Run<'a, 'p> {
         let (sr, pr) = (layout.shape[r], layout.pos[r]);
         let (sw, pw) = (layout.shape[w], layout.pos[w]);
         let (shape, other_shape) = (&prep.shapes[sr as usize], &prep.shapes[sw as usize]);
-        let min = prep.problem.min_distance as i32;
+        // As in `cut_free`: a distance beyond i32 (a problem built by hand;
+        // grammars refuse it) must not wrap to a negative one.
+        let min = i32::try_from(prep.problem.min_distance).unwrap_or(i32::MAX / 4);
         let joined = prep.joined(r, w);
         let overlap = shape.overlap(pr, other_shape, pw);
         let mut t = Terms {
