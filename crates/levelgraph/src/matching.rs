@@ -93,9 +93,14 @@ pub struct Match {
 
 /// Grid cells have coordinates within ±`MAX_CELL` (10⁹): a grid rule
 /// whose match or new vertex would lie beyond does not match or apply
-/// (offsets are at most ±10⁶, so no sum on the way overflows), and a host
-/// document's cells must lie within it too.
+/// (offsets are at most ±[`MAX_OFFSET`], so no sum on the way overflows),
+/// and a host document's cells must lie within it too.
 pub const MAX_CELL: i32 = 1_000_000_000;
+
+/// Grid offsets `@dx,dy` of rule vertices are within ±`MAX_OFFSET` (10⁶)
+/// in each coordinate; text and JSON grammars beyond it are refused with
+/// a located error.
+pub const MAX_OFFSET: i32 = 1_000_000;
 
 /// How a grid rule lies on the grid: its origin cell and orientation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -322,3 +322,27 @@ fn grid_rules_stay_within_a_billion_cells() {
     let doc = MissionDoc::from_derivation(&d);
     assert!(levelgraph::formats::host_for(&doc, &g).is_ok());
 }
+
+/// Grid offsets beyond ±`MAX_OFFSET` are refused in JSON grammars as the
+/// text parser refuses them, with the vertex's field path: an offset of
+/// `i32::MIN` used to overflow when a rule was turned.
+#[test]
+fn json_grid_offsets_beyond_a_million_are_refused() {
+    let g = load(
+        "grammar \"g\" { grid 3 x 3 of u }\n\
+         tags { u room }\n\
+         rule r orient any { (a:u @0,0) -- (b:u @1,0) => (a:room @0,0) -- (b:room @1,0) }",
+    );
+    let json = g.model().to_json();
+    let mut doc: serde_json::Value = serde_json::from_str(&json).unwrap();
+    doc["rules"][0]["lhs"]["vertices"][0]["offset"] = serde_json::json!([i32::MIN, 0]);
+    let far = doc.to_string();
+    let err = match grammar::load_json(&far) {
+        Ok(_) => panic!("loaded:\n{far}"),
+        Err(e) => e.to_string(),
+    };
+    assert!(err.contains("beyond ±1000000"), "{err}");
+    assert!(err.contains("rules[0].lhs.vertices[0]"), "{err}");
+    // In range, the same document loads.
+    assert!(grammar::load_json(&json).is_ok());
+}

@@ -208,9 +208,9 @@ pub enum MissionError {
         index: usize,
         /// The node's id.
         id: u32,
-        /// `position` or `radius`.
+        /// `position`, `radius` or `cell`.
         field: &'static str,
-        /// The value as written (`[x, y]` or `r`).
+        /// The value as written (`[x, y]`, `r` or `[column, row]`).
         value: String,
         /// What it must be.
         rule: &'static str,
@@ -308,7 +308,8 @@ impl MissionDoc {
     ///
     /// # Errors
     /// Node ids of [`MAX_NODE_ID`] or more; positions or radii beyond
-    /// [`MAX_COORDINATE`] (or a radius not above 0); duplicate node ids; edges naming
+    /// [`MAX_COORDINATE`] (or a radius not above 0); grid cells beyond
+    /// ±[`MAX_CELL`]; duplicate node ids; edges naming
     /// missing nodes; repeated edges.
     pub fn to_graph(&self) -> Result<Graph, MissionError> {
         self.fill(Graph::new())

@@ -15,7 +15,7 @@ use super::model::{self, Grammar, Limits, RuleEdge, WILDCARD};
 use crate::alphabet::{Alphabet, TagStyle};
 use crate::diagnostic::{line_col, Diagnostic, Location, Severity, Span};
 use crate::graph::{Symbol, Symbols};
-use crate::matching::{Nac, Pattern, PatternEdge, PatternVertex, TagTest};
+use crate::matching::{Nac, Pattern, PatternEdge, PatternVertex, TagTest, MAX_OFFSET};
 
 /// Colours given to tags declared without one, in declaration order.
 const PALETTE: [&str; 12] = [
@@ -1185,6 +1185,53 @@ fn grid_offsets(cx: &mut Cx<'_>, rule: &model::Rule, rule_at: &Location) -> Opti
     Some(with)
 }
 
+/// Refuses grid offsets beyond ±[`MAX_OFFSET`] on either side of `rule`
+/// (the text parser already does; a JSON grammar could give any `i32`,
+/// and an offset of `i32::MIN` cannot even be turned).
+fn offsets_in_range(cx: &mut Cx<'_>, rule: &model::Rule, rule_path: &Path<'_>) {
+    let far = |o: Option<[i32; 2]>| {
+        o.is_some_and(|o| {
+            o.iter()
+                .any(|c| c.unsigned_abs() > MAX_OFFSET.unsigned_abs())
+        })
+    };
+    let lhs = rule_path.child("lhs");
+    let pattern = rule
+        .lhs
+        .vertices
+        .iter()
+        .map(|v| (v.offset, v.span, &v.name));
+    for (j, (offset, span, name)) in pattern.enumerate() {
+        if far(offset) {
+            let o = offset.expect("far");
+            cx.error(
+                format!(
+                    "rule `{}`: vertex `{name}` has offset @{},{}, beyond ±{MAX_OFFSET}",
+                    rule.name, o[0], o[1]
+                ),
+                cx_loc(span, lhs.item("vertices", j)),
+                None,
+            );
+        }
+    }
+    for (ai, alt) in rule.rhs.iter().enumerate() {
+        let rhs = rule_path.item("rhs", ai);
+        for (j, v) in alt.vertices.iter().enumerate() {
+            if far(v.offset) {
+                let o = v.offset.expect("far");
+                cx.error(
+                    format!(
+                        "rule `{}`: vertex `{}` has offset @{},{}, beyond ±{MAX_OFFSET}",
+                        rule.name, v.name, o[0], o[1]
+                    ),
+                    cx_loc(v.span, rhs.item("vertices", j)),
+                    None,
+                );
+            }
+        }
+    }
+}
+
 /// The orientations a grid rule is tried in: 0 (as written), with
 /// `orient any` also 1..3 (turned 90°, 180°, 270°), with `mirror` the
 /// mirror image of each (4..7).
@@ -1442,6 +1489,7 @@ fn compile_rule(
             None,
         );
     }
+    offsets_in_range(cx, rule, &rule_path);
     let sides = std::iter::once((&rule.lhs, "pattern", lhs_path)).chain(
         rule.where_not.iter().enumerate().map(|(n, side)| {
             (

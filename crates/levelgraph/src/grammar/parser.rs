@@ -1171,7 +1171,9 @@ impl<'src> Parser<'src> {
                 self.expect(TokenKind::Comma)?;
             }
             match self.peek().kind {
-                TokenKind::Number(n) if n.fract() == 0.0 && n.abs() <= 1e6 => {
+                TokenKind::Number(n)
+                    if n.fract() == 0.0 && n.abs() <= f64::from(crate::matching::MAX_OFFSET) =>
+                {
                     self.bump();
                     out[k] = n as i32;
                 }

@@ -220,6 +220,10 @@ pub struct Prepared<'p> {
     pendant: Vec<bool>,
     /// Average room area (ω).
     omega: f64,
+    /// The problem's minimum distance between rooms no edge joins, in
+    /// cells; one beyond `i32` (a problem built by hand: grammars refuse
+    /// it) is `i32::MAX / 4`, never a wrapped negative.
+    min_distance: i32,
     /// The side of a square of area ω, rounded up: the closeness penalty
     /// per unit of missing distance.
     side: i64,
@@ -401,6 +405,7 @@ impl<'p> Prepared<'p> {
             nested,
             pendant,
             omega,
+            min_distance: i32::try_from(problem.min_distance).unwrap_or(i32::MAX / 4),
             side: omega.sqrt().ceil() as i64,
         })
     }
@@ -659,7 +664,8 @@ fn enclosed_detours_later(
         if !has_three_detours(neighbours, u, v, k) {
             continue;
         }
-        // The shortest bare detour from u to v, if any.
+        // The bare detour from u to v with the fewest dead ends hanging
+        // off it, then the shortest, if any.
         let best = bare_detours(neighbours, pendant, u, v, k, &late)
             .into_iter()
             .min_by_key(|p| (hanging(neighbours, pendant, p), p.len()));
@@ -1280,9 +1286,9 @@ impl<'a, 'p> Run<'a, 'p> {
     /// which is placed or in the chain, the first with a placed neighbour
     /// (and the second, if any, with a placed neighbour or the first).
     /// With `nested` (the chain is a bare detour of a door with three
-    /// detours, [`nested_detours`]), unplaced pendant rooms
-    /// ([`pendant_rooms`]) hanging off it do not count: they come in later
-    /// chains.
+    /// detours, [`nested_detours`], which holds every pendant room
+    /// ([`pendant_rooms`]) hanging off it), the chain's pendant rooms are
+    /// placed after its one or two cycle rooms.
     fn bare_detour(&self, partial: &Partial, chain: &[usize], nested: bool) -> Option<Vec<usize>> {
         let prep = self.prep;
         // With `nested`, the chain's pendant rooms are placed after its
@@ -1299,7 +1305,7 @@ impl<'a, 'p> Run<'a, 'p> {
         let bare = chain.iter().all(|&r| {
             prep.neighbours[r]
                 .iter()
-                .all(|&(w, _)| placed(w) || chain.contains(&w) || (nested && prep.pendant[w]))
+                .all(|&(w, _)| placed(w) || chain.contains(&w))
         });
         if !bare {
             return None;
@@ -1587,23 +1593,9 @@ impl<'a, 'p> Run<'a, 'p> {
         }
         let k = prep.room_shapes[r].iter().position(|&t| t == s)?;
         let Some(at) = cache.rooms.iter().position(|(x, _)| *x == r) else {
-            // No placed neighbour before the fill: the fill's rooms only.
-            let mut space: Option<ConfigSpace> = None;
-            for &(w, _) in &prep.neighbours[r] {
-                if layout.shape[w] == NONE || w == r {
-                    continue;
-                }
-                let sp = prep.space(layout.shape[w], s).shifted(layout.pos[w]);
-                space = Some(match space {
-                    None => sp,
-                    Some(acc) => acc.intersect(&sp),
-                });
-            }
-            let mut space = space?;
-            if let Some(near_next) = self.reach_of_next(layout, order, i, s) {
-                space = space.intersect(&near_next);
-            }
-            return self.cut_free(layout, r, s, space, None);
+            // No placed neighbour before the fill: the fill's rooms only,
+            // nothing to cache.
+            return self.base_positions(layout, &order[i..], s);
         };
         if cache.rooms[at].1[k].is_none() {
             let base = self.base_positions(&cache.before, &cache.pairs[at], s);
@@ -1698,7 +1690,7 @@ impl<'a, 'p> Run<'a, 'p> {
         // distance to) the room anywhere in the space: their boxes meet
         // the space's box grown by the shape's box. Only these are tested
         // point by point.
-        let min = i32::try_from(prep.problem.min_distance).unwrap_or(i32::MAX / 4);
+        let min = prep.min_distance;
         let shape = &prep.shapes[s as usize];
         let (lo_x, lo_y) = (
             reach.x0 + shape.bounds.x0 - min,
@@ -2028,9 +2020,7 @@ impl<'a, 'p> Run<'a, 'p> {
         let (sr, pr) = (layout.shape[r], layout.pos[r]);
         let (sw, pw) = (layout.shape[w], layout.pos[w]);
         let (shape, other_shape) = (&prep.shapes[sr as usize], &prep.shapes[sw as usize]);
-        // As in `cut_free`: a distance beyond i32 (a problem built by hand;
-        // grammars refuse it) must not wrap to a negative one.
-        let min = i32::try_from(prep.problem.min_distance).unwrap_or(i32::MAX / 4);
+        let min = prep.min_distance;
         let joined = prep.joined(r, w);
         let overlap = shape.overlap(pr, other_shape, pw);
         let mut t = Terms {

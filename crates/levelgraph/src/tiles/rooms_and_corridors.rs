@@ -1403,7 +1403,6 @@ mod tests {
     use crate::rng::Rng;
     use crate::tiles::regions::Regions;
 
-    /// Every guarantee of [`generate`], checked on one map.
     /// The loop links' search budget grows with the map up to a fixed cap:
     /// 16 × 4096 × 4096 settled cells took 19 s
     /// (`tiles rooms --rooms 1024 --width 4096 --height 4096
@@ -1415,6 +1414,7 @@ mod tests {
         assert_eq!(loop_budget(4096, 4096), LOOP_SEARCH_CAP);
     }
 
+    /// Every guarantee of [`generate`], checked on one map.
     fn check_map(map: &TileMap, params: &RoomsParams) {
         let (w, h) = (map.width, map.height);
         assert_eq!((w, h), (params.width, params.height));
