@@ -51,8 +51,8 @@ pub struct Metrics {
 impl Metrics {
     /// Measures `map`: O(cells) plus up to [`DIAMETER_SEARCH_LIMIT`]
     /// breadth-first searches per region for the longest path, visiting
-    /// about [`DIAMETER_CELL_BUDGET`] cells in all (the first region's double
-    /// sweep always runs).
+    /// about [`DIAMETER_CELL_BUDGET`] cells in all beyond each region's
+    /// double sweep (four searches), which always runs.
     pub fn of(map: &TileMap) -> Self {
         let cells = map.cells.len().max(1);
         let (w, h) = (map.width as usize, map.height as usize);
@@ -180,14 +180,18 @@ struct Budget {
 
 impl Budget {
     /// Takes searches over `cells` cells in all; `false` (taking nothing)
-    /// when the budget is spent. The last searches allowed may overrun it,
-    /// so the first region always gets its double sweep, however large.
+    /// when the budget is spent. The last searches allowed may overrun it.
     fn take(&mut self, cells: usize) -> bool {
         if self.cells_left == 0 {
             return false;
         }
-        self.cells_left = self.cells_left.saturating_sub(cells);
+        self.spend(cells);
         true
+    }
+
+    /// Counts searches over `cells` cells that are made whatever is left.
+    fn spend(&mut self, cells: usize) {
+        self.cells_left = self.cells_left.saturating_sub(cells);
     }
 }
 
@@ -198,7 +202,9 @@ impl Budget {
 /// the current level no farther pair can exist. Returns the diameter and
 /// whether it is exact (within [`DIAMETER_SEARCH_LIMIT`] searches and the
 /// cells [`DIAMETER_CELL_BUDGET`] leaves; the searches that overrun it
-/// are made).
+/// are made). The double sweep's four searches are made even when the
+/// budget is spent, so every region, the largest too, gets a lower bound
+/// from them: O(size) each, O(cells) over all regions.
 fn diameter(
     map: &TileMap,
     start: usize,
@@ -209,9 +215,7 @@ fn diameter(
     if size <= 1 {
         return (0, true);
     }
-    if !budget.take(4 * size) {
-        return (0, false);
-    }
+    budget.spend(4 * size);
     bfs.run(map, start);
     let (_, a) = bfs.farthest();
     bfs.run(map, a);
@@ -335,14 +339,15 @@ mod tests {
             cells_left: DIAMETER_CELL_BUDGET,
         };
         assert_eq!(diameter(&map, 0, size, &mut bfs, &mut plenty), (13, true));
-        let mut none = Budget { cells_left: 0 };
-        assert_eq!(diameter(&map, 0, size, &mut bfs, &mut none), (0, false));
-        // One cell left: the double sweep still runs, so the bound is
-        // that of the sweep, not 0.
-        let mut one = Budget { cells_left: 1 };
-        let (d, exact) = diameter(&map, 0, size, &mut bfs, &mut one);
-        assert!((1..=13).contains(&d) && !exact, "{d} {exact}");
-        assert_eq!(one.cells_left, 0);
+        // Nothing or one cell left (an earlier region spent the rest): the
+        // double sweep still runs, so the bound is the sweep's, not 0, and
+        // it is called exact only when the sweep alone settles it.
+        for left in [0, 1] {
+            let mut spent = Budget { cells_left: left };
+            let (d, exact) = diameter(&map, 0, size, &mut bfs, &mut spent);
+            assert!((1..=13).contains(&d) && (!exact || d == 13), "{d} {exact}");
+            assert_eq!(spent.cells_left, 0);
+        }
     }
 
     #[test]
