@@ -907,10 +907,10 @@ struct FillCache {
     /// Per room with a placed neighbour: the room, and per shape (in the
     /// order of its shape list) its positions once computed.
     rooms: Vec<(usize, Vec<Option<Positions>>)>,
-    /// Beside each of `rooms`: the room, then the fill's other room if
-    /// any, whose reach prunes it whichever goes first (the two must
+    /// Beside each of `rooms`: the room, then the fill's first other room
+    /// if any, whose reach prunes it whichever goes first (the two must
     /// touch).
-    pairs: Vec<Vec<usize>>,
+    pairs: Vec<([usize; 2], usize)>,
 }
 
 impl FillCache {
@@ -922,9 +922,10 @@ impl FillCache {
                 continue;
             }
             rooms.push((r, vec![None; prep.room_shapes[r].len()]));
-            let mut pair = vec![r];
-            pair.extend(order.iter().copied().filter(|&x| x != r));
-            pairs.push(pair);
+            match order.iter().copied().find(|&x| x != r) {
+                Some(next) => pairs.push(([r, next], 2)),
+                None => pairs.push(([r, r], 1)),
+            }
         }
         Self {
             before: before.clone(),
@@ -1406,10 +1407,11 @@ impl<'a, 'p> Run<'a, 'p> {
         // The box of everything but this room: each candidate's bound is
         // its hull with the room's box there.
         let others = self.spread_box(layout, chain);
-        let mut spaces: Vec<(u32, ConfigSpace, Vec<usize>)> = Vec::new();
-        // (bound, index in `spaces`, rank after the random start, index
-        // in the space)
-        let mut candidates: Vec<(i64, usize, u64, u64)> = Vec::new();
+        // Per shape with free positions: the shape and the rooms near it.
+        let mut spaces: Vec<(u32, Vec<usize>)> = Vec::new();
+        // (bound, index in `spaces`, rank after the random start, the
+        // position); the first three are unique, so they fix the order.
+        let mut candidates: Vec<(i64, usize, u64, GridPoint)> = Vec::new();
         for &s in shapes {
             let Some((space, near)) = self.free_positions(layout, order, i, s, cache) else {
                 if self.stopped.is_some() {
@@ -1424,14 +1426,20 @@ impl<'a, 'p> Run<'a, 'p> {
                 0
             };
             let bounds = prep.shapes[s as usize].bounds;
-            for j in 0..w {
-                let bound = area(hull(others, bounds, space.nth(j)));
-                candidates.push((bound, spaces.len(), (j + w - start) % w, j));
+            // The positions in `nth` order, box by box (not `nth` for each:
+            // that walks the boxes every time).
+            let points = space
+                .boxes
+                .iter()
+                .flat_map(|b| (0..b.count()).map(move |q| b.nth(q)));
+            for (j, p) in (0..w).zip(points) {
+                let bound = area(hull(others, bounds, p));
+                candidates.push((bound, spaces.len(), (j + w - start) % w, p));
             }
-            spaces.push((s, space, near));
+            spaces.push((s, near));
         }
-        candidates.sort_unstable();
-        for (bound, k, _, j) in candidates {
+        candidates.sort_unstable_by_key(|&(bound, k, rank, _)| (bound, k, rank));
+        for (bound, k, _, p) in candidates {
             if self.best_score.is_some_and(|b| bound >= b) {
                 break;
             }
@@ -1439,9 +1447,9 @@ impl<'a, 'p> Run<'a, 'p> {
                 layout.shape[r] = NONE;
                 return false;
             }
-            let (s, space, near) = &spaces[k];
+            let (s, near) = &spaces[k];
             layout.shape[r] = *s;
-            layout.pos[r] = space.nth(j);
+            layout.pos[r] = p;
             if near
                 .iter()
                 .any(|&x| self.pair_term(layout, r, x) != Terms::default())
@@ -1598,7 +1606,8 @@ impl<'a, 'p> Run<'a, 'p> {
             return self.base_positions(layout, &order[i..], s);
         };
         if cache.rooms[at].1[k].is_none() {
-            let base = self.base_positions(&cache.before, &cache.pairs[at], s);
+            let (pair, len) = cache.pairs[at];
+            let base = self.base_positions(&cache.before, &pair[..len], s);
             if self.stopped.is_some() {
                 return None;
             }
