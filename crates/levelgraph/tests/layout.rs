@@ -755,8 +755,9 @@ fn seed_92s_level_of_dungeon_rooms_has_a_valid_layout() {
     assert_eq!(check_layout(&problem, &valid), vec![]);
 
     // Door 8-9 has three other separate paths, 16-17 bare (no other
-    // neighbours): its chain comes right after those of the other two
-    // (1-14-4 and 10-11), so it goes into the corner they leave.
+    // neighbours): its chain comes right before that of 10-11, the
+    // two-room path that closes round the door last (after 1-14-4), so it
+    // is tucked beside the door and 10-11 is filled exactly around it.
     let named = |names: &[&str]| -> Vec<usize> {
         let mut v: Vec<usize> = names
             .iter()
@@ -786,8 +787,9 @@ fn seed_92s_level_of_dungeon_rooms_has_a_valid_layout() {
             .max()
             .unwrap()
     };
-    let others = done_by(&named(&["1", "14", "4", "10", "11", "8", "9"]));
-    assert_eq!(bare, others + 1, "{chains:?}");
+    let before = done_by(&named(&["1", "14", "4", "8", "9"]));
+    let closing = done_by(&named(&["10", "11"]));
+    assert_eq!((before + 1, bare + 1), (bare, closing), "{chains:?}");
 
     // The checker is not just agreeing: room 8 moved one cell right,
     // outline and doors with it, overlaps 17 and 9, whose walls it touched.
@@ -842,6 +844,37 @@ fn levels_157_and_401_of_dungeon_rooms_are_laid_out_at_their_own_seeds() {
         let violations = check_layout(&problem, &l);
         assert!(violations.is_empty(), "level {seed}: {violations:?}");
     }
+}
+
+/// Level 872 of `examples/dungeon-rooms.lg`: door 14-15 is joined by
+/// three other room-disjoint paths, 17-18 bare, 19-20 with a dead end and
+/// 1-9 carrying the rest of the level. 19-20 was annealed and 17-18 filled
+/// last into whatever pocket it left (9 of 20 layout seeds, not its own);
+/// now 17-18 goes first, tucked beside the door, and 19-20 is filled
+/// exactly around it (`LayoutSettings::compact_detours`): laid out at its
+/// own seed, validly.
+#[test]
+fn level_872_is_laid_out_with_its_closing_detour_filled_around_the_bare_one() {
+    use levelgraph::layout::rooms::level_problem;
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../examples/dungeon-rooms.lg");
+    let text = std::fs::read_to_string(path).expect("the example");
+    let grammar = levelgraph::grammar::load(&text, "dungeon-rooms").expect("the example compiles");
+    let spec = grammar.model().rooms.clone().expect("a rooms block");
+    let derived = levelgraph::derive(&grammar, 872).expect("the level derives");
+    let problem = level_problem(&derived.graph, &spec, &edgar::RoomSets::new()).expect("problem");
+    let prepared = Prepared::new(&problem).expect("prepared");
+    let names =
+        |c: &[usize]| -> Vec<&str> { c.iter().map(|&r| problem.rooms[r].name.as_str()).collect() };
+    let chains: Vec<Vec<&str>> = prepared.chains().iter().map(|c| names(c)).collect();
+    assert_eq!(
+        chains[1..3],
+        [vec!["17", "18"], vec!["20", "19"]],
+        "{chains:?}"
+    );
+    let (l, _) = layout(&problem, 872, &LayoutSettings::default())
+        .unwrap_or_else(|e| panic!("level 872: {e}"));
+    let violations = check_layout(&problem, &l);
+    assert!(violations.is_empty(), "{violations:?}");
 }
 
 /// Grown level 283 of `examples/dungeon-rooms.lg` (60 rooms: the rule
