@@ -755,9 +755,10 @@ fn seed_92s_level_of_dungeon_rooms_has_a_valid_layout() {
     assert_eq!(check_layout(&problem, &valid), vec![]);
 
     // Door 8-9 has three other separate paths, 16-17 bare (no other
-    // neighbours): its chain comes right before that of 10-11, the
-    // two-room path that closes round the door last (after 1-14-4), so it
-    // is tucked beside the door and 10-11 is filled exactly around it.
+    // neighbours): its chain comes right after the door's, before 1-14-4
+    // and 10-11, the two-room path that closes round the door last, so it
+    // is tucked beside the door, 1-14-4 annealed round it, and 10-11
+    // filled exactly.
     let named = |names: &[&str]| -> Vec<usize> {
         let mut v: Vec<usize> = names
             .iter()
@@ -787,9 +788,14 @@ fn seed_92s_level_of_dungeon_rooms_has_a_valid_layout() {
             .max()
             .unwrap()
     };
-    let before = done_by(&named(&["1", "14", "4", "8", "9"]));
+    let door = done_by(&named(&["8", "9"]));
+    let around = done_by(&named(&["1", "14", "4"]));
     let closing = done_by(&named(&["10", "11"]));
-    assert_eq!((before + 1, bare + 1), (bare, closing), "{chains:?}");
+    assert_eq!(
+        (door + 1, bare + 1, around + 1),
+        (bare, around, closing),
+        "{chains:?}"
+    );
 
     // The checker is not just agreeing: room 8 moved one cell right,
     // outline and doors with it, overlaps 17 and 9, whose walls it touched.

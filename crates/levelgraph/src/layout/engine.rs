@@ -120,12 +120,13 @@ pub struct LayoutSettings {
     /// → 23 of 30 layout seeds; 200 rooms, level 23: failed → laid out).
     /// When the path that closes around the door last is itself a detour
     /// of one or two rooms (dead ends aside), the bare detour is laid out
-    /// just before it (the chain order does this whatever the settings),
-    /// and with this setting that detour is then filled exactly around
-    /// it, its dead ends left to later chains: annealed first, it left a
-    /// pocket the bare detour fits only about once in a thousand
-    /// placements (level 872: 9 → 20 of 20 layout seeds; levels 1670,
-    /// 2791, 2796 and 2880 45–80 % → 100 %).
+    /// before it, as soon as the door's rooms are placed (the chain order
+    /// does this whatever the settings), and with this setting that
+    /// detour is then filled exactly around it, its dead ends left to
+    /// later chains: annealed first, it left a pocket the bare detour fits
+    /// only about once in a thousand placements (level 872: 9 → 20 of 20
+    /// layout seeds; levels 1670, 2791, 2796 and 2880 45–80 % → 100 %;
+    /// level 92 80 → 100 % of 40).
     pub compact_detours: bool,
 }
 
@@ -666,8 +667,9 @@ fn has_three_detours(neighbours: &[Vec<(usize, usize)>], u: usize, v: usize, k: 
 ///
 /// When the chain that closes the other detours is itself a detour of one
 /// or two rooms (dead ends aside) and the door's rooms are placed before
-/// it, the bare detour goes just before that chain instead, and the chain
-/// is marked in the second result ("wraps"): with
+/// it, the bare detour goes before that chain instead, right after the
+/// door's rooms are placed, and the closing chain is marked in the second
+/// result ("wraps"): with
 /// [`LayoutSettings::compact_detours`] the bare detour is tucked into the
 /// corner beside the door and the chain filled exactly around it
 /// ([`Run::add_chain`]), where annealing it first would leave a pocket of
@@ -716,10 +718,14 @@ fn enclosed_detours_later(
         let mut placed = vec![false; n];
         let mut at = chains.len();
         // The chain that closes the paths, if the door's rooms are placed
-        // before it.
+        // before it, and the first chain after both of them are.
         let mut closing = None;
+        let mut after_door = None;
         for (i, chain) in chains.iter().enumerate() {
             let door_before = placed[u] && placed[v];
+            if door_before && after_door.is_none() {
+                after_door = Some(i);
+            }
             for &x in chain {
                 placed[x] = true;
             }
@@ -738,13 +744,18 @@ fn enclosed_detours_later(
         // 55 % annealed around it).
         let closing = closing
             .filter(|&c| !wraps[c] && chains[c].iter().filter(|&&x| !pendant[x]).count() <= 2);
-        match closing {
-            Some(c) => {
-                chains.insert(c, path);
-                wraps.insert(c, false);
+        match (closing, after_door) {
+            // As soon as the door's rooms are placed: the detours laid out
+            // between are annealed around the bare one (level 92, whose
+            // only known layout has the three-room detour 4-1-14 round
+            // 16-17 and the closing 10-11 beyond: 90 → 100 % of 40 layout
+            // seeds against the bare detour just before 10-11).
+            (Some(c), Some(first)) => {
+                chains.insert(first, path);
+                wraps.insert(first, false);
                 wraps[c + 1] = true;
             }
-            None => {
+            _ => {
                 chains.insert(at, path);
                 wraps.insert(at, false);
             }
@@ -2524,14 +2535,14 @@ mod tests {
         };
         let (later, wraps) = enclosed_detours_later(chains, &edges, &neighbours, &pendant);
         // 7-10 closes the third path round the door, and is a detour of
-        // two rooms (its leaf 11 aside): the bare detour goes just before
-        // it, and it wraps around.
+        // two rooms (its leaf 11 aside): the bare detour goes right after
+        // the door's chain, and 7-10 wraps around it.
         assert_eq!(
             later,
             [
                 vec![0, 1, 2, 3],
-                vec![8, 9],
                 vec![4, 5, 6],
+                vec![8, 9],
                 vec![7, 10],
                 vec![11]
             ]
