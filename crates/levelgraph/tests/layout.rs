@@ -858,29 +858,35 @@ fn levels_157_and_401_of_dungeon_rooms_are_laid_out_at_their_own_seeds() {
 /// last into whatever pocket it left (9 of 20 layout seeds, not its own);
 /// now 17-18 goes first, tucked beside the door, and 19-20 is filled
 /// exactly around it (`LayoutSettings::compact_detours`): laid out at its
-/// own seed, validly.
+/// own seed, validly. Level 1399 the same with a closing detour of three
+/// rooms (6-16-9-8-7 round 6-14-13-7, whose dead end 15 goes with it),
+/// filled within an annealing's iterations.
 #[test]
-fn level_872_is_laid_out_with_its_closing_detour_filled_around_the_bare_one() {
+fn levels_872_and_1399_are_laid_out_with_the_closing_detour_filled_around_the_bare_one() {
     use levelgraph::layout::rooms::level_problem;
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../examples/dungeon-rooms.lg");
     let text = std::fs::read_to_string(path).expect("the example");
     let grammar = levelgraph::grammar::load(&text, "dungeon-rooms").expect("the example compiles");
     let spec = grammar.model().rooms.clone().expect("a rooms block");
-    let derived = levelgraph::derive(&grammar, 872).expect("the level derives");
-    let problem = level_problem(&derived.graph, &spec, &edgar::RoomSets::new()).expect("problem");
-    let prepared = Prepared::new(&problem).expect("prepared");
-    let names =
-        |c: &[usize]| -> Vec<&str> { c.iter().map(|&r| problem.rooms[r].name.as_str()).collect() };
-    let chains: Vec<Vec<&str>> = prepared.chains().iter().map(|c| names(c)).collect();
-    assert_eq!(
-        chains[1..3],
-        [vec!["17", "18"], vec!["20", "19"]],
-        "{chains:?}"
-    );
-    let (l, _) = layout(&problem, 872, &LayoutSettings::default())
-        .unwrap_or_else(|e| panic!("level 872: {e}"));
-    let violations = check_layout(&problem, &l);
-    assert!(violations.is_empty(), "{violations:?}");
+    let cases: [(u64, [&[&str]; 2]); 2] = [
+        (872, [&["17", "18"], &["20", "19"]]),
+        (1399, [&["14", "13", "15"], &["16", "9", "8"]]),
+    ];
+    for (seed, expected) in cases {
+        let derived = levelgraph::derive(&grammar, seed).expect("the level derives");
+        let problem =
+            level_problem(&derived.graph, &spec, &edgar::RoomSets::new()).expect("problem");
+        let prepared = Prepared::new(&problem).expect("prepared");
+        let names = |c: &[usize]| -> Vec<&str> {
+            c.iter().map(|&r| problem.rooms[r].name.as_str()).collect()
+        };
+        let chains: Vec<Vec<&str>> = prepared.chains().iter().map(|c| names(c)).collect();
+        assert_eq!(chains[1..3], expected, "level {seed}: {chains:?}");
+        let (l, _) = layout(&problem, seed, &LayoutSettings::default())
+            .unwrap_or_else(|e| panic!("level {seed}: {e}"));
+        let violations = check_layout(&problem, &l);
+        assert!(violations.is_empty(), "level {seed}: {violations:?}");
+    }
 }
 
 /// Grown level 283 of `examples/dungeon-rooms.lg` (60 rooms: the rule

@@ -119,14 +119,17 @@ pub struct LayoutSettings {
     /// them (grown level 283 of `examples/dungeon-rooms.lg` at 60 rooms: 0
     /// → 23 of 30 layout seeds; 200 rooms, level 23: failed → laid out).
     /// When the path that closes around the door last is itself a detour
-    /// of one or two rooms (dead ends aside), the bare detour is laid out
+    /// of up to three rooms (dead ends aside), the bare detour is laid out
     /// before it, as soon as the door's rooms are placed (the chain order
     /// does this whatever the settings), and with this setting that
-    /// detour is then filled exactly around it, its dead ends left to
-    /// later chains: annealed first, it left a pocket the bare detour fits
-    /// only about once in a thousand placements (level 872: 9 → 20 of 20
-    /// layout seeds; levels 1670, 2791, 2796 and 2880 45–80 % → 100 %;
-    /// level 92 80 → 100 % of 40).
+    /// detour is then filled by the same enumeration around it (the first
+    /// placement found, its dead ends left to later chains; the fill
+    /// stops after `cycles × trials_per_cycle` iterations, what annealing
+    /// the chain would get, and then counts as failed): annealed first, it
+    /// left a pocket the bare detour fits only about once in a thousand
+    /// placements (level 872: 9 → 20 of 20 layout seeds; levels 1670,
+    /// 2791, 2796 and 2880 45–80 % → 100 %, 1399 and 2674 95 / 70 % → 100
+    /// %; level 92 80 → 100 % of 40).
     pub compact_detours: bool,
 }
 
@@ -224,9 +227,9 @@ pub struct Prepared<'p> {
     /// Per chain: whether its rooms are a bare detour of a door with three
     /// detours (see [`LayoutSettings::compact_detours`]).
     nested: Vec<bool>,
-    /// Per chain: whether it closes around a bare detour laid out just
-    /// before it (see [`enclosed_detours_later`]), so that it is filled
-    /// exactly when it is a detour of one or two rooms.
+    /// Per chain: whether it closes around a bare detour laid out before
+    /// it (see [`enclosed_detours_later`]), so that it is filled around it
+    /// (a detour of up to [`MOST_WRAPPING`] rooms, dead ends aside).
     wraps: Vec<bool>,
     /// Per room: whether it hangs off the level's cycles in a pendant tree
     /// ([`pendant_rooms`]).
@@ -665,9 +668,9 @@ fn has_three_detours(neighbours: &[Vec<(usize, usize)>], u: usize, v: usize, k: 
 /// others leave, with the dead ends that hang off it (the one with the
 /// fewest is taken).
 ///
-/// When the chain that closes the other detours is itself a detour of one
-/// or two rooms (dead ends aside) and the door's rooms are placed before
-/// it, the bare detour goes before that chain instead, right after the
+/// When the chain that closes the other detours is itself a detour of up
+/// to [`MOST_WRAPPING`] rooms (dead ends aside) and the door's rooms are
+/// placed before it, the bare detour goes before that chain instead, right after the
 /// door's rooms are placed, and the closing chain is marked in the second
 /// result ("wraps"): with
 /// [`LayoutSettings::compact_detours`] the bare detour is tucked into the
@@ -736,14 +739,11 @@ fn enclosed_detours_later(
                 break;
             }
         }
-        // A closing detour of one or two rooms can be filled exactly
-        // around the bare one; a longer one is annealed, and does better
-        // with the bare detour last (levels 1399 and 2674, whose closing
-        // detours have three rooms: 95 / 70 % of 20 layout seeds so, 80 /
-        // 55 % with that detour filled exactly around the bare one, 60 /
-        // 55 % annealed around it).
-        let closing = closing
-            .filter(|&c| !wraps[c] && chains[c].iter().filter(|&&x| !pendant[x]).count() <= 2);
+        // A short closing detour can be filled around the bare one; a
+        // longer one is annealed, with the bare detour last.
+        let closing = closing.filter(|&c| {
+            !wraps[c] && chains[c].iter().filter(|&&x| !pendant[x]).count() <= MOST_WRAPPING
+        });
         match (closing, after_door) {
             // As soon as the door's rooms are placed: the detours laid out
             // between are annealed around the bare one (level 92, whose
@@ -863,6 +863,13 @@ fn bare_detours(
 /// still taken for bare ([`bare_detours`]): the detour that is shut in
 /// takes them in with it, so only a few can be.
 const MOST_HANGING: usize = 3;
+
+/// Most rooms (dead ends aside) of a detour that closes around a bare one
+/// and is filled exactly around it ([`enclosed_detours_later`]'s wraps):
+/// levels 1399 and 2674 of `examples/dungeon-rooms.lg`, whose closing
+/// detours have three rooms, go from 95 / 70 % to 100 / 100 % of 20
+/// layout seeds with their fills capped at an annealing's iterations.
+const MOST_WRAPPING: usize = 3;
 
 /// How many pendant rooms hang off the rooms of `path`.
 fn hanging(neighbours: &[Vec<(usize, usize)>], pendant: &[bool], path: &[usize]) -> usize {
@@ -1044,6 +1051,9 @@ struct Run<'a, 'p> {
     best_score: Option<i64>,
     started: Instant,
     stopped: Option<String>,
+    /// The iteration count at which the current wrapping fill stops
+    /// (`u64::MAX`: none).
+    fill_cap: u64,
 }
 
 impl<'a, 'p> Run<'a, 'p> {
@@ -1060,6 +1070,7 @@ impl<'a, 'p> Run<'a, 'p> {
             best_score: None,
             started: Instant::now(),
             stopped: None,
+            fill_cap: u64::MAX,
         }
     }
 
@@ -1227,7 +1238,16 @@ impl<'a, 'p> Run<'a, 'p> {
                 // seeds laid out, against 4 kept).
                 self.compact = self.settings.compact_detours && self.prep.nested[c];
                 self.best_score = None;
+                if wraps {
+                    // Not a proof wanted here, a placement: a fill of three
+                    // rooms can take far longer than annealing the chain,
+                    // so it gets the iterations annealing would have.
+                    let budget = u64::from(self.settings.cycles.max(1))
+                        * u64::from(self.settings.trials_per_cycle);
+                    self.fill_cap = self.iterations.saturating_add(budget);
+                }
                 let out = self.exact_fill(current, chain, &order, 1);
+                self.fill_cap = u64::MAX;
                 self.compact = false;
                 return out;
             }
@@ -1351,15 +1371,17 @@ impl<'a, 'p> Run<'a, 'p> {
     /// The chain's rooms in the order [`Run::exact_fill`] places them, when
     /// the chain is a bare detour: one or two rooms, every neighbour of
     /// which is placed or in the chain, the first with a placed neighbour
-    /// (and the second, if any, with a placed neighbour or the first).
+    /// (and each next one with a placed neighbour or the one before).
     /// With `nested` (the chain is a bare detour of a door with three
     /// detours, [`nested_detours`], which holds every pendant room
     /// ([`pendant_rooms`]) hanging off it), the chain's pendant rooms are
     /// placed after its one or two cycle rooms. With `wraps` (the chain
     /// closes around a bare detour laid out just before it,
     /// [`enclosed_detours_later`]), the same, and pendant rooms next to it
-    /// may also come in later chains: the chain is filled exactly around
-    /// the bare detour, and its dead ends are placed after it.
+    /// may also come in later chains, and it may have up to
+    /// [`MOST_WRAPPING`] rooms: the chain is filled around the bare detour
+    /// (capped, see [`LayoutSettings::compact_detours`]), and its dead ends
+    /// are placed after it.
     fn bare_detour(
         &self,
         partial: &Partial,
@@ -1376,7 +1398,8 @@ impl<'a, 'p> Run<'a, 'p> {
         } else {
             (chain.to_vec(), Vec::new())
         };
-        if core.is_empty() || core.len() > 2 || hung.len() > MOST_HANGING {
+        let most = if wraps { MOST_WRAPPING } else { 2 };
+        if core.is_empty() || core.len() > most || hung.len() > MOST_HANGING {
             return None;
         }
         let placed = |w: usize| partial.shape[w] != NONE;
@@ -1396,8 +1419,8 @@ impl<'a, 'p> Run<'a, 'p> {
         if !touches(order[0]) {
             return None;
         }
-        if let [a, b] = order[..] {
-            if !touches(b) && !prep.joined(a, b) {
+        for w in order.windows(2) {
+            if !touches(w[1]) && !prep.joined(w[0], w[1]) {
                 return None;
             }
         }
@@ -1574,8 +1597,9 @@ impl<'a, 'p> Run<'a, 'p> {
 
     /// Places `order[i..]` in every valid way (depth first), pushing the
     /// complete ones to `found`; false once enough are found or a limit
-    /// stopped the run (at most two levels deep, each loop over a room's
-    /// finite shapes and positions).
+    /// stopped the run, or a wrapping fill's cap (`fill_cap`) was reached
+    /// (at most [`MOST_WRAPPING`] + [`MOST_HANGING`] levels deep, each loop
+    /// over a room's finite shapes and positions).
     #[allow(clippy::too_many_arguments)]
     fn fill_from(
         &mut self,
@@ -1631,7 +1655,7 @@ impl<'a, 'p> Run<'a, 'p> {
             };
             layout.shape[r] = s;
             for j in 0..w {
-                if !self.tick() {
+                if !self.tick() || self.iterations > self.fill_cap {
                     layout.shape[r] = NONE;
                     return false;
                 }
