@@ -670,14 +670,14 @@ fn has_three_detours(neighbours: &[Vec<(usize, usize)>], u: usize, v: usize, k: 
 ///
 /// When the chain that closes the other detours is itself a detour of up
 /// to [`MOST_WRAPPING`] rooms (dead ends aside) and the door's rooms are
-/// placed before it, the bare detour goes before that chain instead, right after the
-/// door's rooms are placed, and the closing chain is marked in the second
-/// result ("wraps"): with
-/// [`LayoutSettings::compact_detours`] the bare detour is tucked into the
-/// corner beside the door and the chain filled exactly around it
-/// ([`Run::add_chain`]), where annealing it first would leave a pocket of
-/// the bare detour's size only by chance (level 872 of
-/// `examples/dungeon-rooms.lg`: about one placement in a thousand).
+/// placed before it, the bare detour goes before that chain instead, right
+/// after the door's rooms are placed, and the closing chain is marked in
+/// the second result ("wraps"): with [`LayoutSettings::compact_detours`]
+/// the bare detour is tucked into the corner beside the door and the
+/// closing chain filled around it ([`Run::add_chain`]), where annealing it
+/// first would leave a pocket of the bare detour's size only by chance
+/// (level 872 of `examples/dungeon-rooms.lg`: about one placement in a
+/// thousand).
 fn enclosed_detours_later(
     chains: Vec<Vec<usize>>,
     edges: &[[usize; 2]],
@@ -865,7 +865,7 @@ fn bare_detours(
 const MOST_HANGING: usize = 3;
 
 /// Most rooms (dead ends aside) of a detour that closes around a bare one
-/// and is filled exactly around it ([`enclosed_detours_later`]'s wraps):
+/// and is filled around it ([`enclosed_detours_later`]'s wraps):
 /// levels 1399 and 2674 of `examples/dungeon-rooms.lg`, whose closing
 /// detours have three rooms, go from 95 / 70 % to 100 / 100 % of 20
 /// layout seeds with their fills capped at an annealing's iterations.
@@ -1376,7 +1376,7 @@ impl<'a, 'p> Run<'a, 'p> {
     /// detours, [`nested_detours`], which holds every pendant room
     /// ([`pendant_rooms`]) hanging off it), the chain's pendant rooms are
     /// placed after its one or two cycle rooms. With `wraps` (the chain
-    /// closes around a bare detour laid out just before it,
+    /// closes around a bare detour laid out before it,
     /// [`enclosed_detours_later`]), the same, and pendant rooms next to it
     /// may also come in later chains, and it may have up to
     /// [`MOST_WRAPPING`] rooms: the chain is filled around the bare detour
