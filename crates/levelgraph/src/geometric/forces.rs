@@ -75,6 +75,20 @@ pub(crate) struct RelaxParams {
     pub(crate) settled: f64,
     /// Most steps.
     pub(crate) max_steps: u32,
+    /// The plateau stop: with `window` > 0, the relaxation also stops when
+    /// the energy summed over the last `window` steps is no more than
+    /// `plateau` (a fraction) below its sum over the `window` steps before,
+    /// provided the mean squared force over those last steps is below
+    /// `calm²`. The energy of the finishing relaxation, seen step by step,
+    /// falls fast and then jitters around a floor (vertices held by several
+    /// springs overshoot back and forth); the step-to-step `tolerance`
+    /// never fires on that jitter, the sums over windows do. The `calm`
+    /// bound keeps the stop from firing while the drawing is still
+    /// contracting at full speed, where springs far beyond their length
+    /// pull with a nearly constant force and the energy stays level too.
+    pub(crate) window: u32,
+    pub(crate) plateau: f64,
+    pub(crate) calm: f64,
 }
 
 /// How a relaxation ended.
@@ -85,6 +99,9 @@ pub(crate) struct RelaxOutcome {
     pub(crate) converged: bool,
     /// Whether the result was thrown away because it made corridors cross.
     pub(crate) reverted: bool,
+    /// Whether any vertex moved (a relaxation settled at its first step
+    /// leaves the drawing as it was).
+    pub(crate) moved: bool,
 }
 
 /// The fraction of the force a vertex moves by in a step (stable for a
@@ -155,6 +172,8 @@ pub(crate) fn relax(
     let mut previous = f64::INFINITY;
     let mut outcome = RelaxOutcome::default();
     let mut stale = true;
+    let window = params.window as usize;
+    scratch.energies.clear();
     while outcome.steps < params.max_steps {
         outcome.steps += 1;
         let force = &mut scratch.force;
@@ -177,12 +196,36 @@ pub(crate) fn relax(
             pull(pos, &scratch.springs, moving, params, force);
             push_off_edges(pos, springs, active, moving, params, &scratch.near, force);
         }
-        let mut energy = 0.0;
+        // Energy: the sum of squared forces on the moving vertices. Settled
+        // when it is small (the mean force below `settled`, so no vertex
+        // moves visibly), stops changing, or has reached its plateau; a
+        // settled drawing is left as it is, without this step's move (a
+        // relaxation that is settled at its first step moves nothing, and
+        // its caller need not look for crossings).
+        let energy: f64 = active
+            .iter()
+            .map(|&i| force[i][0] * force[i][0] + force[i][1] * force[i][1])
+            .sum();
+        let mut settled = energy <= params.settled * params.settled * free
+            || (previous.is_finite() && (previous - energy).abs() <= params.tolerance * previous);
+        if window > 0 {
+            let energies = &mut scratch.energies;
+            energies.push(energy);
+            let k = energies.len();
+            if k >= 2 * window {
+                let recent: f64 = energies[k - window..].iter().sum();
+                let before: f64 = energies[k - 2 * window..k - window].iter().sum();
+                settled |= recent >= (1.0 - params.plateau) * before
+                    && recent <= params.calm * params.calm * free * window as f64;
+            }
+        }
+        if settled {
+            outcome.converged = true;
+            break;
+        }
         for &i in active {
             let f = force[i];
-            let len2 = f[0] * f[0] + f[1] * f[1];
-            energy += len2;
-            let len = len2.sqrt();
+            let len = (f[0] * f[0] + f[1] * f[1]).sqrt();
             // Step = a fraction of the force (in base units), capped at
             // `max_step`: with the whole force, an edge's two ends would
             // overshoot its length and oscillate for ever.
@@ -191,19 +234,11 @@ pub(crate) fn relax(
                 let scale = step.min(params.max_step) / len;
                 pos[i][0] += f[0] * scale;
                 pos[i][1] += f[1] * scale;
+                outcome.moved = true;
             }
         }
         if listed {
             stale = scratch.lists.moved_past(pos, skin);
-        }
-        // Energy: the sum of squared forces on the moving vertices. Settled
-        // when it is small (the mean force below `SETTLED`, so no vertex
-        // moves visibly) or stops changing.
-        let settled = energy <= params.settled * params.settled * free
-            || (previous.is_finite() && (previous - energy).abs() <= params.tolerance * previous);
-        if settled {
-            outcome.converged = true;
-            break;
         }
         previous = energy;
     }
@@ -293,6 +328,8 @@ pub(crate) struct Mover {
 /// Buffers of [`relax`], reused between calls.
 #[derive(Debug, Default)]
 pub(crate) struct RelaxScratch {
+    /// The energy of every step so far, for the plateau stop.
+    energies: Vec<f64>,
     force: Vec<Point>,
     moving: Vec<bool>,
     springs: Vec<Spring>,
@@ -1006,6 +1043,9 @@ mod tests {
             tolerance: 1e-4,
             settled: SETTLED,
             max_steps: 2_000,
+            window: 0,
+            plateau: 0.0,
+            calm: 0.0,
         }
     }
 

@@ -110,6 +110,10 @@ pub(crate) fn relax_host(
         params,
         &mut s.relax,
     );
+    if !out.moved {
+        // Settled as it was: the drawing is unchanged.
+        return out;
+    }
     // `before` is counted only when needed: a derivation's drawing is
     // plane, so it is 0 unless the host came in with crossings.
     s.moving.clear();
