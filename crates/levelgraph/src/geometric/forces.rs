@@ -108,9 +108,11 @@ pub(crate) struct RelaxOutcome {
 /// vertex held by up to about ten unit-slope springs).
 const GAIN: f64 = 0.2;
 
-/// Root-mean-square force below which a drawing counts as settled: a step
-/// then moves a vertex by at most about `GAIN × SETTLED` = 0.2 % of the
-/// base length.
+/// Root-mean-square force below which a rule's drawing counts as settled:
+/// a step then moves a vertex by at most about `GAIN × SETTLED` = 0.2 % of
+/// the base length. (The relaxations of a derivation stop at looser
+/// bounds: `REWRITE_SETTLED` in `geometric`, `FINISH_SETTLED` in
+/// `finish`.)
 pub(crate) const SETTLED: f64 = 0.01;
 
 /// Repulsion range, in separations: pairs farther apart than this do not

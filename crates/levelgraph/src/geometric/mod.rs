@@ -92,8 +92,8 @@ impl Default for GeometrySettings {
 /// the relaxation after an application stops: a step would then move a
 /// vertex by about 2 % of the unit length (`GAIN` 0.2 of the force).
 /// Most applications leave their neighbourhood nearly balanced, and
-/// relaxing it further moves nothing visibly; with the finishing
-/// relaxation's 0.01 (`forces::SETTLED`) nearly every relaxation ran to
+/// relaxing it further moves nothing visibly; with 0.01
+/// (`forces::SETTLED`, which rule drawings keep) nearly every relaxation ran to
 /// its step limit. Measured over seeds 1..=60 of the default grammar
 /// grown to 20, 50, ~97 and ~120 rooms: 20–35 % fewer force steps while
 /// rewriting, the same pass rates, levels as large or larger
