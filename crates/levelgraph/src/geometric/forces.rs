@@ -1079,6 +1079,76 @@ mod tests {
     }
 
     #[test]
+    fn a_settled_drawing_is_left_as_it_is() {
+        // One edge at its length: no spring force, and the pair's
+        // repulsion (0.05 at one base length) is below the bound.
+        let mut pos = vec![[0.0, 0.0], [1.0, 0.0]];
+        let springs = [Spring {
+            a: 0,
+            b: 1,
+            length: 1.0,
+            strength: 1.0,
+            solid: true,
+        }];
+        let mut p = params(SpringShape::Sigmoid);
+        p.settled = 0.1;
+        let out = relax(
+            &mut pos,
+            &[0.0; 2],
+            &[0, 1],
+            &springs,
+            &p,
+            &mut RelaxScratch::default(),
+        );
+        assert!(out.converged && !out.moved, "{out:?}");
+        assert_eq!(out.steps, 1);
+        assert_eq!(pos, vec![[0.0, 0.0], [1.0, 0.0]]);
+    }
+
+    #[test]
+    fn the_plateau_stop_needs_a_calm_drawing() {
+        // Two vertices far apart on a short spring: the sigmoid pulls with
+        // a nearly constant force while they close in, so the energy is
+        // level; that is not a plateau while the force is above `calm`.
+        let springs = [Spring {
+            a: 0,
+            b: 1,
+            length: 1.0,
+            strength: 1.0,
+            solid: true,
+        }];
+        let mut p = params(SpringShape::Sigmoid);
+        p.max_steps = 30;
+        p.tolerance = 0.0;
+        p.window = 5;
+        p.plateau = 0.05;
+        p.calm = 0.2;
+        let mut pos = vec![[0.0, 0.0], [100.0, 0.0]];
+        let out = relax(
+            &mut pos,
+            &[0.0; 2],
+            &[0, 1],
+            &springs,
+            &p,
+            &mut RelaxScratch::default(),
+        );
+        assert_eq!(out.steps, 30, "{out:?}");
+        assert!(!out.converged);
+        // Without the bound the level energy counts as a plateau at once.
+        p.calm = f64::INFINITY;
+        let mut pos = vec![[0.0, 0.0], [100.0, 0.0]];
+        let out = relax(
+            &mut pos,
+            &[0.0; 2],
+            &[0, 1],
+            &springs,
+            &p,
+            &mut RelaxScratch::default(),
+        );
+        assert!(out.converged && out.steps == 10, "{out:?}");
+    }
+
+    #[test]
     fn circles_are_pushed_apart_and_pinned_vertices_stay() {
         let mut pos = vec![[0.0, 0.0], [0.5, 0.0]];
         let mut p = params(SpringShape::Sigmoid);
