@@ -31,6 +31,8 @@ use std::sync::OnceLock;
 use crate::graph::{Cell, EdgeId, EdgeKind, Graph, Symbol, VertexId};
 use crate::small_copy;
 
+mod small;
+
 /// Which host tags a pattern vertex accepts.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum TagTest {
@@ -234,10 +236,27 @@ pub struct Nac {
     pattern: Pattern,
     bound: usize,
     plan: SearchPlan,
-    /// The condition is one edge between two guarded vertices and nothing
-    /// else (seed 000's "not connected"): checked by one incidence scan
-    /// instead of a search.
-    single_edge: bool,
+    /// How [`Nac::extends`] checks the condition.
+    shape: NacShape,
+}
+
+/// The shapes of condition that [`Nac::extends`] checks by one incidence
+/// scan instead of a search. Each gives exactly the answer the search
+/// would (the search's only other tests, on the guarded vertices, pass
+/// for the live vertices of a match).
+#[derive(Clone, Copy, Debug)]
+enum NacShape {
+    /// Anything else: searched from the guarded vertices.
+    General,
+    /// One edge between two guarded vertices and nothing else (seed 000's
+    /// "not connected"): a host edge between their images.
+    BoundEdge,
+    /// One edge from guarded vertex `from` to the condition's one own
+    /// vertex, which has no forbidden tags (`where not (p) -[request]->
+    /// (m:resource)`): a link at `from`'s image of kind `want` (seen from
+    /// there), on an edge the match does not use, to a vertex outside the
+    /// match that the own vertex accepts.
+    OwnNeighbour { from: usize, want: EdgeKind },
 }
 
 impl Nac {
@@ -255,33 +274,79 @@ impl Nac {
         let pattern = Pattern::new(vertices, edges).with_inside(inside);
         let prefix: Vec<usize> = (0..bound).collect();
         let plan = pattern.plan_with_prefix(&prefix);
-        let single_edge = pattern.vertices.len() == bound
-            && pattern.edges.len() == 1
-            && pattern.inside.is_empty()
-            && pattern.vertices.iter().all(|v| {
-                matches!(v.tags, TagTest::Any)
-                    && v.forbidden.is_empty()
-                    && v.attributes.is_empty()
-                    && v.valence.is_none()
-            });
+        let shape = Self::shape_of(&pattern, bound);
         Nac {
             pattern,
             bound,
             plan,
-            single_edge,
+            shape,
         }
+    }
+
+    /// Which [`NacShape`] `pattern`, with `bound` guarded vertices, has.
+    fn shape_of(pattern: &Pattern, bound: usize) -> NacShape {
+        let plain = |v: &PatternVertex| {
+            matches!(v.tags, TagTest::Any)
+                && v.forbidden.is_empty()
+                && v.attributes.is_empty()
+                && v.valence.is_none()
+        };
+        // One edge, no containment, no conditions of its own, and guarded
+        // vertices that the search would accept as they are.
+        if pattern.edges.len() != 1
+            || !pattern.inside.is_empty()
+            || pattern.induced
+            || !pattern.nacs.is_empty()
+            || pattern.grid.is_some()
+            || !pattern.vertices[..bound].iter().all(plain)
+        {
+            return NacShape::General;
+        }
+        let e = pattern.edges[0];
+        let n = pattern.vertices.len();
+        if n == bound {
+            return NacShape::BoundEdge;
+        }
+        if n == bound + 1
+            && pattern.vertices[bound].forbidden.is_empty()
+            && e.source != e.target
+            && (e.source == bound || e.target == bound)
+        {
+            let from = if e.source == bound {
+                e.target
+            } else {
+                e.source
+            };
+            let want = pattern.kinds[0][usize::from(e.source != from)];
+            return NacShape::OwnNeighbour { from, want };
+        }
+        NacShape::General
     }
 
     /// Whether the condition extends match `m` (of the guarded pattern) in `host`.
     pub fn extends(&self, host: &Graph, m: &Match) -> bool {
         debug_assert_eq!(m.vertices.len(), self.bound);
-        if self.single_edge {
-            let pe = &self.pattern.edges[0];
-            let (a, b) = (m.vertices[pe.source], m.vertices[pe.target]);
-            return self
-                .pattern
-                .find_edge(host, 0, a, b, |e| !m.edges.contains(&e))
-                .is_some();
+        debug_assert!(m.vertices.iter().all(|&v| host.contains_vertex(v)));
+        match self.shape {
+            NacShape::General => {}
+            NacShape::BoundEdge => {
+                let pe = &self.pattern.edges[0];
+                let (a, b) = (m.vertices[pe.source], m.vertices[pe.target]);
+                return self
+                    .pattern
+                    .find_edge(host, 0, a, b, |e| !m.edges.contains(&e))
+                    .is_some();
+            }
+            NacShape::OwnNeighbour { from, want } => {
+                // The search's step for the own vertex, as one scan: the
+                // same links, the same tests.
+                return host.incidences(m.vertices[from]).iter().any(|link| {
+                    link.kind.fits(want)
+                        && !m.edges.contains(&link.edge)
+                        && !m.vertices.contains(&link.other)
+                        && self.pattern.vertex_fits(host, self.bound, link.other)
+                });
+            }
         }
         with_buffers(|b| {
             SearchState::new(&self.pattern, host, &self.plan, &m.vertices, &m.edges, b)
@@ -704,6 +769,42 @@ impl Pattern {
             }
         };
         with_buffers(|b| SearchState::new(self, host, plan, fixed, &[], b).extend(0, visit))
+    }
+
+    /// [`Pattern::for_each_anchored`], for the incremental stores: the
+    /// same matches in the same order, written into `image` (a buffer the
+    /// caller keeps). Small patterns with one anchor or two take
+    /// [`small::search`], which saves the general search's set-up; the
+    /// rest go to the general search.
+    pub(crate) fn for_each_anchored_into<F>(
+        &self,
+        host: &Graph,
+        anchors: &[(usize, VertexId)],
+        image: &mut Match,
+        mut visit: F,
+    ) -> ControlFlow<()>
+    where
+        F: FnMut(&Match) -> ControlFlow<()>,
+    {
+        if small::fits(self) {
+            let plan = match anchors {
+                [(i, _)] => Some(&self.plans[*i]),
+                [(i, _), (j, _)] if i != j => Some(
+                    self.pair_plans[i * self.vertices.len() + j]
+                        .get_or_init(|| self.plan_with_prefix(&[*i, *j])),
+                ),
+                _ => None,
+            };
+            if let Some(plan) = plan {
+                let mut fixed = [UNBOUND; small::MAX_VERTICES];
+                for &(i, v) in anchors {
+                    fixed[i] = v;
+                }
+                let fixed = &fixed[..self.vertices.len()];
+                return small::search(self, host, plan, fixed, image, visit);
+            }
+        }
+        self.for_each_anchored(host, anchors, &mut visit)
     }
 
     /// How far a change in the host can reach into this pattern's matches:

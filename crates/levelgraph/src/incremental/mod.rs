@@ -78,6 +78,8 @@ pub(crate) struct MatchStore {
     hits: Vec<u32>,
     /// A match being checked again (scratch).
     probe: Match,
+    /// The buffer anchored searches write their matches into (scratch).
+    found: Match,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -175,6 +177,7 @@ impl MatchStore {
             scratch: None,
             hits: Vec::new(),
             probe: Match::default(),
+            found: Match::default(),
         }
     }
 
@@ -397,12 +400,15 @@ impl MatchStore {
     }
 
     fn add_found(&mut self, pattern: &Pattern, host: &Graph, anchors: &[(usize, VertexId)]) {
-        let _ = pattern.for_each_anchored(host, anchors, &mut |m| {
+        // The search writes its matches into the store's own buffer.
+        let mut image = std::mem::take(&mut self.found);
+        let _ = pattern.for_each_anchored_into(host, anchors, &mut image, |m| {
             if !self.contains(m) {
                 self.push(m);
             }
             ControlFlow::Continue(())
         });
+        self.found = image;
     }
 
     /// Brings the store up to date with `changes`, made to `host` (which is
