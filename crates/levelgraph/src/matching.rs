@@ -168,6 +168,9 @@ pub struct Pattern {
     /// What a match store needs to know about this pattern, worked out
     /// once (see [`Pattern::store_facts`]).
     store_facts: OnceLock<StoreFacts>,
+    /// Whether some vertex has forbidden tags: [`Pattern::forbidden_ok`]
+    /// has nothing to check otherwise (most patterns), so it is not called.
+    any_forbidden: bool,
     /// Induced matching: no host edge between matched vertices may be left
     /// out of the match.
     induced: bool,
@@ -401,6 +404,7 @@ impl Pattern {
             .iter()
             .map(|e| [true, false].map(|out| EdgeKind::new(e.directed, e.cosmetic, e.label, out)))
             .collect();
+        let any_forbidden = vertices.iter().any(|v| !v.forbidden.is_empty());
         let mut pattern = Pattern {
             vertices,
             edges,
@@ -410,6 +414,7 @@ impl Pattern {
             plans: Vec::new(),
             pair_plans: Vec::new(),
             store_facts: OnceLock::new(),
+            any_forbidden,
             induced: false,
             nacs: Vec::new(),
             inside: Vec::new(),
@@ -631,6 +636,33 @@ impl Pattern {
         }
         let plan = &self.plans[self.choose_root(host)];
         with_buffers(|b| SearchState::new(self, host, plan, &[], &[], b).extend(0, visit))
+    }
+
+    /// [`Pattern::for_each_match`], for the incremental stores: the same
+    /// matches in the same order, written into `image` (a buffer the
+    /// caller keeps); small patterns take [`small::search`].
+    pub(crate) fn for_each_match_into<F>(
+        &self,
+        host: &Graph,
+        image: &mut Match,
+        mut visit: F,
+    ) -> ControlFlow<()>
+    where
+        F: FnMut(&Match) -> ControlFlow<()>,
+    {
+        if self.vertices.is_empty() || !small::fits(self) {
+            return self.for_each_match(host, &mut visit);
+        }
+        let plan = &self.plans[self.choose_root(host)];
+        let fixed = [UNBOUND; small::MAX_VERTICES];
+        small::search(
+            self,
+            host,
+            plan,
+            &fixed[..self.vertices.len()],
+            image,
+            visit,
+        )
     }
 
     /// Grid matching: for each orientation and each host vertex that can
@@ -993,7 +1025,7 @@ impl Pattern {
         self.inside
             .iter()
             .all(|&(c, p)| host.parent(m.vertices[c]) == Some(m.vertices[p]))
-            && self.forbidden_ok(host, m)
+            && (!self.any_forbidden || self.forbidden_ok(host, m))
             && (!self.induced || self.induced_ok(host, m))
             && !self.nacs.iter().any(|nac| nac.extends(host, m))
     }

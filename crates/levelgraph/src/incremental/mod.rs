@@ -196,10 +196,12 @@ impl MatchStore {
             self.edges.reserve(FIRST_MATCHES * self.ne);
             self.frames.reserve(FIRST_MATCHES);
         }
-        let _ = pattern.for_each_match(host, &mut |m| {
+        let mut image = std::mem::take(&mut self.found);
+        let _ = pattern.for_each_match_into(host, &mut image, |m| {
             self.push(m);
             ControlFlow::Continue(())
         });
+        self.found = image;
         self.built = true;
     }
 
@@ -293,7 +295,9 @@ impl MatchStore {
     /// and the last match, if doomed, is the largest position, so the
     /// positions still to remove stay valid.
     fn remove_all(&mut self, hits: &mut Vec<u32>) {
-        hits.sort_unstable_by(|a, b| b.cmp(a));
+        if hits.len() > 1 {
+            hits.sort_unstable_by(|a, b| b.cmp(a));
+        }
         for &p in hits.iter() {
             self.remove_at(p as usize);
         }

@@ -46,13 +46,19 @@ impl SlotIndex {
         if key >= self.head.len() {
             self.head.resize(key + 1, [NIL, 0]);
         }
-        if slot >= self.next.len() {
-            self.next.resize(slot + 1, NIL);
-            self.prev.resize(slot + 1, NIL);
-        }
         let first = self.head[key][0];
-        self.next[slot] = first;
-        self.prev[slot] = NIL;
+        if slot == self.next.len() {
+            // A store appends its matches: the slot is the next one.
+            self.next.push(first);
+            self.prev.push(NIL);
+        } else {
+            if slot > self.next.len() {
+                self.next.resize(slot + 1, NIL);
+                self.prev.resize(slot + 1, NIL);
+            }
+            self.next[slot] = first;
+            self.prev[slot] = NIL;
+        }
         if first != NIL {
             self.prev[first as usize] = slot as u32;
         }
