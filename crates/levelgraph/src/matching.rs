@@ -655,14 +655,7 @@ impl Pattern {
         }
         let plan = &self.plans[self.choose_root(host)];
         let fixed = [UNBOUND; small::MAX_VERTICES];
-        small::search(
-            self,
-            host,
-            plan,
-            &fixed[..self.vertices.len()],
-            image,
-            visit,
-        )
+        small::search(self, host, plan, &fixed, image, visit)
     }
 
     /// Grid matching: for each orientation and each host vertex that can
@@ -832,8 +825,7 @@ impl Pattern {
                 for &(i, v) in anchors {
                     fixed[i] = v;
                 }
-                let fixed = &fixed[..self.vertices.len()];
-                return small::search(self, host, plan, fixed, image, visit);
+                return small::search(self, host, plan, &fixed, image, visit);
             }
         }
         self.for_each_anchored(host, anchors, &mut visit)

@@ -243,6 +243,10 @@ pub(crate) fn apply(
             changes.added_edges.push(id);
         }
     }
+    if plan.added_inside.is_empty() {
+        // Nothing to store (most rules): no list of moves to make.
+        return;
+    }
     // Detach every child first, then attach: each intermediate state is
     // part of the final one, which inside_allows found free of cycles.
     let moves: Vec<(VertexId, VertexId)> = plan

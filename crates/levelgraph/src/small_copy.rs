@@ -21,3 +21,39 @@ pub(crate) fn assign<T: Copy>(dst: &mut Vec<T>, src: &[T]) {
     dst.clear();
     append(dst, src);
 }
+
+/// Copies `v[from..from + n]` to `v[to..to + n]` (ranges that do not
+/// overlap): the copy of a match's few ids over another's. Sizes up to 4
+/// are copied as fixed-size arrays (moves); `copy_within` would call
+/// `memmove`.
+#[inline]
+pub(crate) fn move_within<T: Copy>(v: &mut [T], from: usize, to: usize, n: usize) {
+    fn fixed<T: Copy, const N: usize>(v: &mut [T], from: usize, to: usize) {
+        let x: [T; N] = v[from..from + N].try_into().expect("N ids");
+        v[to..to + N].copy_from_slice(&x);
+    }
+    match n {
+        0 => {}
+        1 => v[to] = v[from],
+        2 => fixed::<T, 2>(v, from, to),
+        3 => fixed::<T, 3>(v, from, to),
+        4 => fixed::<T, 4>(v, from, to),
+        _ => v.copy_within(from..from + n, to),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::move_within;
+
+    #[test]
+    fn move_within_copies_every_size_like_copy_within() {
+        for n in 0..7 {
+            let original: Vec<u32> = (0..20).collect();
+            let (mut ours, mut std) = (original.clone(), original.clone());
+            move_within(&mut ours, 12, 3, n);
+            std.copy_within(12..12 + n, 3);
+            assert_eq!(ours, std, "{n} ids");
+        }
+    }
+}

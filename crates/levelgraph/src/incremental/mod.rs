@@ -280,9 +280,8 @@ impl MatchStore {
                 self.by_vertex
                     .relocate(last * nv + k, at * nv + k, v.index());
             }
-            self.vertices
-                .copy_within(last * nv..(last + 1) * nv, at * nv);
-            self.edges.copy_within(last * ne..(last + 1) * ne, at * ne);
+            small_copy::move_within(&mut self.vertices, last * nv, at * nv, nv);
+            small_copy::move_within(&mut self.edges, last * ne, at * ne, ne);
         }
         self.vertices.truncate(last * nv);
         self.edges.truncate(last * ne);

@@ -49,13 +49,14 @@ struct Small<'a, F> {
 
 /// Calls `visit` on every match of `pattern` (which [`fits`]) along `plan`
 /// with pattern vertex `i` bound to `fixed[i]` where that is not
-/// `UNBOUND`, in the order of the general search; `image` is the buffer
-/// the match is written to.
+/// `UNBOUND` (entries past the pattern's vertices are `UNBOUND`), in the
+/// order of the general search; `image` is the buffer the match is written
+/// to.
 pub(super) fn search<F>(
     pattern: &Pattern,
     host: &Graph,
     plan: &SearchPlan,
-    fixed: &[VertexId],
+    fixed: &[VertexId; MAX_VERTICES],
     image: &mut Match,
     visit: F,
 ) -> ControlFlow<()>
@@ -73,23 +74,67 @@ where
         image.edges.resize(e, EdgeId(u32::MAX));
     }
     image.frame = None;
+    if plan.steps.iter().all(|step| fixed[step.vertex] != UNBOUND) {
+        return all_bound(pattern, host, plan, fixed, image, visit);
+    }
     let mut state = Small {
         pattern,
         host,
         plan,
-        fixed: [UNBOUND; MAX_VERTICES],
+        // A copy of a fixed size: moves, no `memcpy` call.
+        fixed: *fixed,
         used: [UNBOUND; MAX_VERTICES],
         used_edges: [EdgeId(u32::MAX); MAX_EDGES],
         edges: 0,
         image,
         visit,
     };
-    // Element by element: a copy of a length known only at run time is a
-    // `memcpy` call, dearer than the two or three ids it copies.
-    for (to, &from) in state.fixed.iter_mut().zip(fixed) {
-        *to = from;
-    }
     state.extend(0)
+}
+
+/// [`search`] when every vertex is bound in advance (an added edge
+/// between the two vertices of a one-edge pattern, say): one candidate per
+/// step, so the search is a straight line. Each step's edges are found as
+/// the search finds them (the first host edge that fits and is not taken
+/// yet: the search does not try other edges either), then the conditions
+/// are checked on the complete match.
+fn all_bound<F>(
+    pattern: &Pattern,
+    host: &Graph,
+    plan: &SearchPlan,
+    fixed: &[VertexId; MAX_VERTICES],
+    image: &mut Match,
+    mut visit: F,
+) -> ControlFlow<()>
+where
+    F: FnMut(&Match) -> ControlFlow<()>,
+{
+    let mut used_edges = [EdgeId(u32::MAX); MAX_EDGES];
+    let mut edges = 0;
+    for (depth, step) in plan.steps.iter().enumerate() {
+        let (v, h) = (step.vertex, fixed[step.vertex]);
+        if plan.steps[..depth].iter().any(|s| fixed[s.vertex] == h)
+            || !pattern.vertex_fits(host, v, h)
+        {
+            return ControlFlow::Continue(());
+        }
+        image.vertices[v] = h;
+        for &j in &step.checks {
+            let pe = pattern.edges[j];
+            let (a, b) = (image.vertices[pe.source], image.vertices[pe.target]);
+            let used = &used_edges[..edges];
+            let Some(e) = pattern.find_edge(host, j, a, b, |e| !used.contains(&e)) else {
+                return ControlFlow::Continue(());
+            };
+            image.edges[j] = e;
+            used_edges[edges] = e;
+            edges += 1;
+        }
+    }
+    if pattern.conditions_hold(host, image) {
+        return visit(image);
+    }
+    ControlFlow::Continue(())
 }
 
 impl<F> Small<'_, F>
