@@ -82,19 +82,22 @@ fn host_edge(source: VertexId, target: VertexId, e: &NewEdge) -> Edge {
     }
 }
 
-/// An edge an application removed, as it was.
+/// An edge an application removed or added, as it was when it changed:
+/// the stores read what they need from here instead of from the host's
+/// edge table (which a removed edge has left, and where an added edge's
+/// record is a random access into a large table).
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct RemovedEdge {
+pub(crate) struct ChangedEdge {
     pub(crate) id: EdgeId,
     pub(crate) source: VertexId,
     pub(crate) target: VertexId,
-    /// Its kind seen from its source.
+    /// Its kind seen from its source (direction, cosmetic flag, label).
     pub(crate) kind: EdgeKind,
 }
 
-impl RemovedEdge {
+impl ChangedEdge {
     fn new(id: EdgeId, edge: &Edge) -> Self {
-        RemovedEdge {
+        ChangedEdge {
             id,
             source: edge.source,
             target: edge.target,
@@ -115,9 +118,10 @@ pub(crate) struct Changes {
     /// Vertices removed (with everything stored in them).
     pub(crate) deleted: Vec<VertexId>,
     /// Edges removed, with their endpoints and kinds.
-    pub(crate) removed_edges: Vec<RemovedEdge>,
-    /// Edges added.
-    pub(crate) added_edges: Vec<EdgeId>,
+    pub(crate) removed_edges: Vec<ChangedEdge>,
+    /// Edges added (all live after the application), with their endpoints
+    /// and kinds.
+    pub(crate) added_edges: Vec<ChangedEdge>,
     /// `(child, parent)` containments made or broken.
     pub(crate) relinked: Vec<(VertexId, VertexId)>,
 }
@@ -153,7 +157,7 @@ pub(crate) fn apply(
     for &j in &plan.removed_edges {
         let e = m.edges[j];
         if let Some(edge) = host.remove_edge(e) {
-            changes.removed_edges.push(RemovedEdge::new(e, &edge));
+            changes.removed_edges.push(ChangedEdge::new(e, &edge));
         }
     }
     // Taken out before deletions, so a kept vertex stored in a deleted
@@ -238,9 +242,10 @@ pub(crate) fn apply(
         if let Some(f) = e.length {
             edge.length_factor = f * mean_factor;
         }
-        let id = host.add_edge(edge);
+        let mut added = ChangedEdge::new(EdgeId(u32::MAX), &edge);
+        added.id = host.add_edge(edge);
         if host.edge_count() > before {
-            changes.added_edges.push(id);
+            changes.added_edges.push(added);
         }
     }
     if plan.added_inside.is_empty() {
@@ -301,7 +306,7 @@ fn record_deletion(host: &Graph, v: VertexId, changes: &mut Changes) {
         for e in host.incident_edges(x) {
             let edge = host.edge(e).expect("incident edge is live");
             if !changes.removed_edges.iter().any(|r| r.id == e) {
-                changes.removed_edges.push(RemovedEdge::new(e, edge));
+                changes.removed_edges.push(ChangedEdge::new(e, edge));
             }
         }
         stack.extend(host.children(x).iter().copied());

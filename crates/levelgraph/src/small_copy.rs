@@ -15,9 +15,25 @@ pub(crate) fn append<T: Copy>(dst: &mut Vec<T>, src: &[T]) {
     }
 }
 
-/// Replaces the contents of `dst` with `src`, element by element.
+/// Replaces the contents of `dst` with `src`, element by element; when
+/// `dst` already has `src`'s length (a match buffer refilled with another
+/// match of the same rule) and it is at most 4, as one fixed-size copy.
 #[inline]
 pub(crate) fn assign<T: Copy>(dst: &mut Vec<T>, src: &[T]) {
+    fn fixed<T: Copy, const N: usize>(dst: &mut [T], src: &[T]) {
+        let x: [T; N] = src.try_into().expect("N ids");
+        dst.copy_from_slice(&x);
+    }
+    if dst.len() == src.len() {
+        match src.len() {
+            0 => return,
+            1 => return dst[0] = src[0],
+            2 => return fixed::<T, 2>(dst, src),
+            3 => return fixed::<T, 3>(dst, src),
+            4 => return fixed::<T, 4>(dst, src),
+            _ => {}
+        }
+    }
     dst.clear();
     append(dst, src);
 }
@@ -45,6 +61,18 @@ pub(crate) fn move_within<T: Copy>(v: &mut [T], from: usize, to: usize, n: usize
 #[cfg(test)]
 mod tests {
     use super::move_within;
+
+    #[test]
+    fn assign_copies_every_size() {
+        for n in 0..7 {
+            for had in [0, n, n + 2] {
+                let src: Vec<u32> = (100..100 + n).collect();
+                let mut dst: Vec<u32> = (0..had).collect();
+                super::assign(&mut dst, &src);
+                assert_eq!(dst, src, "{n} ids over {had}");
+            }
+        }
+    }
 
     #[test]
     fn move_within_copies_every_size_like_copy_within() {

@@ -243,6 +243,11 @@ impl EdgeKind {
         self.0 & Self::COSMETIC != 0
     }
 
+    /// Whether the edge is directed.
+    pub fn is_directed(self) -> bool {
+        self.0 & Self::DIRECTED != 0
+    }
+
     /// Whether this end is the edge's source (for a loop: always).
     pub fn is_outgoing(self) -> bool {
         self.0 & Self::OUTGOING != 0

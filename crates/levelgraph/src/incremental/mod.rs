@@ -321,7 +321,7 @@ impl MatchStore {
     /// Whether `changes` cannot change the matches: no vertex changed and
     /// no edge of a watched kind was added or removed. Such a store stays
     /// exact as it is, searched or maintained.
-    fn unaffected(facts: &StoreFacts, host: &Graph, changes: &Changes) -> bool {
+    fn unaffected(facts: &StoreFacts, changes: &Changes) -> bool {
         let Some(watched) = &facts.watched else {
             return false;
         };
@@ -330,10 +330,7 @@ impl MatchStore {
             && changes.deleted.is_empty()
             && changes.relinked.is_empty()
             && !changes.removed_edges.iter().any(|r| watched(r.kind))
-            && !changes
-                .added_edges
-                .iter()
-                .any(|&e| host.edge(e).is_some_and(|h| watched(h.kind())))
+            && !changes.added_edges.iter().any(|a| watched(a.kind))
     }
 
     /// Removes every match among those holding `v` that `selected` picks
@@ -420,7 +417,7 @@ impl MatchStore {
     /// bookkeeping) is dropped, to be searched again when needed.
     pub(crate) fn update(&mut self, pattern: &Pattern, host: &Graph, changes: &Changes) {
         let facts = pattern.store_facts();
-        if !self.built || Self::unaffected(facts, host, changes) {
+        if !self.built || Self::unaffected(facts, changes) {
             return;
         }
         if !self.indexed {
@@ -546,13 +543,11 @@ impl MatchStore {
                 self.add_found(pattern, host, &[(i, v)]);
             }
         }
-        for &e in &changes.added_edges {
-            let Some(edge) = host.edge(e) else { continue };
+        for edge in &changes.added_edges {
             for pe in pattern.edges() {
-                if pe.directed != edge.directed
-                    || pe.cosmetic != edge.cosmetic
-                    || pe.label != edge.label
-                {
+                // Same direction, cosmetic flag and label: the same packed
+                // kind seen from the source.
+                if EdgeKind::new(pe.directed, pe.cosmetic, pe.label, true) != edge.kind {
                     continue;
                 }
                 self.add_found(
@@ -560,7 +555,7 @@ impl MatchStore {
                     host,
                     &[(pe.source, edge.source), (pe.target, edge.target)],
                 );
-                if !edge.directed {
+                if !edge.kind.is_directed() {
                     self.add_found(
                         pattern,
                         host,
@@ -624,11 +619,9 @@ fn changed_links(
         pairs.push((a, b));
     }
     if with_added {
-        for &e in &changes.added_edges {
-            if let Some(edge) = host.edge(e) {
-                neighbourhood.extend([edge.source, edge.target]);
-                pairs.push((edge.source, edge.target));
-            }
+        for edge in &changes.added_edges {
+            neighbourhood.extend([edge.source, edge.target]);
+            pairs.push((edge.source, edge.target));
         }
     }
     for &(c, p) in &changes.relinked {
