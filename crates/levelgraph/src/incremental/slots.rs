@@ -1,6 +1,6 @@
 //! An index from keys (host vertex indices) to the slots of a
 //! [`super::MatchStore`] that hold them: one intrusive doubly linked list
-//! per key, threaded through per-slot `next`/`prev` arrays.
+//! per key, threaded through a per-slot array of `[next, prev]` pairs.
 //!
 //! Every operation a store needs is O(1) (link, unlink, move a slot,
 //! count), and nothing is allocated per match: the arrays grow with the
@@ -17,23 +17,22 @@ pub(super) struct SlotIndex {
     /// Per key: the first slot of its list (`NIL` when empty) and the
     /// list's length, side by side (one cache line for both).
     head: Vec<[u32; 2]>,
-    next: Vec<u32>,
-    prev: Vec<u32>,
+    /// Per slot: the next and the previous slot of its list, side by side
+    /// (a link or an unlink reads and writes both).
+    links: Vec<[u32; 2]>,
 }
 
 impl SlotIndex {
     /// Forgets every list.
     pub(super) fn clear(&mut self) {
         self.head.clear();
-        self.next.clear();
-        self.prev.clear();
+        self.links.clear();
     }
 
     /// Bytes held by the index's buffers (capacity, not length).
     pub(super) fn buffer_bytes(&self) -> usize {
         use std::mem::size_of;
-        self.head.capacity() * size_of::<[u32; 2]>()
-            + (self.next.capacity() + self.prev.capacity()) * size_of::<u32>()
+        self.head.capacity() * size_of::<[u32; 2]>() + self.links.capacity() * size_of::<[u32; 2]>()
     }
 
     /// Number of slots listed under `key`.
@@ -47,34 +46,31 @@ impl SlotIndex {
             self.head.resize(key + 1, [NIL, 0]);
         }
         let first = self.head[key][0];
-        if slot == self.next.len() {
+        if slot == self.links.len() {
             // A store appends its matches: the slot is the next one.
-            self.next.push(first);
-            self.prev.push(NIL);
+            self.links.push([first, NIL]);
         } else {
-            if slot > self.next.len() {
-                self.next.resize(slot + 1, NIL);
-                self.prev.resize(slot + 1, NIL);
+            if slot > self.links.len() {
+                self.links.resize(slot + 1, [NIL, NIL]);
             }
-            self.next[slot] = first;
-            self.prev[slot] = NIL;
+            self.links[slot] = [first, NIL];
         }
         if first != NIL {
-            self.prev[first as usize] = slot as u32;
+            self.links[first as usize][1] = slot as u32;
         }
         self.head[key] = [slot as u32, self.head[key][1] + 1];
     }
 
     /// Takes `slot` out of `key`'s list (where it must be).
     pub(super) fn unlink(&mut self, slot: usize, key: usize) {
-        let (next, prev) = (self.next[slot], self.prev[slot]);
+        let [next, prev] = self.links[slot];
         if prev == NIL {
             self.head[key][0] = next;
         } else {
-            self.next[prev as usize] = next;
+            self.links[prev as usize][0] = next;
         }
         if next != NIL {
-            self.prev[next as usize] = prev;
+            self.links[next as usize][1] = prev;
         }
         self.head[key][1] -= 1;
     }
@@ -82,23 +78,21 @@ impl SlotIndex {
     /// Lists `to` (a slot listed nowhere) in place of `from` in `key`'s
     /// list, keeping the list's order; `from` is then listed nowhere.
     pub(super) fn relocate(&mut self, from: usize, to: usize, key: usize) {
-        let (next, prev) = (self.next[from], self.prev[from]);
-        self.next[to] = next;
-        self.prev[to] = prev;
+        let [next, prev] = self.links[from];
+        self.links[to] = [next, prev];
         if prev == NIL {
             self.head[key][0] = to as u32;
         } else {
-            self.next[prev as usize] = to as u32;
+            self.links[prev as usize][0] = to as u32;
         }
         if next != NIL {
-            self.prev[next as usize] = to as u32;
+            self.links[next as usize][1] = to as u32;
         }
     }
 
     /// Drops the per-slot entries from `slots` on (slots no longer used).
     pub(super) fn truncate(&mut self, slots: usize) {
-        self.next.truncate(slots);
-        self.prev.truncate(slots);
+        self.links.truncate(slots);
     }
 
     /// The slots listed under `key`, most recently linked first.
@@ -109,7 +103,7 @@ impl SlotIndex {
                 return None;
             }
             let slot = at as usize;
-            at = self.next[slot];
+            at = self.links[slot][0];
             Some(slot)
         })
     }
