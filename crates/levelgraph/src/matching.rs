@@ -467,6 +467,12 @@ impl Pattern {
         self
     }
 
+    /// Whether this is a grid rule's pattern ([`Pattern::with_grid`]),
+    /// whose matches carry a [`Frame`].
+    pub(crate) fn is_grid(&self) -> bool {
+        self.grid.is_some()
+    }
+
     /// The pattern's vertices.
     pub fn vertices(&self) -> &[PatternVertex] {
         &self.vertices

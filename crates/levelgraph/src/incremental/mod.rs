@@ -63,10 +63,15 @@ pub(crate) struct MatchStore {
     /// maintained incrementally.
     indexed: bool,
     /// Match `i` is `vertices[i*nv..(i+1)*nv]`, `edges[i*ne..(i+1)*ne]`,
-    /// `frames[i]`: flat, so a search adds matches without allocating.
+    /// and for a grid rule `frames[i]` (every other match has no frame, so
+    /// none is kept): flat, so a search adds matches without allocating.
     vertices: Vec<VertexId>,
     edges: Vec<EdgeId>,
     frames: Vec<Option<crate::matching::Frame>>,
+    /// Number of matches.
+    count: usize,
+    /// Whether the pattern is a grid rule's (its matches have frames).
+    grid: bool,
     nv: usize,
     ne: usize,
     /// The vertex slots (`i*nv + k`) holding each host vertex.
@@ -149,6 +154,7 @@ impl MatchStore {
         self.clear();
         self.built = false;
         self.indexed = false;
+        self.grid = pattern.is_grid();
         self.nv = pattern.vertices().len();
         self.ne = pattern.edges().len();
         self
@@ -171,6 +177,8 @@ impl MatchStore {
             vertices: Vec::new(),
             edges: Vec::new(),
             frames: Vec::new(),
+            count: 0,
+            grid: pattern.is_grid(),
             nv: pattern.vertices().len(),
             ne: pattern.edges().len(),
             by_vertex: SlotIndex::default(),
@@ -189,12 +197,14 @@ impl MatchStore {
         }
         self.clear();
         self.indexed = indexed;
-        if self.frames.capacity() == 0 {
+        if self.vertices.capacity() == 0 {
             // Room for a few matches at once, not one doubling at a time.
             const FIRST_MATCHES: usize = 16;
             self.vertices.reserve(FIRST_MATCHES * self.nv);
             self.edges.reserve(FIRST_MATCHES * self.ne);
-            self.frames.reserve(FIRST_MATCHES);
+            if self.grid {
+                self.frames.reserve(FIRST_MATCHES);
+            }
         }
         let mut image = std::mem::take(&mut self.found);
         let _ = pattern.for_each_match_into(host, &mut image, |m| {
@@ -207,7 +217,7 @@ impl MatchStore {
 
     /// Drops the matches; the store is searched again if it is needed.
     pub(crate) fn discard(&mut self) {
-        if self.built || !self.frames.is_empty() {
+        if self.built || self.count != 0 {
             self.built = false;
             self.clear();
         }
@@ -215,7 +225,7 @@ impl MatchStore {
 
     /// Number of matches. Build first with [`MatchStore::ensure`].
     pub(crate) fn len(&self) -> usize {
-        self.frames.len()
+        self.count
     }
 
     /// Host vertices of match `i`, by pattern vertex.
@@ -239,7 +249,16 @@ impl MatchStore {
     pub(crate) fn get_into(&self, i: usize, m: &mut Match) {
         small_copy::assign(&mut m.vertices, self.vertices_of(i));
         small_copy::assign(&mut m.edges, self.edges_of(i));
-        m.frame = self.frames[i];
+        m.frame = self.frame_of(i);
+    }
+
+    /// The frame of match `i` (`None` unless the pattern is a grid rule's).
+    fn frame_of(&self, i: usize) -> Option<crate::matching::Frame> {
+        if self.grid {
+            self.frames[i]
+        } else {
+            None
+        }
     }
 
     /// Every match, in store order (for verification).
@@ -251,6 +270,7 @@ impl MatchStore {
         self.vertices.clear();
         self.edges.clear();
         self.frames.clear();
+        self.count = 0;
         self.by_vertex.clear();
     }
 
@@ -258,7 +278,11 @@ impl MatchStore {
         let at = self.len();
         small_copy::append(&mut self.vertices, &m.vertices);
         small_copy::append(&mut self.edges, &m.edges);
-        self.frames.push(m.frame);
+        debug_assert!(self.grid || m.frame.is_none());
+        if self.grid {
+            self.frames.push(m.frame);
+        }
+        self.count += 1;
         if self.indexed {
             for (k, v) in m.vertices.iter().enumerate() {
                 self.by_vertex.link(at * self.nv + k, v.index());
@@ -286,7 +310,10 @@ impl MatchStore {
         self.vertices.truncate(last * nv);
         self.edges.truncate(last * ne);
         self.by_vertex.truncate(last * nv);
-        self.frames.swap_remove(at);
+        if self.grid {
+            self.frames.swap_remove(at);
+        }
+        self.count -= 1;
     }
 
     /// Removes the matches in `hits` (positions; reordered here). Largest
@@ -395,7 +422,7 @@ impl MatchStore {
             let p = slot / self.nv;
             self.vertices_of(p) == m.vertices.as_slice()
                 && self.edges_of(p) == m.edges.as_slice()
-                && self.frames[p] == m.frame
+                && self.frame_of(p) == m.frame
         })
     }
 
