@@ -191,10 +191,16 @@ impl MatchStore {
 
     /// Builds the store by a full search, if it is not built yet; with
     /// `indexed`, ready for incremental updates.
+    #[inline]
     pub(crate) fn ensure(&mut self, pattern: &Pattern, host: &Graph, indexed: bool) {
-        if self.built && (self.indexed || !indexed) {
-            return;
+        // Built already on almost every call: no call then.
+        if !self.built || (indexed && !self.indexed) {
+            self.build(pattern, host, indexed);
         }
+    }
+
+    /// [`MatchStore::ensure`] of a store that needs the search.
+    fn build(&mut self, pattern: &Pattern, host: &Graph, indexed: bool) {
         self.clear();
         self.indexed = indexed;
         if self.vertices.capacity() == 0 {
@@ -442,9 +448,19 @@ impl MatchStore {
     /// already changed). A store not built yet stays unbuilt; one built
     /// without indexes (a small host, where a fresh search is cheaper than
     /// bookkeeping) is dropped, to be searched again when needed.
+    #[inline]
     pub(crate) fn update(&mut self, pattern: &Pattern, host: &Graph, changes: &Changes) {
+        // Most stores of a step are not built (rules of other recipe
+        // stages, not tried yet): no call for them.
+        if self.built {
+            self.update_built(pattern, host, changes);
+        }
+    }
+
+    /// [`MatchStore::update`] of a built store.
+    fn update_built(&mut self, pattern: &Pattern, host: &Graph, changes: &Changes) {
         let facts = pattern.store_facts();
-        if !self.built || Self::unaffected(facts, changes) {
+        if Self::unaffected(facts, changes) {
             return;
         }
         if !self.indexed {
