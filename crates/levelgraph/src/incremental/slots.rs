@@ -40,7 +40,9 @@ impl SlotIndex {
         self.head.get(key).map_or(0, |h| h[1] as usize)
     }
 
-    /// Adds `slot` (not listed yet) to `key`'s list.
+    /// Adds `slot` (not listed yet) to `key`'s list. Inlined: a store
+    /// links every vertex slot of every match it adds.
+    #[inline]
     pub(super) fn link(&mut self, slot: usize, key: usize) {
         if key >= self.head.len() {
             self.head.resize(key + 1, [NIL, 0]);
