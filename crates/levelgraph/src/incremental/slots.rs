@@ -143,4 +143,39 @@ mod tests {
         assert_eq!(listed(&index, 5), Vec::<usize>::new());
         assert_eq!(index.count(99), 0);
     }
+
+    /// `link` of a slot that is not the next one (a store always appends,
+    /// but the contract is any slot listed nowhere): past the end, the
+    /// slots skipped over are listed nowhere; over a slot unlinked
+    /// earlier, the slot is listed again, under its new key only.
+    #[test]
+    fn link_past_the_end_and_over_an_unlinked_slot() {
+        let mut index = SlotIndex::default();
+        index.link(4, 2);
+        assert_eq!(listed(&index, 2), vec![4]);
+        for key in [0, 1, 3] {
+            assert_eq!(listed(&index, key), Vec::<usize>::new());
+        }
+        // Slots 0–3 exist now and are listed nowhere: link two of them.
+        index.link(1, 2);
+        index.link(3, 0);
+        assert_eq!(index.slots(2).collect::<Vec<_>>(), vec![1, 4]);
+        assert_eq!(listed(&index, 0), vec![3]);
+        // Over a slot unlinked from one key, under another key.
+        index.unlink(4, 2);
+        index.link(4, 0);
+        assert_eq!(listed(&index, 2), vec![1]);
+        assert_eq!(index.slots(0).collect::<Vec<_>>(), vec![4, 3]);
+        // Over the head of a list, under the same key again.
+        index.unlink(4, 0);
+        index.link(4, 0);
+        assert_eq!(index.slots(0).collect::<Vec<_>>(), vec![4, 3]);
+        // And the next slot appended after all that.
+        index.link(5, 2);
+        assert_eq!(index.slots(2).collect::<Vec<_>>(), vec![5, 1]);
+        index.unlink(1, 2);
+        index.unlink(3, 0);
+        assert_eq!(index.slots(2).collect::<Vec<_>>(), vec![5]);
+        assert_eq!(index.slots(0).collect::<Vec<_>>(), vec![4]);
+    }
 }

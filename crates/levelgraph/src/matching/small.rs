@@ -251,17 +251,19 @@ mod tests {
 
     use super::super::{Nac, NacShape, PatternEdge, PatternVertex};
     use super::*;
-    use crate::graph::{Edge, Symbol};
+    use crate::graph::{Edge, EdgeKind, Symbol};
 
     /// A host edge: ends (modulo the vertex count), directed, cosmetic, label.
     type EdgeSpec = (u8, u8, bool, bool, Option<u8>);
     /// A pattern vertex: tag (`None`: any), forbidden tag, exact valence.
     type VertexSpec = (Option<u8>, Option<u8>, Option<u8>);
-    /// A pattern edge: ends (modulo the vertex count), directed, label.
-    type PEdgeSpec = (u8, u8, bool, Option<u8>);
-    /// A condition: own vertices and edges over guarded and own vertices
-    /// (ends modulo their count).
-    type NacSpec = (Vec<VertexSpec>, Vec<PEdgeSpec>);
+    /// A pattern edge: ends (modulo the vertex count), directed, cosmetic,
+    /// label.
+    type PEdgeSpec = (u8, u8, bool, bool, Option<u8>);
+    /// A condition: own vertices, and edges over guarded and own vertices
+    /// (ends modulo their count), each with whether its own end (when the
+    /// condition has own vertices) is the target rather than the source.
+    type NacSpec = (Vec<VertexSpec>, Vec<(PEdgeSpec, bool)>);
 
     fn host(tags: &[u8], edges: &[EdgeSpec], remove: Option<u8>) -> Graph {
         let mut g = Graph::new();
@@ -307,11 +309,11 @@ mod tests {
     fn edges(specs: &[PEdgeSpec], n: usize) -> Vec<PatternEdge> {
         specs
             .iter()
-            .map(|&(a, b, directed, label)| PatternEdge {
+            .map(|&(a, b, directed, cosmetic, label)| PatternEdge {
                 source: a as usize % n,
                 target: b as usize % n,
                 directed,
-                cosmetic: false,
+                cosmetic,
                 label: label.map(|l| Symbol(u32::from(l))),
             })
             .collect()
@@ -327,21 +329,29 @@ mod tests {
         let mut vertices = vec![any; n];
         vertices.extend(own.iter().map(vertex));
         let total = vertices.len();
-        // Own edges start at an own vertex when there is one, so that most
-        // conditions have the shapes the fast paths take.
+        // Own edges have an own vertex at one end (the source or the
+        // target, as generated) when there is one, so that most conditions
+        // have the shapes the fast paths take, seen from the guarded vertex
+        // as incoming or as outgoing.
         let es = own_edges
             .iter()
-            .map(|&(a, b, directed, label)| {
-                let source = if own.is_empty() {
+            .map(|&((a, b, directed, cosmetic, label), own_is_target)| {
+                let own_end = if own.is_empty() {
                     a as usize % n
                 } else {
                     n + a as usize % own.len()
                 };
+                let other = b as usize % total;
+                let (source, target) = if own_is_target {
+                    (other, own_end)
+                } else {
+                    (own_end, other)
+                };
                 PatternEdge {
                     source,
-                    target: b as usize % total,
+                    target,
                     directed,
-                    cosmetic: false,
+                    cosmetic,
                     label: label.map(|l| Symbol(u32::from(l))),
                 }
             })
@@ -349,10 +359,10 @@ mod tests {
         Nac::new(vertices, es, n, vec![])
     }
 
-    fn pattern(vs: &[VertexSpec], es: &[PEdgeSpec], nacs: &[NacSpec]) -> Pattern {
+    fn pattern(vs: &[VertexSpec], es: &[PEdgeSpec], induced: bool, nacs: &[NacSpec]) -> Pattern {
         let n = vs.len();
         let nacs = nacs.iter().map(|s| nac(n, s)).collect();
-        Pattern::new(vs.iter().map(vertex).collect(), edges(es, n)).with_conditions(false, nacs)
+        Pattern::new(vs.iter().map(vertex).collect(), edges(es, n)).with_conditions(induced, nacs)
     }
 
     fn general(p: &Pattern, g: &Graph, anchors: &[(usize, VertexId)]) -> Vec<Match> {
@@ -364,10 +374,16 @@ mod tests {
         out
     }
 
-    fn fast(p: &Pattern, g: &Graph, anchors: &[(usize, VertexId)]) -> Vec<Match> {
+    /// The fast path's matches, written through `image` (a buffer reused
+    /// from call to call, as the stores do).
+    fn fast(
+        p: &Pattern,
+        g: &Graph,
+        anchors: &[(usize, VertexId)],
+        image: &mut Match,
+    ) -> Vec<Match> {
         let mut out = Vec::new();
-        let mut image = Match::default();
-        let _ = p.for_each_anchored_into(g, anchors, &mut image, |m| {
+        let _ = p.for_each_anchored_into(g, anchors, image, |m| {
             out.push(m.clone());
             ControlFlow::Continue(())
         });
@@ -391,6 +407,7 @@ mod tests {
             0..4u8,
             0..4u8,
             any::<bool>(),
+            prop::bool::weighted(0.2),
             prop::option::weighted(0.5, 0..2u8),
         )
     }
@@ -398,8 +415,21 @@ mod tests {
     fn nac_spec() -> impl Strategy<Value = NacSpec> {
         (
             prop::collection::vec(vertex_spec(), 0..=2),
-            prop::collection::vec(pedge_spec(), 1..=2),
+            prop::collection::vec((pedge_spec(), any::<bool>()), 1..=2),
         )
+    }
+
+    /// A match buffer holding stale ids of the given lengths and a frame,
+    /// as a store's buffer may after a search of another rule.
+    fn garbage((vertices, edges): (usize, usize)) -> Match {
+        Match {
+            vertices: vec![VertexId(7); vertices],
+            edges: vec![EdgeId(11); edges],
+            frame: Some(super::super::Frame {
+                origin: [3, -2],
+                transform: 5,
+            }),
+        }
     }
 
     fn host_spec() -> impl Strategy<Value = (Vec<u8>, Vec<EdgeSpec>, Option<u8>)> {
@@ -410,7 +440,7 @@ mod tests {
                     0..9u8,
                     0..9u8,
                     any::<bool>(),
-                    prop::bool::weighted(0.1),
+                    prop::bool::weighted(0.2),
                     prop::option::weighted(0.5, 0..2u8),
                 ),
                 0..20,
@@ -424,20 +454,24 @@ mod tests {
 
         /// The same matches in the same order as the general search,
         /// without anchors and for every way of anchoring one or two
-        /// pattern vertices.
+        /// pattern vertices, with one match buffer (holding stale ids at
+        /// first) for all the fast searches.
         #[test]
         fn the_small_search_is_the_general_search(
             (tags, host_edges, remove) in host_spec(),
             vs in prop::collection::vec(vertex_spec(), 1..=4),
             es in prop::collection::vec(pedge_spec(), 0..=4),
+            induced in prop::bool::weighted(0.3),
             nacs in prop::collection::vec(nac_spec(), 0..=2),
+            stale in (0..=5usize, 0..=5usize),
         ) {
             let g = host(&tags, &host_edges, remove);
-            let p = pattern(&vs, &es, &nacs);
+            let p = pattern(&vs, &es, induced, &nacs);
             prop_assert!(fits(&p));
             let n = vs.len();
+            let mut image = garbage(stale);
             let mut whole = Vec::new();
-            let _ = p.for_each_match_into(&g, &mut Match::default(), |m| {
+            let _ = p.for_each_match_into(&g, &mut image, |m| {
                 whole.push(m.clone());
                 ControlFlow::Continue(())
             });
@@ -446,11 +480,14 @@ mod tests {
             for i in 0..n {
                 for &a in &live {
                     let one = [(i, a)];
-                    prop_assert_eq!(fast(&p, &g, &one), general(&p, &g, &one));
+                    prop_assert_eq!(fast(&p, &g, &one, &mut image), general(&p, &g, &one));
                     for j in 0..n {
                         for &b in &live {
                             let two = [(i, a), (j, b)];
-                            prop_assert_eq!(fast(&p, &g, &two), general(&p, &g, &two));
+                            prop_assert_eq!(
+                                fast(&p, &g, &two, &mut image),
+                                general(&p, &g, &two)
+                            );
                         }
                     }
                 }
@@ -511,21 +548,40 @@ mod tests {
     #[test]
     fn conditions_of_one_edge_take_the_fast_paths() {
         let own = (Some(1), None, None);
-        let to_own = nac(2, &(vec![own], vec![(0, 1, true, Some(0))]));
+        // `where not (p) -[request]-> (m:resource)`: guarded vertex 0 to
+        // the own vertex, an outgoing link seen from vertex 0.
+        let to_own = nac(2, &(vec![own], vec![((0, 0, true, false, Some(0)), true)]));
+        let out = EdgeKind::new(true, false, Some(Symbol(0)), true);
         assert!(matches!(
             to_own.shape,
-            NacShape::OwnNeighbour { from: 1, .. }
+            NacShape::OwnNeighbour { from: 0, want } if want == out
         ));
-        let between = nac(2, &(vec![], vec![(0, 1, true, Some(1))]));
+        // The own vertex to guarded vertex 1: an incoming link there.
+        let from_own = nac(2, &(vec![own], vec![((0, 1, true, false, Some(0)), false)]));
+        let into = EdgeKind::new(true, false, Some(Symbol(0)), false);
+        assert!(matches!(
+            from_own.shape,
+            NacShape::OwnNeighbour { from: 1, want } if want == into
+        ));
+        let between = nac(2, &(vec![], vec![((0, 1, true, false, Some(1)), false)]));
         assert!(matches!(between.shape, NacShape::BoundEdge));
         let forbidden = nac(
             2,
-            &(vec![(Some(1), Some(0), None)], vec![(0, 1, true, None)]),
+            &(
+                vec![(Some(1), Some(0), None)],
+                vec![((0, 1, true, false, None), false)],
+            ),
         );
         assert!(matches!(forbidden.shape, NacShape::General));
         let two_edges = nac(
             2,
-            &(vec![own], vec![(0, 0, true, None), (0, 1, false, None)]),
+            &(
+                vec![own],
+                vec![
+                    ((0, 0, true, false, None), false),
+                    ((0, 1, false, false, None), false),
+                ],
+            ),
         );
         assert!(matches!(two_edges.shape, NacShape::General));
     }
