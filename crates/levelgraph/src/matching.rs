@@ -327,6 +327,15 @@ impl Nac {
     }
 
     /// Whether the condition extends match `m` (of the guarded pattern) in `host`.
+    ///
+    /// Precondition: `m` is a match of live vertices, that is
+    /// `m.vertices` holds exactly one host vertex per guarded vertex (the
+    /// `bound` given to [`Nac::new`], in the guarded pattern's order),
+    /// pairwise distinct, each live in `host`. `m.edges` lists the host
+    /// edges the condition's edges must not use. The shapes checked
+    /// without a search (one incidence scan) rely on this instead of
+    /// testing the guarded vertices as the search would; debug builds
+    /// assert the count and that the vertices are live.
     pub fn extends(&self, host: &Graph, m: &Match) -> bool {
         debug_assert_eq!(m.vertices.len(), self.bound);
         debug_assert!(m.vertices.iter().all(|&v| host.contains_vertex(v)));
@@ -1157,6 +1166,11 @@ impl<'a> SearchState<'a> {
         }
     }
 
+    /// Places the plan's step `depth` and the ones after it, calling
+    /// `visit` on each complete match.
+    ///
+    /// Keep in step with `matching/small.rs`, which mirrors these tests
+    /// (the same candidates in the same order) for small patterns.
     fn extend(
         &mut self,
         depth: usize,
@@ -1239,6 +1253,11 @@ impl<'a> SearchState<'a> {
         ControlFlow::Continue(())
     }
 
+    /// Tries host vertex `h` (reached along host edge `via`, if any) for
+    /// pattern vertex `v` at step `depth`, then the steps after it.
+    ///
+    /// Keep in step with `matching/small.rs`, which mirrors these tests
+    /// (the same checks in the same order) for small patterns.
     fn try_candidate(
         &mut self,
         depth: usize,

@@ -27,7 +27,10 @@ pub(crate) fn assign<T: Copy>(dst: &mut Vec<T>, src: &[T]) {
     if dst.len() == src.len() {
         match src.len() {
             0 => return,
-            1 => return dst[0] = src[0],
+            1 => {
+                dst[0] = src[0];
+                return;
+            }
             2 => return fixed::<T, 2>(dst, src),
             3 => return fixed::<T, 3>(dst, src),
             4 => return fixed::<T, 4>(dst, src),

@@ -8,9 +8,20 @@
 //! resized, a `dyn` visitor. [`search`] walks the same [`SearchPlan`] with
 //! the same tests in the same order, so it finds the same matches in the
 //! same order, but keeps its state in fixed arrays on the stack and writes
-//! the match into a buffer the caller keeps. Patterns it cannot take (more
-//! than [`MAX_VERTICES`] vertices or [`MAX_EDGES`] edges, containment, grid
-//! rules) go to the general search.
+//! the match into a buffer the caller keeps.
+//!
+//! Patterns it cannot take (see [`fits`]: more than [`MAX_VERTICES`]
+//! vertices or [`MAX_EDGES`] edges, containment, grid rules) go to the
+//! general search. Of the patterns it can take,
+//! [`Pattern::for_each_anchored_into`] sends here the searches with one
+//! anchor or with two anchors on distinct pattern vertices, and the rest
+//! to the general search: no anchor, three or more anchors, or a pattern
+//! vertex anchored twice. [`Pattern::for_each_match_into`] sends here every
+//! search of a pattern with at least one vertex.
+//!
+//! [`search`] mirrors [`super::SearchState::extend`] and
+//! [`super::SearchState::try_candidate`] test for test: a change to either
+//! must be made to both.
 
 use std::ops::ControlFlow;
 
@@ -22,8 +33,21 @@ pub(super) const MAX_VERTICES: usize = 4;
 /// The most pattern edges this search takes.
 pub(super) const MAX_EDGES: usize = 4;
 
-/// Whether [`search`] can run `pattern`: small, no containment, no grid
-/// (the steps it cannot take: `Step::inside`, grid frames).
+/// Whether [`search`] can run `pattern`. It cannot take, so these go to
+/// the general search:
+///
+/// - more than [`MAX_VERTICES`] pattern vertices or more than
+///   [`MAX_EDGES`] pattern edges (its state is in arrays of those sizes);
+/// - containment (`pattern.inside` not empty: the general search's steps
+///   with [`super::Step::inside`] take their candidates from the host's
+///   containment);
+/// - grid rules (`pattern.grid`: matched by frames, not by a plan).
+///
+/// Everything else goes through the same [`Pattern`] tests as in the
+/// general search: the vertex tests, the edge lookups and the checks of
+/// the complete match (forbidden tags, `induced`, conditions). Which
+/// anchors reach [`search`] is the callers' choice (see the module
+/// documentation).
 pub(super) fn fits(pattern: &Pattern) -> bool {
     pattern.vertices.len() <= MAX_VERTICES
         && pattern.edges.len() <= MAX_EDGES
@@ -112,6 +136,11 @@ where
     let mut used_edges = [EdgeId(u32::MAX); MAX_EDGES];
     let mut edges = 0;
     for (depth, step) in plan.steps.iter().enumerate() {
+        // With every vertex bound in advance, the callers' plans (one
+        // anchor's, two anchors') have all the vertices in their prefix,
+        // placed without an edge; a step with a `via` edge would have to
+        // place that edge, which this loop does not.
+        debug_assert!(step.via.is_none(), "a fixed vertex found through an edge");
         let (v, h) = (step.vertex, fixed[step.vertex]);
         if plan.steps[..depth].iter().any(|s| fixed[s.vertex] == h)
             || !pattern.vertex_fits(host, v, h)
