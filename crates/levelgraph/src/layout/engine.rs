@@ -1550,11 +1550,7 @@ impl<'a, 'p> Run<'a, 'p> {
             let (s, near) = &spaces[k];
             layout.shape[r] = *s;
             layout.pos[r] = p;
-            if near
-                .iter()
-                .any(|&x| self.pair_term(layout, r, x) != Terms::default())
-                || self.room_terms(layout, r) != Terms::default()
-            {
+            if !self.fits_here(layout, r, near) {
                 continue;
             }
             if !self.fill_from(layout, chain, order, i + 1, want, found, cache) {
@@ -1661,14 +1657,7 @@ impl<'a, 'p> Run<'a, 'p> {
                 }
                 let p = space.nth((start + j) % w);
                 layout.pos[r] = p;
-                // Nearby rooms first (minimum distance, contact); then the
-                // exact test against everything (corridors, far rooms),
-                // for the few positions that get here.
-                if near
-                    .iter()
-                    .any(|&x| self.pair_term(layout, r, x) != Terms::default())
-                    || self.room_terms(layout, r) != Terms::default()
-                {
+                if !self.fits_here(layout, r, &near) {
                     continue;
                 }
                 if !self.fill_from(layout, chain, order, i + 1, want, found, cache) {
@@ -1679,6 +1668,17 @@ impl<'a, 'p> Run<'a, 'p> {
             layout.shape[r] = NONE;
         }
         true
+    }
+
+    /// Whether room `r`, where `layout` puts it, overlaps nothing and keeps
+    /// every distance and contact: the nearby rooms `near` first, then the
+    /// exact test against everything (corridors, far rooms), for the few
+    /// positions that get that far.
+    fn fits_here(&self, layout: &Partial, r: usize, near: &[usize]) -> bool {
+        !near
+            .iter()
+            .any(|&x| self.pair_term(layout, r, x) != Terms::default())
+            && self.room_terms(layout, r) == Terms::default()
     }
 
     /// The positions of room `order[i]` with shape `s` in the intersection
