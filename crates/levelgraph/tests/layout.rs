@@ -758,7 +758,7 @@ fn seed_92s_level_of_dungeon_rooms_has_a_valid_layout() {
     // neighbours): its chain comes right after the door's, before 1-14-4
     // and 10-11, the two-room path that closes round the door last, so it
     // is tucked beside the door, 1-14-4 annealed round it, and 10-11
-    // filled exactly.
+    // filled around it by the capped enumeration.
     let named = |names: &[&str]| -> Vec<usize> {
         let mut v: Vec<usize> = names
             .iter()
@@ -836,20 +836,30 @@ fn seed_92s_level_of_dungeon_rooms_has_a_valid_layout() {
 /// seeds, and validly.
 #[test]
 fn levels_157_and_401_of_dungeon_rooms_are_laid_out_at_their_own_seeds() {
+    for seed in [157, 401] {
+        lays_out_at_its_own_seed(&dungeon_rooms_level(seed), seed);
+    }
+}
+
+/// The layout problem of the level of `seed` of `examples/dungeon-rooms.lg`,
+/// as `levelgraph generate` builds it.
+fn dungeon_rooms_level(seed: u64) -> LayoutProblem {
     use levelgraph::layout::rooms::level_problem;
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../examples/dungeon-rooms.lg");
     let text = std::fs::read_to_string(path).expect("the example");
     let grammar = levelgraph::grammar::load(&text, "dungeon-rooms").expect("the example compiles");
     let spec = grammar.model().rooms.clone().expect("a rooms block");
-    for seed in [157, 401] {
-        let derived = levelgraph::derive(&grammar, seed).expect("the level derives");
-        let problem =
-            level_problem(&derived.graph, &spec, &edgar::RoomSets::new()).expect("problem");
-        let (l, _) = layout(&problem, seed, &LayoutSettings::default())
-            .unwrap_or_else(|e| panic!("level {seed}: {e}"));
-        let violations = check_layout(&problem, &l);
-        assert!(violations.is_empty(), "level {seed}: {violations:?}");
-    }
+    let derived = levelgraph::derive(&grammar, seed).expect("the level derives");
+    level_problem(&derived.graph, &spec, &edgar::RoomSets::new()).expect("problem")
+}
+
+/// Lays `problem` out with the default settings and layout seed `seed`,
+/// and checks the layout with the independent checker.
+fn lays_out_at_its_own_seed(problem: &LayoutProblem, seed: u64) {
+    let (l, _) = layout(problem, seed, &LayoutSettings::default())
+        .unwrap_or_else(|e| panic!("level {seed}: {e}"));
+    let violations = check_layout(problem, &l);
+    assert!(violations.is_empty(), "level {seed}: {violations:?}");
 }
 
 /// Level 872 of `examples/dungeon-rooms.lg`: door 14-15 is joined by
@@ -857,35 +867,25 @@ fn levels_157_and_401_of_dungeon_rooms_are_laid_out_at_their_own_seeds() {
 /// 1-9 carrying the rest of the level. 19-20 was annealed and 17-18 filled
 /// last into whatever pocket it left (9 of 20 layout seeds, not its own);
 /// now 17-18 goes first, tucked beside the door, and 19-20 is filled
-/// exactly around it (`LayoutSettings::compact_detours`): laid out at its
+/// around it by the capped enumeration (`LayoutSettings::compact_detours`): laid out at its
 /// own seed, validly. Level 1399 the same with a closing detour of three
 /// rooms (6-16-9-8-7 round 6-14-13-7, whose dead end 15 goes with it),
 /// filled within an annealing's iterations.
 #[test]
 fn levels_872_and_1399_are_laid_out_with_the_closing_detour_filled_around_the_bare_one() {
-    use levelgraph::layout::rooms::level_problem;
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../examples/dungeon-rooms.lg");
-    let text = std::fs::read_to_string(path).expect("the example");
-    let grammar = levelgraph::grammar::load(&text, "dungeon-rooms").expect("the example compiles");
-    let spec = grammar.model().rooms.clone().expect("a rooms block");
     let cases: [(u64, [&[&str]; 2]); 2] = [
         (872, [&["17", "18"], &["20", "19"]]),
         (1399, [&["14", "13", "15"], &["16", "9", "8"]]),
     ];
     for (seed, expected) in cases {
-        let derived = levelgraph::derive(&grammar, seed).expect("the level derives");
-        let problem =
-            level_problem(&derived.graph, &spec, &edgar::RoomSets::new()).expect("problem");
+        let problem = dungeon_rooms_level(seed);
         let prepared = Prepared::new(&problem).expect("prepared");
         let names = |c: &[usize]| -> Vec<&str> {
             c.iter().map(|&r| problem.rooms[r].name.as_str()).collect()
         };
         let chains: Vec<Vec<&str>> = prepared.chains().iter().map(|c| names(c)).collect();
         assert_eq!(chains[1..3], expected, "level {seed}: {chains:?}");
-        let (l, _) = layout(&problem, seed, &LayoutSettings::default())
-            .unwrap_or_else(|e| panic!("level {seed}: {e}"));
-        let violations = check_layout(&problem, &l);
-        assert!(violations.is_empty(), "level {seed}: {violations:?}");
+        lays_out_at_its_own_seed(&problem, seed);
     }
 }
 
@@ -913,10 +913,7 @@ fn grown_level_283_with_dead_ends_off_its_detours_is_laid_out() {
     let derived = levelgraph::derive(&grammar, 283).expect("the level derives");
     let problem = level_problem(&derived.graph, &spec, &edgar::RoomSets::new()).expect("problem");
     assert_eq!(problem.rooms.len(), 60);
-    let (l, _) =
-        layout(&problem, 283, &LayoutSettings::default()).unwrap_or_else(|e| panic!("{e}"));
-    let violations = check_layout(&problem, &l);
-    assert!(violations.is_empty(), "{violations:?}");
+    lays_out_at_its_own_seed(&problem, 283);
 }
 
 /// A minimum distance beyond what fits in 32 signed bits (a problem built

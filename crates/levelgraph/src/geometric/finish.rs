@@ -1,7 +1,7 @@
 //! Finishing a geometric derivation (seed 000): room radii, scaling to
 //! the ideal edge lengths, and a last relaxation toward them.
 
-use super::forces::RelaxParams;
+use super::forces::{Plateau, RelaxParams};
 use super::geometry::distance;
 use super::host_drawing::{place_stored, relax_host, Scratch};
 use super::{GeometrySettings, RelaxStats};
@@ -9,32 +9,34 @@ use crate::drawing::top_level;
 use crate::graph::{Graph, Point};
 use crate::rng::Rng;
 
-/// Root-mean-square force below which the finishing relaxation counts as
-/// settled: a step would move a vertex by about 0.6 % of the mean ideal
-/// length (`GAIN` 0.2 of the force, in units of that length). With 0.01
-/// (`forces::SETTLED`, which rule drawings keep), 23 of the 60 finishings of
-/// 20-room levels crept on for all 60 steps at 1–2 % less energy a step,
+/// Root-mean-square force at or below which the finishing relaxation
+/// counts as settled: a step would move a vertex by about 0.6 % of the
+/// mean ideal length (`GAIN` 0.2 of the force, in units of that length).
+/// With 0.01 (`forces::SETTLED`, which rule drawings keep) and the plateau
+/// stop ([`PLATEAU`]) already in place, 23 of the 60 finishings of 20-room
+/// levels crept on for all 60 steps at 1–2 % less energy a step,
 /// moving each vertex by well under 1 % of a corridor; measured over seeds
 /// 1..=60: 11 fewer steps per 20-room level, corridors 10.2 % off their
 /// ideal length instead of 10.0 %, no change at 50 rooms and up (their
 /// forces stay above it until the step limit).
 const FINISH_SETTLED: f64 = 0.03;
 
-/// The finishing relaxation's plateau stop (`forces::RelaxParams::window`):
-/// it stops when the energy summed over the last 5 steps is no more than
-/// 5 % below the sum over the 5 steps before, once the root-mean-square
-/// force over those steps is below 0.2. Its energy falls for a dozen steps
-/// and then jitters around a floor, which the step-to-step tolerance never
-/// saw as settled, so every finishing ran all `finish_steps`; at 20 rooms
-/// the last 40 of 60 steps took the corridors from 9.7 % to 8.3 % off
-/// their ideal length on average.
-const PLATEAU_WINDOW: u32 = 5;
-/// See [`PLATEAU_WINDOW`].
-const PLATEAU_DROP: f64 = 0.05;
-/// See [`PLATEAU_WINDOW`]: while the drawing still contracts after the
+/// The finishing relaxation's plateau stop ([`Plateau`]): it stops when the
+/// energy summed over the last 5 steps is at most 5 % below the sum over
+/// the 5 steps before, once the root-mean-square force over the last 5
+/// steps is at most 0.2 (while the drawing still contracts after the
 /// scale, springs far beyond their length pull with a nearly constant
-/// force and the energy is level too; it is not settled.
-const PLATEAU_CALM: f64 = 0.2;
+/// force and the energy is level too; that is not settled). Its energy
+/// falls for a dozen steps and then jitters around a floor, which the
+/// step-to-step tolerance never saw as settled, so before this stop
+/// (86a97c2) every finishing ran all `finish_steps`; at 20 rooms the last
+/// 40 of 60 steps took the corridors from 9.7 % to 8.3 % off their ideal
+/// length on average.
+const PLATEAU: Plateau = Plateau {
+    window: 5,
+    drop: 0.05,
+    calm: 0.2,
+};
 
 /// Gives each top-level vertex of `host` a radius (its tag's range from
 /// `settings.tag_radius`, else `settings.room_radius`, drawn with a
@@ -109,9 +111,7 @@ pub(crate) fn finish(
         tolerance: 1e-4,
         settled: FINISH_SETTLED,
         max_steps: settings.finish_steps,
-        window: PLATEAU_WINDOW,
-        plateau: PLATEAU_DROP,
-        calm: PLATEAU_CALM,
+        plateau: Some(PLATEAU),
     };
     let out = relax_host(host, &params, Some(settings.margin), None, scratch);
     stats.add(out);

@@ -75,19 +75,29 @@ pub(crate) struct RelaxParams {
     pub(crate) settled: f64,
     /// Most steps.
     pub(crate) max_steps: u32,
-    /// The plateau stop: with `window` > 0, the relaxation also stops when
-    /// the energy summed over the last `window` steps is no more than
-    /// `plateau` (a fraction) below its sum over the `window` steps before,
-    /// provided the mean squared force over those last steps is below
-    /// `calm²`. The energy of the finishing relaxation, seen step by step,
-    /// falls fast and then jitters around a floor (vertices held by several
-    /// springs overshoot back and forth); the step-to-step `tolerance`
-    /// never fires on that jitter, the sums over windows do. The `calm`
-    /// bound keeps the stop from firing while the drawing is still
-    /// contracting at full speed, where springs far beyond their length
-    /// pull with a nearly constant force and the energy stays level too.
+    /// The plateau stop, if any (see [`Plateau`]).
+    pub(crate) plateau: Option<Plateau>,
+}
+
+/// A relaxation's plateau stop: it also stops when the energy summed over
+/// the last `window` steps is at most `drop` (a fraction) below its sum
+/// over the `window` steps before, provided the root-mean-square force
+/// over those last `window` steps is at most `calm`. The energy of the
+/// finishing relaxation, seen step by step, falls fast and then jitters
+/// around a floor (vertices held by several springs overshoot back and
+/// forth); the step-to-step `tolerance` never fires on that jitter, the
+/// sums over windows do. The `calm` bound keeps the stop from firing while
+/// the drawing is still contracting at full speed, where springs far
+/// beyond their length pull with a nearly constant force and the energy
+/// stays level too.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Plateau {
+    /// Steps per window (at least 1).
     pub(crate) window: u32,
-    pub(crate) plateau: f64,
+    /// Largest fall of the energy between the two windows, as a fraction,
+    /// that still counts as a plateau.
+    pub(crate) drop: f64,
+    /// Largest root-mean-square force over the last window.
     pub(crate) calm: f64,
 }
 
@@ -174,7 +184,6 @@ pub(crate) fn relax(
     let mut previous = f64::INFINITY;
     let mut outcome = RelaxOutcome::default();
     let mut stale = true;
-    let window = params.window as usize;
     scratch.energies.clear();
     while outcome.steps < params.max_steps {
         outcome.steps += 1;
@@ -210,15 +219,16 @@ pub(crate) fn relax(
             .sum();
         let mut settled = energy <= params.settled * params.settled * free
             || (previous.is_finite() && (previous - energy).abs() <= params.tolerance * previous);
-        if window > 0 {
+        if let Some(plateau) = params.plateau {
+            let window = plateau.window.max(1) as usize;
             let energies = &mut scratch.energies;
             energies.push(energy);
             let k = energies.len();
             if k >= 2 * window {
                 let recent: f64 = energies[k - window..].iter().sum();
                 let before: f64 = energies[k - 2 * window..k - window].iter().sum();
-                settled |= recent >= (1.0 - params.plateau) * before
-                    && recent <= params.calm * params.calm * free * window as f64;
+                settled |= recent >= (1.0 - plateau.drop) * before
+                    && recent <= plateau.calm * plateau.calm * free * window as f64;
             }
         }
         if settled {
@@ -1045,10 +1055,31 @@ mod tests {
             tolerance: 1e-4,
             settled: SETTLED,
             max_steps: 2_000,
-            window: 0,
-            plateau: 0.0,
-            calm: 0.0,
+            plateau: None,
         }
+    }
+
+    /// One solid spring of length 1 between vertices 0 and 1.
+    fn unit_edge() -> [Spring; 1] {
+        [Spring {
+            a: 0,
+            b: 1,
+            length: 1.0,
+            strength: 1.0,
+            solid: true,
+        }]
+    }
+
+    /// [`relax`] of two free vertices of radius 0, both moving.
+    fn relax_pair(pos: &mut [Point], springs: &[Spring], p: &RelaxParams) -> RelaxOutcome {
+        relax(
+            pos,
+            &[0.0; 2],
+            &[0, 1],
+            springs,
+            p,
+            &mut RelaxScratch::default(),
+        )
     }
 
     #[test]
@@ -1056,21 +1087,8 @@ mod tests {
         for shape in [SpringShape::Logarithmic, SpringShape::Sigmoid] {
             for start in [0.2, 3.0] {
                 let mut pos = vec![[0.0, 0.0], [start, 0.0]];
-                let springs = [Spring {
-                    a: 0,
-                    b: 1,
-                    length: 1.0,
-                    strength: 1.0,
-                    solid: true,
-                }];
-                let out = relax(
-                    &mut pos,
-                    &[0.0; 2],
-                    &[0, 1],
-                    &springs,
-                    &params(shape),
-                    &mut RelaxScratch::default(),
-                );
+                let springs = unit_edge();
+                let out = relax_pair(&mut pos, &springs, &params(shape));
                 assert!(out.converged, "{shape:?} from {start}: {out:?}");
                 let d = distance(pos[0], pos[1]);
                 assert!((d - 1.0).abs() < 0.15, "{shape:?} from {start}: length {d}");
@@ -1083,23 +1101,10 @@ mod tests {
         // One edge at its length: no spring force, and the pair's
         // repulsion (0.05 at one base length) is below the bound.
         let mut pos = vec![[0.0, 0.0], [1.0, 0.0]];
-        let springs = [Spring {
-            a: 0,
-            b: 1,
-            length: 1.0,
-            strength: 1.0,
-            solid: true,
-        }];
+        let springs = unit_edge();
         let mut p = params(SpringShape::Sigmoid);
         p.settled = 0.1;
-        let out = relax(
-            &mut pos,
-            &[0.0; 2],
-            &[0, 1],
-            &springs,
-            &p,
-            &mut RelaxScratch::default(),
-        );
+        let out = relax_pair(&mut pos, &springs, &p);
         assert!(out.converged && !out.moved, "{out:?}");
         assert_eq!(out.steps, 1);
         assert_eq!(pos, vec![[0.0, 0.0], [1.0, 0.0]]);
@@ -1110,41 +1115,26 @@ mod tests {
         // Two vertices far apart on a short spring: the sigmoid pulls with
         // a nearly constant force while they close in, so the energy is
         // level; that is not a plateau while the force is above `calm`.
-        let springs = [Spring {
-            a: 0,
-            b: 1,
-            length: 1.0,
-            strength: 1.0,
-            solid: true,
-        }];
+        let springs = unit_edge();
         let mut p = params(SpringShape::Sigmoid);
         p.max_steps = 30;
         p.tolerance = 0.0;
-        p.window = 5;
-        p.plateau = 0.05;
-        p.calm = 0.2;
+        p.plateau = Some(Plateau {
+            window: 5,
+            drop: 0.05,
+            calm: 0.2,
+        });
         let mut pos = vec![[0.0, 0.0], [100.0, 0.0]];
-        let out = relax(
-            &mut pos,
-            &[0.0; 2],
-            &[0, 1],
-            &springs,
-            &p,
-            &mut RelaxScratch::default(),
-        );
+        let out = relax_pair(&mut pos, &springs, &p);
         assert_eq!(out.steps, 30, "{out:?}");
         assert!(!out.converged);
         // Without the bound the level energy counts as a plateau at once.
-        p.calm = f64::INFINITY;
+        p.plateau = Some(Plateau {
+            calm: f64::INFINITY,
+            ..p.plateau.expect("set above")
+        });
         let mut pos = vec![[0.0, 0.0], [100.0, 0.0]];
-        let out = relax(
-            &mut pos,
-            &[0.0; 2],
-            &[0, 1],
-            &springs,
-            &p,
-            &mut RelaxScratch::default(),
-        );
+        let out = relax_pair(&mut pos, &springs, &p);
         assert!(out.converged && out.steps == 10, "{out:?}");
     }
 

@@ -111,7 +111,11 @@ pub(crate) fn relax_host(
         &mut s.relax,
     );
     if !out.moved {
-        // Settled as it was: the drawing is unchanged.
+        // Settled as it was: the drawing is unchanged. (The write-back
+        // below would also give a top-level vertex without a position the
+        // origin; none reaches here without one: `derive` places the start
+        // vertex, `derive_from` lays out the host, `after_apply` and
+        // `place_stored` place what they create.)
         return out;
     }
     // `before` is counted only when needed: a derivation's drawing is

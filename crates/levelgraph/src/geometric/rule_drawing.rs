@@ -200,9 +200,7 @@ fn rule_params(shape: SpringShape) -> RelaxParams {
         tolerance: 1e-7,
         settled: super::forces::SETTLED,
         max_steps: 3_000,
-        window: 0,
-        plateau: 0.0,
-        calm: 0.0,
+        plateau: None,
     }
 }
 

@@ -91,8 +91,9 @@ pub struct LayoutSettings {
     /// before the exact tests. Iterations: one per cut (a box of the space
     /// cut by a rectangle pair) and one per remaining candidate position
     /// tested. An empty result is then a proof that the partial layout
-    /// cannot take the chain, so the search backtracks at once instead of
-    /// after a full annealing schedule. Not in seed 001. Default on: the
+    /// cannot take the chain (not for a chain that wraps, whose fill is
+    /// capped, see [`LayoutSettings::compact_detours`]), so the search
+    /// backtracks at once instead of after a full annealing schedule. Not in seed 001. Default on: the
     /// level of seed 92 of `examples/dungeon-rooms.lg` is laid out by 46 %
     /// of 300 layout seeds instead of 13 % of 100, Edgar's maps are
     /// unchanged (BENCHMARKS.md). The bare detour of a door with three
@@ -129,7 +130,7 @@ pub struct LayoutSettings {
     /// left a pocket the bare detour fits only about once in a thousand
     /// placements (level 872: 9 → 20 of 20 layout seeds; levels 1670,
     /// 2791, 2796 and 2880 45–80 % → 100 %, 1399 and 2674 95 / 70 % → 100
-    /// %; level 92 80 → 100 % of 40).
+    /// %; level 92 37 → 40 of 40).
     pub compact_detours: bool,
 }
 
@@ -748,7 +749,7 @@ fn enclosed_detours_later(
             // As soon as the door's rooms are placed: the detours laid out
             // between are annealed around the bare one (level 92, whose
             // only known layout has the three-room detour 4-1-14 round
-            // 16-17 and the closing 10-11 beyond: 90 → 100 % of 40 layout
+            // 16-17 and the closing 10-11 beyond: 37 → 40 of 40 layout
             // seeds against the bare detour just before 10-11).
             (Some(c), Some(first)) => {
                 chains.insert(first, path);
@@ -785,8 +786,8 @@ fn enclosed_detours_later(
 /// next to them is in the chain too: the detours one of which is shut in by
 /// the others in any layout. A bare detour whose dead ends come in later
 /// chains is not: its most compact placement would leave them no room
-/// (level 872 of `examples/dungeon-rooms.lg`: 9 of 20 layout seeds
-/// otherwise, 0 so).
+/// (level 872 of `examples/dungeon-rooms.lg`, before its closing detour
+/// wrapped, b22827c: 9 of 20 layout seeds otherwise, 0 so).
 fn nested_detours(
     chains: &[Vec<usize>],
     edges: &[[usize; 2]],
@@ -964,6 +965,10 @@ fn area(b: PointBox) -> i64 {
     }
     i64::from(b.x1 - b.x0) * i64::from(b.y1 - b.y0)
 }
+
+/// A limit ([`LayoutSettings::max_iterations`], [`LayoutSettings::time_limit`])
+/// stopped the run.
+struct Stopped;
 
 /// Free positions of a room and the placed rooms near enough to matter.
 type Positions = Option<(ConfigSpace, Vec<usize>)>;
@@ -1220,6 +1225,12 @@ impl<'a, 'p> Run<'a, 'p> {
         true
     }
 
+    /// [`Run::tick`] for a candidate of an exact fill, which also stops
+    /// (without stopping the run) at a wrapping fill's cap, `fill_cap`.
+    fn fill_tick(&mut self) -> bool {
+        self.tick() && self.iterations <= self.fill_cap
+    }
+
     /// Valid extensions of `partial` by chain `c`, most found first.
     fn add_chain(&mut self, partial: &Partial, c: usize) -> Vec<Partial> {
         let prep = self.prep;
@@ -1228,15 +1239,17 @@ impl<'a, 'p> Run<'a, 'p> {
         current.chains_done = c + 1;
         if self.settings.exact_detours {
             let wraps = self.settings.compact_detours && prep.wraps[c];
-            if let Some(order) = self.bare_detour(partial, chain, self.prep.nested[c], wraps) {
-                // One extension: the detour's rooms have no neighbours beyond
-                // it (but for dead ends, which hang off it in a chain that
-                // `wraps`), so other placements of them matter to later
-                // chains only as room taken, and the stack would otherwise retry
-                // them all before going back to the chains that box the
-                // detour in (grown level 82: 11 % -> 26 % of 300 layout
-                // seeds laid out, against 4 kept).
-                self.compact = self.settings.compact_detours && self.prep.nested[c];
+            if let Some(order) = self.bare_detour(partial, chain, prep.nested[c], wraps) {
+                // One extension: a bare detour's rooms have no neighbours
+                // beyond it, so other placements of them matter to later
+                // chains only as room taken, and the stack would otherwise
+                // retry them all before going back to the chains that box
+                // the detour in (grown level 82: 11 % -> 26 % of 300 layout
+                // seeds laid out, against 4 kept). A chain that wraps has
+                // dead ends in later chains, which its placement does
+                // matter to; a failed later chain backtracks to a fill
+                // drawn afresh.
+                self.compact = self.settings.compact_detours && prep.nested[c];
                 self.best_score = None;
                 if wraps {
                     // Not a proof wanted here, a placement: a fill of three
@@ -1437,13 +1450,14 @@ impl<'a, 'p> Run<'a, 'p> {
     /// [`LayoutSettings::exact_detours`]), up to `want` sufficiently
     /// different ones:
     /// an exact search, so an empty result means none exists (unless a
-    /// limit stopped it). Iterations: one per cut of a room's space by a
-    /// placed room (see [`ConfigSpace::without_overlaps`]) and one per
-    /// candidate position then tested, for each of its shapes; the second
-    /// room's once per valid placement of the first. Each room's space is
-    /// cut by the rooms placed before the fill once per shape
-    /// ([`FillCache`]); the second room's is then only intersected with
-    /// the first room's space and cut by it. Of two rooms that both touch
+    /// limit or a wrapping fill's cap stopped it). Iterations: one per cut
+    /// of a room's space by a placed room (see
+    /// [`ConfigSpace::without_overlaps`]) and one per candidate position
+    /// then tested, for each of its shapes; each later room's once per
+    /// valid placement of the rooms before it. Each room's space is cut by
+    /// the rooms placed before the fill once per shape ([`FillCache`]);
+    /// a later room's is then only intersected with the spaces of the
+    /// fill's rooms it is joined to and cut by the fill's rooms. Of two rooms that both touch
     /// placed ones, the one with fewer free positions goes first. Shapes
     /// and starting points are drawn from the run's generator, so that the
     /// extensions kept are not always the same corner of the space. In a
@@ -1513,18 +1527,12 @@ impl<'a, 'p> Run<'a, 'p> {
         // position); the first three are unique, so they fix the order.
         let mut candidates: Vec<(i64, usize, u64, GridPoint)> = Vec::new();
         for &s in shapes {
-            let Some((space, near)) = self.free_positions(layout, order, i, s, cache) else {
-                if self.stopped.is_some() {
-                    return false;
-                }
-                continue;
+            let (space, near, start) = match self.shape_positions(layout, order, i, s, cache) {
+                Ok(Some(found)) => found,
+                Ok(None) => continue,
+                Err(Stopped) => return false,
             };
             let w = space.weight();
-            let start = if w > 1 {
-                self.rng.below(w as usize) as u64
-            } else {
-                0
-            };
             let bounds = prep.shapes[s as usize].bounds;
             // The positions in `nth` order, box by box (not `nth` for each:
             // that walks the boxes every time).
@@ -1543,7 +1551,7 @@ impl<'a, 'p> Run<'a, 'p> {
             if self.best_score.is_some_and(|b| bound >= b) {
                 break;
             }
-            if !self.tick() {
+            if !self.fill_tick() {
                 layout.shape[r] = NONE;
                 return false;
             }
@@ -1637,21 +1645,15 @@ impl<'a, 'p> Run<'a, 'p> {
             return self.fill_best_first(layout, chain, order, i, want, found, cache, &shapes);
         }
         for s in shapes {
-            let Some((space, near)) = self.free_positions(layout, order, i, s, cache) else {
-                if self.stopped.is_some() {
-                    return false;
-                }
-                continue;
+            let (space, near, start) = match self.shape_positions(layout, order, i, s, cache) {
+                Ok(Some(found)) => found,
+                Ok(None) => continue,
+                Err(Stopped) => return false,
             };
             let w = space.weight();
-            let start = if w > 1 {
-                self.rng.below(w as usize) as u64
-            } else {
-                0
-            };
             layout.shape[r] = s;
             for j in 0..w {
-                if !self.tick() || self.iterations > self.fill_cap {
+                if !self.fill_tick() {
                     layout.shape[r] = NONE;
                     return false;
                 }
@@ -1668,6 +1670,34 @@ impl<'a, 'p> Run<'a, 'p> {
             layout.shape[r] = NONE;
         }
         true
+    }
+
+    /// [`Run::free_positions`] of room `order[i]` with shape `s`, with a
+    /// random starting index into them (so that the placements kept are
+    /// not always the same corner of the space); `Ok(None)` when there are
+    /// none, `Err(Stopped)` when a limit stopped the run.
+    fn shape_positions(
+        &mut self,
+        layout: &Partial,
+        order: &[usize],
+        i: usize,
+        s: u32,
+        cache: &mut FillCache,
+    ) -> Result<Option<(ConfigSpace, Vec<usize>, u64)>, Stopped> {
+        let Some((space, near)) = self.free_positions(layout, order, i, s, cache) else {
+            return if self.stopped.is_some() {
+                Err(Stopped)
+            } else {
+                Ok(None)
+            };
+        };
+        let w = space.weight();
+        let start = if w > 1 {
+            self.rng.below(w as usize) as u64
+        } else {
+            0
+        };
+        Ok(Some((space, near, start)))
     }
 
     /// Whether room `r`, where `layout` puts it, overlaps nothing and keeps
@@ -1846,7 +1876,7 @@ impl<'a, 'p> Run<'a, 'p> {
     }
 
     /// Where room `order[i]` with shape `s` can be so that the next room
-    /// of a two-room detour, which must touch it, can also touch its own
+    /// of the fill, when it must touch this one, can also touch its own
     /// placed neighbours: the next room's box (at most `W` wide and `H`
     /// high over its shapes) meets both boxes, so this room's box is at
     /// most `W` across and `H` up or down from each such neighbour's box.
@@ -2487,6 +2517,37 @@ mod tests {
         let mut fewer = partial;
         fewer.shape[1] = NONE;
         assert!(run.bare_detour(&fewer, &chain, false, false).is_none());
+    }
+
+    #[test]
+    fn a_wrapping_fills_cap_stops_the_fill_not_the_run() {
+        // The fill of the only placement above, with a cap reached before
+        // its first candidate: nothing found, and the run goes on (the
+        // chain counts as failed and the search backtracks).
+        let (b, e) = ((2, 1), (1, 1));
+        let problem = detour(b, e);
+        let prep = Prepared::new(&problem).expect("prepared");
+        let settings = LayoutSettings::default();
+        let mut run = Run::new(&prep, 7, &settings);
+        let partial = placed(5, b, e);
+        let chain = [2, 3];
+        let order = run
+            .bare_detour(&partial, &chain, false, false)
+            .expect("a bare detour");
+        run.fill_cap = 0;
+        assert!(run
+            .exact_fill(partial.clone(), &chain, &order, 4)
+            .is_empty());
+        assert!(run.stopped.is_none());
+        assert!(run.tick(), "the run's own limits are untouched");
+        // The compact (best-first) fill keeps the cap too.
+        run.compact = true;
+        assert!(run
+            .exact_fill(partial.clone(), &chain, &order, 1)
+            .is_empty());
+        run.compact = false;
+        run.fill_cap = u64::MAX;
+        assert_eq!(run.exact_fill(partial, &chain, &order, 4).len(), 1);
     }
 
     /// Level 682's door of `examples/dungeon-rooms.lg`, relabelled: door
