@@ -192,7 +192,7 @@ pub(crate) fn relax(
         force.resize(n, [0.0, 0.0]);
         if listed {
             if stale {
-                scratch.near.build(pos, springs, n, params);
+                scratch.near.build(pos, springs, moving, n, params);
                 scratch
                     .lists
                     .make(pos, radius, springs, params, &scratch.near);
@@ -202,7 +202,9 @@ pub(crate) fn relax(
             pull(pos, &scratch.springs, moving, params, force);
             scratch.lists.push_off_edges(pos, springs, params, force);
         } else {
-            scratch.near.build(pos, springs, active.len(), params);
+            scratch
+                .near
+                .build(pos, springs, moving, active.len(), params);
             repel(pos, radius, active, params, &scratch.near, force);
             pull(pos, &scratch.springs, moving, params, force);
             push_off_edges(pos, springs, active, moving, params, &scratch.near, force);
@@ -584,6 +586,11 @@ pub(crate) struct Neighbours {
     /// Per candidate spring (in the order of `springs`): its box grown by
     /// the push's range, at this step's positions.
     boxes: Vec<Box2>,
+    /// Whether `boxes` were made in this relaxation; after that, only the
+    /// boxes of springs with a moving end change.
+    boxed: bool,
+    /// Positions in `springs` of the candidate springs with a moving end.
+    shifting: Vec<u32>,
     /// Every candidate, when there are few or cells would outnumber them.
     all: bool,
 }
@@ -609,6 +616,7 @@ impl Neighbours {
         };
         self.cell = RANGE * separation + skin;
         self.skin = skin;
+        self.boxed = false;
         self.vertices.clear();
         self.springs.clear();
         let solid = springs.iter().enumerate().filter(|(_, s)| s.solid);
@@ -647,19 +655,45 @@ impl Neighbours {
 
     /// Puts the candidates into cells at their current positions (or
     /// leaves them in one list when the `active` vertices times the
-    /// candidates is small: a scan is then cheaper than the cells).
-    fn build(&mut self, pos: &[Point], springs: &[Spring], active: usize, params: &RelaxParams) {
+    /// candidates is small: a scan is then cheaper than the cells), with
+    /// the candidate springs' boxes. After the first step of a relaxation
+    /// only the boxes of springs with a `moving` end are made again (in a
+    /// relaxation of an application's neighbourhood, most springs stay).
+    fn build(
+        &mut self,
+        pos: &[Point],
+        springs: &[Spring],
+        moving: &[bool],
+        active: usize,
+        params: &RelaxParams,
+    ) {
         let c = self.vertices.len();
         let range = 0.5 * params.base + self.skin;
-        self.boxes.clear();
-        self.boxes.extend(self.springs.iter().map(|&k| {
+        let grown = |k: u32| {
             let s = &springs[k as usize];
             let (a, b) = (pos[s.a], pos[s.b]);
             Box2 {
                 lo: [a[0].min(b[0]) - range, a[1].min(b[1]) - range],
                 hi: [a[0].max(b[0]) + range, a[1].max(b[1]) + range],
             }
-        }));
+        };
+        if self.boxed {
+            // A spring whose ends stay keeps its box, to the bit.
+            for &c in &self.shifting {
+                self.boxes[c as usize] = grown(self.springs[c as usize]);
+            }
+        } else {
+            self.boxes.clear();
+            self.boxes.extend(self.springs.iter().map(|&k| grown(k)));
+            let candidates = &self.springs;
+            self.shifting.clear();
+            self.shifting
+                .extend((0..candidates.len() as u32).filter(|&c| {
+                    let s = &springs[candidates[c as usize] as usize];
+                    moving[s.a] || moving[s.b]
+                }));
+            self.boxed = true;
+        }
         self.all = active * c < ALL_BELOW;
         if self.all {
             return;
@@ -754,10 +788,20 @@ impl Neighbours {
         if self.all {
             // 64 boxes at a time into a mask, without a branch per box
             // (almost every box is rejected), then the few that hold `p`.
+            // Each test goes to a byte first (the compiler tests boxes in
+            // pairs that way, not with a shift per box); eight 0/1 bytes
+            // become eight bits with one multiplication, which moves byte
+            // `k` to bit `56 + k` without carries.
             for (chunk, boxes) in self.boxes.chunks(64).enumerate() {
+                let mut held = [0u8; 64];
+                for (h, b) in held.iter_mut().zip(boxes) {
+                    *h = u8::from(b.holds(p));
+                }
                 let mut mask = 0u64;
-                for (j, b) in boxes.iter().enumerate() {
-                    mask |= u64::from(b.holds(p)) << j;
+                for (k, bytes) in held.chunks_exact(8).enumerate() {
+                    let word = u64::from_le_bytes(bytes.try_into().expect("8 bytes"));
+                    let bits = word.wrapping_mul(0x0102_0408_1020_4080) >> 56;
+                    mask |= bits << (8 * k);
                 }
                 while mask != 0 {
                     f(chunk * 64 + mask.trailing_zeros() as usize);
@@ -1022,7 +1066,7 @@ mod tests {
             let active: Vec<usize> = (0..n).collect();
             let mut near = Neighbours::default();
             near.choose(&pos, &radius, &active, &[], &p, 0.0);
-            near.build(&pos, &[], active.len(), &p);
+            near.build(&pos, &[], &vec![true; n], active.len(), &p);
             assert!(!near.all, "round {round}: the cells are in use");
             let mut cells = vec![[0.0; 2]; n];
             repel(&pos, &radius, &active, &p, &near, &mut cells);
