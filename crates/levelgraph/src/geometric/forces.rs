@@ -198,7 +198,7 @@ pub(crate) fn relax(
                     .make(pos, radius, springs, params, &scratch.near);
                 stale = false;
             }
-            scratch.lists.repel(pos, radius, params, force);
+            scratch.lists.repel(pos, params, force);
             pull(pos, &scratch.springs, moving, params, force);
             scratch.lists.push_off_edges(pos, springs, params, force);
         } else {
@@ -369,6 +369,9 @@ const LIST_SKIN: f64 = 8.0;
 struct Lists {
     pair_start: Vec<u32>,
     pairs: Vec<u32>,
+    /// Per pair, the distance at which its two vertices touch
+    /// ([`separation`]), worked out once per list instead of every step.
+    separations: Vec<f64>,
     spring_start: Vec<u32>,
     springs: Vec<u32>,
     /// Positions when the lists were made.
@@ -392,6 +395,7 @@ impl Lists {
         let range = 0.5 * params.base + skin;
         self.pair_start.clear();
         self.pairs.clear();
+        self.separations.clear();
         self.spring_start.clear();
         self.springs.clear();
         self.pair_start.push(0);
@@ -413,8 +417,9 @@ impl Lists {
                         mask |= u64::from(dx * dx + dy * dy < reach * reach) << b;
                     }
                     while mask != 0 {
-                        self.pairs
-                            .push((start + mask.trailing_zeros() as usize) as u32);
+                        let j = start + mask.trailing_zeros() as usize;
+                        self.pairs.push(j as u32);
+                        self.separations.push(touching(ri, radius[j], params));
                         mask &= mask - 1;
                     }
                 }
@@ -435,9 +440,11 @@ impl Lists {
                 for &j in &self.gather {
                     let q = pos[j as usize];
                     let (dx, dy) = (p[0] - q[0], p[1] - q[1]);
-                    let reach = RANGE * separation(radius, params, i, j as usize) + skin;
+                    let touch = separation(radius, params, i, j as usize);
+                    let reach = RANGE * touch + skin;
                     if dx * dx + dy * dy < reach * reach {
                         self.pairs.push(j);
+                        self.separations.push(touch);
                     }
                 }
             }
@@ -477,13 +484,14 @@ impl Lists {
     }
 
     /// [`repel`] over the lists: each pair once, acting on both ends.
-    fn repel(&self, pos: &[Point], radius: &[f64], params: &RelaxParams, force: &mut [Point]) {
+    fn repel(&self, pos: &[Point], params: &RelaxParams, force: &mut [Point]) {
         for i in 0..pos.len() {
             let mut fi = [0.0, 0.0];
             let (a, b) = (self.pair_start[i], self.pair_start[i + 1]);
-            for &j in &self.pairs[a as usize..b as usize] {
+            let (a, b) = (a as usize, b as usize);
+            for (&j, &touch) in self.pairs[a..b].iter().zip(&self.separations[a..b]) {
                 let j = j as usize;
-                if let Some(f) = push_apart(pos, params, i, j, separation(radius, params, i, j)) {
+                if let Some(f) = push_apart(pos, params, i, j, touch) {
                     fi[0] += f[0];
                     fi[1] += f[1];
                     force[j][0] -= f[0];
