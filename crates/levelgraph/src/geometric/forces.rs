@@ -648,6 +648,24 @@ impl Neighbours {
         let inside = |p: Point| p[0] >= lo[0] && p[0] <= hi[0] && p[1] >= lo[1] && p[1] <= hi[1];
         self.vertices
             .extend((0..n).filter(|&i| inside(pos[i])).map(|i| i as u32));
+        // The box of the active vertices grown by `by`, a hair more so
+        // that rounding cannot leave out what is exactly at the edge.
+        let around = |by: f64| {
+            let by = by * (1.0 + 1e-9);
+            let mut lo = [f64::INFINITY; 2];
+            let mut hi = [f64::NEG_INFINITY; 2];
+            for &i in active {
+                for k in 0..2 {
+                    lo[k] = lo[k].min(pos[i][k] - by);
+                    hi[k] = hi[k].max(pos[i][k] + by);
+                }
+            }
+            (lo, hi)
+        };
+        // A spring pushes an active vertex off itself only when its box,
+        // grown by the push's range, holds the vertex; by then the vertex
+        // and the spring's ends have each moved at most `travel`.
+        let (lo, hi) = around(0.5 * params.base + 2.0 * travel);
         self.springs.extend(
             solid
                 .filter(|(_, s)| {
@@ -659,6 +677,18 @@ impl Neighbours {
                 })
                 .map(|(k, _)| k as u32),
         );
+        // Without cells (see `build`) every candidate is scanned at every
+        // step, in index order: only those that can come within reach of
+        // an active vertex need be (a vertex that stays, within the reach
+        // of where an active vertex can get to). With cells the
+        // candidates set the cells, and so the order of the sums: kept.
+        if active.len() * self.vertices.len() < ALL_BELOW {
+            let (lo, hi) = around(self.cell + travel);
+            self.vertices.retain(|&i| {
+                let p = pos[i as usize];
+                p[0] >= lo[0] && p[0] <= hi[0] && p[1] >= lo[1] && p[1] <= hi[1]
+            });
+        }
     }
 
     /// Puts the candidates into cells at their current positions (or
