@@ -966,6 +966,19 @@ impl Pattern {
         Some(kinds)
     }
 
+    /// The host edge kinds (either end) of the pattern edges at pattern
+    /// vertex `i`: a match puts a host edge of each of them at `i`'s image.
+    pub(crate) fn kinds_at(&self, i: usize) -> impl Iterator<Item = EdgeKind> + '_ {
+        self.incident[i]
+            .iter()
+            .map(|&j| self.kinds[j][0].either_end())
+    }
+
+    /// The host edge kind pattern edge `j` needs, seen from its source.
+    pub(crate) fn kind(&self, j: usize) -> EdgeKind {
+        self.kinds[j][0]
+    }
+
     /// Number of pattern edges at pattern vertex `i` (a loop counts once).
     pub(crate) fn degree(&self, i: usize) -> usize {
         self.degree[i]

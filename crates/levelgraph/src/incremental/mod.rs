@@ -51,7 +51,7 @@ use std::ops::ControlFlow;
 
 use crate::graph::{EdgeId, EdgeKind, Graph, VertexId};
 use crate::matching::{Match, Pattern, Sensitivity, StoreFacts};
-use crate::rewrite::Changes;
+use crate::rewrite::{ChangedEdge, Changes};
 use crate::small_copy;
 use slots::SlotIndex;
 
@@ -587,10 +587,10 @@ impl MatchStore {
             }
         }
         for edge in &changes.added_edges {
-            for pe in pattern.edges() {
+            for (j, pe) in pattern.edges().iter().enumerate() {
                 // Same direction, cosmetic flag and label: the same packed
                 // kind seen from the source.
-                if EdgeKind::new(pe.directed, pe.cosmetic, pe.label, true) != edge.kind {
+                if pattern.kind(j) != edge.kind {
                     continue;
                 }
                 self.add_found(
@@ -613,6 +613,9 @@ impl MatchStore {
                     continue;
                 }
                 for i in (0..n).filter(|&i| single[i] && pattern.accepts(host, i, w)) {
+                    if found_from_added_edges(pattern, host, changes, i, w) {
+                        continue;
+                    }
                     self.add_found(pattern, host, &[(i, w)]);
                 }
             }
@@ -639,12 +642,41 @@ impl MatchStore {
     }
 }
 
+/// Whether every match that puts host vertex `w` at pattern vertex `i`
+/// uses an edge the application added: true when some pattern edge at `i`
+/// has no image at `w` but added edges. The searches from the added edges
+/// (step 3, before the searches at changed neighbourhoods) have then found
+/// every such match already, so a search anchored at `(i, w)` would only
+/// find matches the store holds, and skipping it leaves the store and its
+/// order exactly as they would be. (In the mutex STS this is every search
+/// at a changed neighbourhood: `releaseRule`'s process after a take or a
+/// release, whose only `held_by` edge is the one just added, or none.)
+fn found_from_added_edges(
+    pattern: &Pattern,
+    host: &Graph,
+    changes: &Changes,
+    i: usize,
+    w: VertexId,
+) -> bool {
+    let added = &changes.added_edges;
+    if added.is_empty() {
+        return false;
+    }
+    let links = host.incidences(w);
+    pattern.kinds_at(i).any(|kind| {
+        links
+            .iter()
+            .all(|l| l.kind.either_end() != kind || added.iter().any(|a| a.id == l.edge))
+    })
+}
+
 /// Collects in `neighbourhood` the vertices whose neighbourhood changed,
-/// sorted, for single-sensitive positions: the ends of removed (and with
-/// `with_added` added) edges and containments and, when some position is
-/// single-sensitive, every vertex within `sens.edge_reach` links of those
-/// ends and within `sens.reach` links of a touched vertex; and in `pairs`
-/// the changed links, for pair-sensitive patterns.
+/// sorted, when some position is single-sensitive: the ends of removed
+/// (and with `with_added` added) edges and containments, every vertex
+/// within `sens.edge_reach` links of those ends and within `sens.reach`
+/// links of a touched vertex; and in `pairs` the changed links, when the
+/// pattern is pair-sensitive. What the pattern does not read is left
+/// empty.
 fn changed_links(
     host: &Graph,
     changes: &Changes,
@@ -656,22 +688,30 @@ fn changed_links(
 ) {
     neighbourhood.clear();
     pairs.clear();
-    for r in &changes.removed_edges {
-        let (a, b) = (r.source, r.target);
-        neighbourhood.extend([a, b]);
-        pairs.push((a, b));
-    }
-    if with_added {
-        for edge in &changes.added_edges {
-            neighbourhood.extend([edge.source, edge.target]);
-            pairs.push((edge.source, edge.target));
+    let added: &[ChangedEdge] = if with_added {
+        &changes.added_edges
+    } else {
+        &[]
+    };
+    if sens.pair {
+        for e in &changes.removed_edges {
+            pairs.push((e.source, e.target));
         }
-    }
-    for &(c, p) in &changes.relinked {
-        neighbourhood.extend([c, p]);
-        pairs.push((c, p));
+        for e in added {
+            pairs.push((e.source, e.target));
+        }
+        pairs.extend_from_slice(&changes.relinked);
     }
     if sens.single.iter().any(|&s| s) {
+        for e in &changes.removed_edges {
+            neighbourhood.extend([e.source, e.target]);
+        }
+        for e in added {
+            neighbourhood.extend([e.source, e.target]);
+        }
+        for &(c, p) in &changes.relinked {
+            neighbourhood.extend([c, p]);
+        }
         // A link changed deeper in a condition (an edge between two of its
         // own vertices, or at one whose valence or neighbours it tests):
         // the matches within `edge_reach` of the link's ends.
@@ -688,8 +728,8 @@ fn changed_links(
             neighbourhood.extend_from_slice(&around);
             sc.around = around;
         }
+        sort_dedup(neighbourhood);
     }
-    sort_dedup(neighbourhood);
 }
 
 /// Sorts `set` and drops repeats. The few ends of one application's
