@@ -224,6 +224,8 @@ pub struct Sensitivity {
 #[derive(Clone, Debug)]
 pub(crate) struct StoreFacts {
     pub(crate) sensitivity: Sensitivity,
+    /// Whether some position of `sensitivity.single` is set.
+    pub(crate) any_single: bool,
     pub(crate) watched: Option<Vec<EdgeKind>>,
     pub(crate) edge_kinds: Vec<EdgeKind>,
 }
@@ -927,10 +929,14 @@ impl Pattern {
     /// [`StoreFacts`] of this pattern, worked out on first use (a pattern
     /// is complete once compiled; every derivation's stores share them).
     pub(crate) fn store_facts(&self) -> &StoreFacts {
-        self.store_facts.get_or_init(|| StoreFacts {
-            sensitivity: self.sensitivity(),
-            watched: self.watched_kinds(),
-            edge_kinds: self.edge_kinds(),
+        self.store_facts.get_or_init(|| {
+            let sensitivity = self.sensitivity();
+            StoreFacts {
+                any_single: sensitivity.single.iter().any(|&s| s),
+                sensitivity,
+                watched: self.watched_kinds(),
+                edge_kinds: self.edge_kinds(),
+            }
         })
     }
 
@@ -972,6 +978,30 @@ impl Pattern {
         self.incident[i]
             .iter()
             .map(|&j| self.kinds[j][0].either_end())
+    }
+
+    /// For a pattern of one vertex with one or more tags and nothing else
+    /// (no edge, containment, forbidden tag, `induced`, condition or grid):
+    /// its tags. Its matches are then the vertices of those tags that pass
+    /// [`Pattern::vertex_fits`], in the order of the search (tag by tag,
+    /// each in the tag index's order), every complete-match check being
+    /// vacuous.
+    pub(crate) fn lone_vertex_tags(&self) -> Option<&[Symbol]> {
+        match (&self.vertices[..], &self.edges[..]) {
+            ([v], [])
+                if self.inside.is_empty()
+                    && !self.any_forbidden
+                    && !self.induced
+                    && self.nacs.is_empty()
+                    && self.grid.is_none() =>
+            {
+                match &v.tags {
+                    TagTest::OneOf(tags) => Some(tags),
+                    TagTest::Any => None,
+                }
+            }
+            _ => None,
+        }
     }
 
     /// The host edge kind pattern edge `j` needs, seen from its source.
@@ -1021,13 +1051,13 @@ impl Pattern {
         host.find_edge(a, b, self.kinds[j][0], free)
     }
 
-    fn vertex_fits(&self, host: &Graph, i: usize, v: VertexId) -> bool {
+    pub(crate) fn vertex_fits(&self, host: &Graph, i: usize, v: VertexId) -> bool {
         let p = &self.vertices[i];
-        let Some(tag) = host.live_tag(v) else {
+        let Some((tag, degree)) = host.live_tag_and_degree(v) else {
             return false;
         };
         p.tags.accepts(tag)
-            && host.degree(v) >= self.degree[i]
+            && degree >= self.degree[i]
             && p.valence.is_none_or(|n| host.valence(v) == n as usize)
             && (p.attributes.is_empty()
                 || host.vertex(v).is_some_and(|h| {

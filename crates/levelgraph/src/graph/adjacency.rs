@@ -76,6 +76,16 @@ impl Adjacency {
     }
 
     /// Records the tag of `v` (`None`: `v` is removed).
+    /// The tag of `v` if it is live, with the length of its list: one
+    /// read of its block, no slice built.
+    #[inline]
+    pub(super) fn tag_and_len(&self, v: VertexId) -> Option<(Symbol, usize)> {
+        match self.blocks.get(v.index()) {
+            Some(b) if b.tag != DEAD => Some((Symbol(b.tag), b.len as usize)),
+            _ => None,
+        }
+    }
+
     pub(super) fn set_tag(&mut self, v: VertexId, tag: Option<Symbol>) {
         self.blocks[v.index()].tag = tag.map_or(DEAD, |t| t.0);
     }

@@ -439,6 +439,13 @@ impl Graph {
         self.incidence.tag(v)
     }
 
+    /// The tag of `v` and its degree, if `v` is live: what a matching
+    /// candidate's test reads, from one 16-byte record.
+    #[inline]
+    pub(crate) fn live_tag_and_degree(&self, v: VertexId) -> Option<(Symbol, usize)> {
+        self.incidence.tag_and_len(v)
+    }
+
     /// The tag of `v`. **Panics** if `v` is not live.
     pub fn tag(&self, v: VertexId) -> Symbol {
         self.live_tag(v).expect("live vertex")

@@ -87,6 +87,16 @@ pub(crate) struct MatchStore {
     found: Match,
 }
 
+/// An anchored search from an added edge: `edge`, as the image of
+/// `pattern_edge`; `since` is the number of matches the store held when
+/// its searches began.
+#[derive(Clone, Copy, Debug)]
+struct Fresh {
+    pattern_edge: usize,
+    edge: EdgeId,
+    since: usize,
+}
+
 #[derive(Clone, Debug, Default)]
 struct Scratch {
     neighbourhood: Vec<VertexId>,
@@ -212,6 +222,20 @@ impl MatchStore {
                 self.frames.reserve(FIRST_MATCHES);
             }
         }
+        if let Some(tags) = pattern.lone_vertex_tags() {
+            // One vertex per match (mountRule's `(p:process)`, all N
+            // processes): each vertex appended as it is, without a search
+            // per candidate; the same matches in the same order.
+            for &t in tags {
+                for &v in host.vertices_tagged(t) {
+                    if pattern.vertex_fits(host, 0, v) {
+                        self.push_lone(v);
+                    }
+                }
+            }
+            self.built = true;
+            return;
+        }
         let mut image = std::mem::take(&mut self.found);
         let _ = pattern.for_each_match_into(host, &mut image, |m| {
             self.push(m);
@@ -219,6 +243,18 @@ impl MatchStore {
         });
         self.found = image;
         self.built = true;
+    }
+
+    /// [`MatchStore::push`] of a match of a one-vertex pattern without
+    /// edges or frame.
+    fn push_lone(&mut self, v: VertexId) {
+        debug_assert!(self.nv == 1 && self.ne == 0 && !self.grid);
+        let at = self.count;
+        self.vertices.push(v);
+        self.count += 1;
+        if self.indexed {
+            self.by_vertex.link(at, v.index());
+        }
     }
 
     /// Drops the matches; the store is searched again if it is needed.
@@ -339,6 +375,10 @@ impl MatchStore {
     /// Removes every match that `doomed` selects (given its host vertices)
     /// among those holding `v`.
     fn remove_where(&mut self, v: VertexId, doomed: impl Fn(&[VertexId]) -> bool) {
+        // A vertex in no match (a new one, say): nothing to walk.
+        if self.by_vertex.count(v.index()) == 0 {
+            return;
+        }
         let mut hits = std::mem::take(&mut self.hits);
         hits.extend(
             self.by_vertex
@@ -398,11 +438,16 @@ impl MatchStore {
         if self.ne == 0 {
             return;
         }
-        let end = if self.by_vertex.count(b.index()) < self.by_vertex.count(a.index()) {
-            b
-        } else {
-            a
-        };
+        let (na, nb) = (
+            self.by_vertex.count(a.index()),
+            self.by_vertex.count(b.index()),
+        );
+        // An end in no match: no match uses the edge (the second edge a
+        // rule removed from the match the first one took away, say).
+        if na == 0 || nb == 0 {
+            return;
+        }
+        let end = if nb < na { b } else { a };
         let mut hits = std::mem::take(&mut self.hits);
         hits.extend(
             self.by_vertex
@@ -432,11 +477,35 @@ impl MatchStore {
         })
     }
 
-    fn add_found(&mut self, pattern: &Pattern, host: &Graph, anchors: &[(usize, VertexId)]) {
+    /// Whether one of the matches from position `since` on is `m`.
+    fn holds_since(&self, since: usize, m: &Match) -> bool {
+        (since..self.count).any(|p| {
+            self.vertices_of(p) == m.vertices.as_slice()
+                && self.edges_of(p) == m.edges.as_slice()
+                && self.frame_of(p) == m.frame
+        })
+    }
+
+    /// Appends the matches of an anchored search that the store does not
+    /// hold yet. With `fresh`, the search is from an added edge: a match
+    /// that uses it is younger than the application, so the store can
+    /// only hold it among the matches this update appended, and it is
+    /// looked for there instead of through the slot lists.
+    fn add_found(
+        &mut self,
+        pattern: &Pattern,
+        host: &Graph,
+        anchors: &[(usize, VertexId)],
+        fresh: Option<Fresh>,
+    ) {
         // The search writes its matches into the store's own buffer.
         let mut image = std::mem::take(&mut self.found);
         let _ = pattern.for_each_anchored_into(host, anchors, &mut image, |m| {
-            if !self.contains(m) {
+            let held = match fresh {
+                Some(f) if m.edges[f.pattern_edge] == f.edge => self.holds_since(f.since, m),
+                _ => self.contains(m),
+            };
+            if !held {
                 self.push(m);
             }
             ControlFlow::Continue(())
@@ -473,10 +542,82 @@ impl MatchStore {
             self.clear();
             return;
         }
+        if !facts.any_single && !facts.sensitivity.pair {
+            // No condition looks at links (newRule, takeRule, giveRule in
+            // the mutex STS): steps 1 and 3 only, with no changed
+            // neighbourhood to collect and no scratch space to take out.
+            self.remove_changed(changes, facts);
+            self.search_changed(pattern, host, changes);
+            return;
+        }
         // Taken out for the update, which changes the rest of the store.
         let mut sc = self.scratch.take().unwrap_or_default();
         self.apply_changes(pattern, host, changes, facts, &mut sc);
         self.scratch = Some(sc);
+    }
+
+    /// Step 1 of an update: drops the matches on deleted or touched
+    /// vertices and those using a removed edge.
+    fn remove_changed(&mut self, changes: &Changes, facts: &StoreFacts) {
+        for &v in changes.deleted.iter().chain(&changes.touched) {
+            self.remove_where(v, |_| true);
+        }
+        for r in &changes.removed_edges {
+            // Only an edge of a kind the pattern's edges have can be in a match.
+            if facts.edge_kinds.binary_search(&r.kind.either_end()).is_ok() {
+                self.remove_using_edge(r.id, r.source, r.target);
+            }
+        }
+    }
+
+    /// The first searches of step 3: at every touched vertex and from
+    /// every added edge.
+    fn search_changed(&mut self, pattern: &Pattern, host: &Graph, changes: &Changes) {
+        // Steps 1 and 2 only remove and step 3 only appends: whatever this
+        // update adds lies from `since` on.
+        let since = self.count;
+        let n = pattern.vertices().len();
+        for &v in &changes.touched {
+            if !host.contains_vertex(v) {
+                continue;
+            }
+            // A new vertex's edges are all new: a match that puts it at a
+            // position with pattern edges is found from those edges below.
+            let created = changes.created.contains(&v);
+            for i in (0..n)
+                .filter(|&i| !(created && pattern.degree(i) > 0) && pattern.accepts(host, i, v))
+            {
+                self.add_found(pattern, host, &[(i, v)], None);
+            }
+        }
+        for edge in &changes.added_edges {
+            for (j, pe) in pattern.edges().iter().enumerate() {
+                // Same direction, cosmetic flag and label: the same packed
+                // kind seen from the source.
+                if pattern.kind(j) != edge.kind {
+                    continue;
+                }
+                let fresh = Some(Fresh {
+                    pattern_edge: j,
+                    edge: edge.id,
+                    since,
+                });
+                self.add_found(
+                    pattern,
+                    host,
+                    &[(pe.source, edge.source), (pe.target, edge.target)],
+                    fresh,
+                );
+                if !edge.kind.is_directed() {
+                    self.add_found(
+                        pattern,
+                        host,
+                        &[(pe.source, edge.target), (pe.target, edge.source)],
+                        fresh,
+                    );
+                }
+            }
+        }
     }
 
     fn apply_changes(
@@ -489,7 +630,7 @@ impl MatchStore {
     ) {
         let sens = &facts.sensitivity;
         let (single, pair) = (&sens.single, sens.pair);
-        let any_single = single.iter().any(|&s| s);
+        let any_single = facts.any_single;
         // Where conditions may now reject a match: every changed link.
         let (mut neighbourhood, mut pairs) = (
             std::mem::take(&mut sc.neighbourhood),
@@ -523,16 +664,7 @@ impl MatchStore {
                 (at, pairs)
             });
 
-        // 1. Matches on changed vertices and removed edges.
-        for &v in changes.deleted.iter().chain(&changes.touched) {
-            self.remove_where(v, |_| true);
-        }
-        for r in &changes.removed_edges {
-            // Only an edge of a kind the pattern's edges have can be in a match.
-            if facts.edge_kinds.binary_search(&r.kind.either_end()).is_ok() {
-                self.remove_using_edge(r.id, r.source, r.target);
-            }
-        }
+        self.remove_changed(changes, facts);
         // 2. Matches whose conditions look at a changed neighbourhood:
         // dropped where step 3 searches again, else (a change that can
         // only reject) checked and dropped if rejected.
@@ -572,41 +704,8 @@ impl MatchStore {
             }
         }
         // 3. Search again where something changed.
+        self.search_changed(pattern, host, changes);
         let n = pattern.vertices().len();
-        for &v in &changes.touched {
-            if !host.contains_vertex(v) {
-                continue;
-            }
-            // A new vertex's edges are all new: a match that puts it at a
-            // position with pattern edges is found from those edges below.
-            let created = changes.created.contains(&v);
-            for i in (0..n)
-                .filter(|&i| !(created && pattern.degree(i) > 0) && pattern.accepts(host, i, v))
-            {
-                self.add_found(pattern, host, &[(i, v)]);
-            }
-        }
-        for edge in &changes.added_edges {
-            for (j, pe) in pattern.edges().iter().enumerate() {
-                // Same direction, cosmetic flag and label: the same packed
-                // kind seen from the source.
-                if pattern.kind(j) != edge.kind {
-                    continue;
-                }
-                self.add_found(
-                    pattern,
-                    host,
-                    &[(pe.source, edge.source), (pe.target, edge.target)],
-                );
-                if !edge.kind.is_directed() {
-                    self.add_found(
-                        pattern,
-                        host,
-                        &[(pe.source, edge.target), (pe.target, edge.source)],
-                    );
-                }
-            }
-        }
         if any_single {
             for &w in research_at {
                 if !host.contains_vertex(w) {
@@ -616,7 +715,7 @@ impl MatchStore {
                     if found_from_added_edges(pattern, host, changes, i, w) {
                         continue;
                     }
-                    self.add_found(pattern, host, &[(i, w)]);
+                    self.add_found(pattern, host, &[(i, w)], None);
                 }
             }
         }
@@ -627,7 +726,7 @@ impl MatchStore {
                 }
                 for i in (0..n).filter(|&i| pattern.accepts(host, i, a)) {
                     for j in (0..n).filter(|&j| j != i && pattern.accepts(host, j, b)) {
-                        self.add_found(pattern, host, &[(i, a), (j, b)]);
+                        self.add_found(pattern, host, &[(i, a), (j, b)], None);
                     }
                 }
             }
@@ -693,6 +792,15 @@ fn changed_links(
     } else {
         &[]
     };
+    if changes.removed_edges.is_empty()
+        && added.is_empty()
+        && changes.relinked.is_empty()
+        && changes.touched.is_empty()
+    {
+        // Nothing changed a link (requestRule's changes seen without its
+        // added edge): both sets stay empty.
+        return;
+    }
     if sens.pair {
         for e in &changes.removed_edges {
             pairs.push((e.source, e.target));
