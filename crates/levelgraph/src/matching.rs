@@ -1051,6 +1051,9 @@ impl Pattern {
         host.find_edge(a, b, self.kinds[j][0], free)
     }
 
+    /// Whether host vertex `v` passes pattern vertex `i`'s own tests: live,
+    /// an accepted tag, at least `i`'s pattern degree, the exact valence
+    /// and the attributes it asks for.
     pub(crate) fn vertex_fits(&self, host: &Graph, i: usize, v: VertexId) -> bool {
         let p = &self.vertices[i];
         let Some((tag, degree)) = host.live_tag_and_degree(v) else {
@@ -1071,7 +1074,17 @@ impl Pattern {
     /// containment, forbidden tags, `induced`, negative application
     /// conditions. Also used on a match found earlier, after the host
     /// changed (incremental stores).
+    #[inline]
     pub(crate) fn conditions_hold(&self, host: &Graph, m: &Match) -> bool {
+        // Most patterns have none of these: no call for them.
+        if self.inside.is_empty() && !self.any_forbidden && !self.induced && self.nacs.is_empty() {
+            return true;
+        }
+        self.conditions_hold_checked(host, m)
+    }
+
+    /// [`Pattern::conditions_hold`] of a pattern with conditions.
+    fn conditions_hold_checked(&self, host: &Graph, m: &Match) -> bool {
         self.inside
             .iter()
             .all(|&(c, p)| host.parent(m.vertices[c]) == Some(m.vertices[p]))

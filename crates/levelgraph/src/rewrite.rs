@@ -242,10 +242,16 @@ pub(crate) fn apply(
         if let Some(f) = e.length {
             edge.length_factor = f * mean_factor;
         }
-        let mut added = ChangedEdge::new(EdgeId(u32::MAX), &edge);
-        added.id = host.add_edge(edge);
+        // Read before the edge moves into the graph.
+        let (source, target, kind) = (edge.source, edge.target, edge.kind());
+        let id = host.add_edge(edge);
         if host.edge_count() > before {
-            changes.added_edges.push(added);
+            changes.added_edges.push(ChangedEdge {
+                id,
+                source,
+                target,
+                kind,
+            });
         }
     }
     if plan.added_inside.is_empty() {
