@@ -94,6 +94,17 @@ fn conditions_of_every_kind() {
              rule tri max_uses 40 { (x:a) -- (y:a) where not (x) -- (w:k), (x) -- (u:k), (w) -[t]- (u) => (x) -- (y) }",
         ),
         (
+            // One-vertex patterns, built from the tag index once the host
+            // passes 64 vertices: with a tag set, an exact valence.
+            "one vertex",
+            "tags { s a b c }\n\
+             rule start { (x:s) => (x:a) -- (y:a) }\n\
+             rule grow max_uses 40 { (x:a) -- (y:a) => (x) -- (n:a) -- (y) }\n\
+             rule sprout max_uses 36 { (x:a) => (x) -- (n:b) }\n\
+             rule leaf max_uses 20 { (x:a|b valence 1) => (x:c) }\n\
+             rule back max_uses 10 { (x:c|b valence 2) => (x:a) }",
+        ),
+        (
             "global condition",
             "tags { s a b }\n\
              rule start { (x:s) => (x:a) -- (y:a) }\n\

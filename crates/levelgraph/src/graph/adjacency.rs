@@ -75,7 +75,6 @@ impl Adjacency {
         }
     }
 
-    /// Records the tag of `v` (`None`: `v` is removed).
     /// The tag of `v` if it is live, with the length of its list: one
     /// read of its block, no slice built.
     #[inline]
@@ -86,6 +85,7 @@ impl Adjacency {
         }
     }
 
+    /// Records the tag of `v` (`None`: `v` is removed).
     pub(super) fn set_tag(&mut self, v: VertexId, tag: Option<Symbol>) {
         self.blocks[v.index()].tag = tag.map_or(DEAD, |t| t.0);
     }

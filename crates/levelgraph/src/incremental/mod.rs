@@ -28,7 +28,14 @@
 //!    where the position has no pattern edge: the others are found from its
 //!    new edges), each added edge as every pattern edge it could be, each
 //!    changed neighbourhood of step 2 at its sensitive positions, each
-//!    changed pair at every pair of positions.
+//!    changed pair at every pair of positions. A search at a changed
+//!    neighbourhood is skipped where some pattern edge at the position has
+//!    only added edges at the vertex: the added-edge searches, which run
+//!    first, found every such match (`found_from_added_edges`).
+//!
+//! A store whose conditions look at no links runs steps 1 and 3 only, and
+//! a one-vertex pattern with tags and nothing else is built from the tag
+//! index, in the order a search would find its matches.
 //!
 //! Matches that none of this reaches are unaffected: their vertices, edges
 //! and everything their conditions inspect are unchanged. Patterns whose
@@ -123,6 +130,12 @@ thread_local! {
 /// (16 MiB): a huge derivation's stores are freed, so one of them does not
 /// hold its memory for the rest of the thread's life.
 const KEEP_BYTES: usize = 16 << 20;
+
+/// Up to this many matches appended by an update, a match found from an
+/// added edge is looked for among them by a scan ([`MatchStore::holds_since`]);
+/// beyond, through the slot lists, so that one added edge at a hub that
+/// makes many matches does not cost their number squared.
+const FEW_APPENDED: usize = 16;
 
 /// An empty store for each of `patterns`, made from the stores this thread
 /// kept ([`keep_stores`]) while there are any.
@@ -477,7 +490,8 @@ impl MatchStore {
         })
     }
 
-    /// Whether one of the matches from position `since` on is `m`.
+    /// Whether one of the matches from position `since` on is `m`: a
+    /// scan, so only for a few matches (see [`FEW_APPENDED`]).
     fn holds_since(&self, since: usize, m: &Match) -> bool {
         (since..self.count).any(|p| {
             self.vertices_of(p) == m.vertices.as_slice()
@@ -502,7 +516,15 @@ impl MatchStore {
         let mut image = std::mem::take(&mut self.found);
         let _ = pattern.for_each_anchored_into(host, anchors, &mut image, |m| {
             let held = match fresh {
-                Some(f) if m.edges[f.pattern_edge] == f.edge => self.holds_since(f.since, m),
+                // Both tests are exact; the scan is cheaper only while
+                // the update has appended few matches (one added edge at
+                // a hub can make thousands).
+                Some(f)
+                    if m.edges[f.pattern_edge] == f.edge
+                        && self.count - f.since <= FEW_APPENDED =>
+                {
+                    self.holds_since(f.since, m)
+                }
                 _ => self.contains(m),
             };
             if !held {
@@ -747,7 +769,9 @@ impl MatchStore {
 /// (step 3, before the searches at changed neighbourhoods) have then found
 /// every such match already, so a search anchored at `(i, w)` would only
 /// find matches the store holds, and skipping it leaves the store and its
-/// order exactly as they would be. (In the mutex STS this is every search
+/// order exactly as they would be. It is also true, harmlessly, when `w`
+/// has no link of that kind at all: then no match puts `w` at `i`. (In
+/// the mutex STS this is every search
 /// at a changed neighbourhood: `releaseRule`'s process after a take or a
 /// release, whose only `held_by` edge is the one just added, or none.)
 fn found_from_added_edges(
@@ -909,8 +933,73 @@ fn for_each_link(host: &Graph, v: VertexId, mut f: impl FnMut(VertexId)) {
 
 #[cfg(test)]
 mod tests {
-    use super::sort_dedup;
-    use crate::graph::VertexId;
+    use super::{sort_dedup, MatchStore};
+    use crate::graph::{Edge, Graph, VertexId};
+    use crate::matching::{Pattern, PatternVertex, TagTest};
+
+    /// A one-vertex pattern with tags and nothing else is built from the
+    /// tag index without a search: it must hold what a search finds, in
+    /// the search's order (a derivation draws from the store by position,
+    /// and the incremental tests compare stores as sets only).
+    #[test]
+    fn a_one_vertex_store_is_built_in_the_searchs_order() {
+        let mut g = Graph::new();
+        let [a, b, c] = ["a", "b", "c"].map(|t| g.tags_mut().intern(t));
+        // Tags interleaved, degrees 0..3, a cosmetic edge (no valence),
+        // attributes, and a vertex stored in another.
+        let vs: Vec<VertexId> = (0..24).map(|i| g.add_vertex([a, b, c][i % 3])).collect();
+        for i in 0..23 {
+            for j in (i + 1..24).step_by(5).take(i % 4) {
+                g.add_edge(Edge {
+                    source: vs[i],
+                    target: vs[j],
+                    directed: i % 2 == 0,
+                    cosmetic: j % 7 == 0,
+                    label: None,
+                    length_factor: 1.0,
+                });
+            }
+            if i % 4 == 1 {
+                if let Some(x) = g.vertex_mut(vs[i]) {
+                    x.attributes.insert("colour".into(), "red".into());
+                }
+            }
+        }
+        assert!(g.set_parent(vs[4], Some(vs[9])));
+        let one = |tags: Vec<_>, attributes: Vec<(String, String)>, valence| {
+            Pattern::new(
+                vec![PatternVertex {
+                    tags: TagTest::OneOf(tags),
+                    forbidden: vec![],
+                    attributes,
+                    valence,
+                }],
+                vec![],
+            )
+        };
+        let red = || vec![("colour".to_string(), "red".to_string())];
+        let patterns = [
+            one(vec![a], vec![], None),
+            one(vec![a, c], vec![], None),
+            one(vec![b], vec![], Some(1)),
+            one(vec![a, b, c], vec![], Some(2)),
+            one(vec![b, c], red(), None),
+            one(vec![a, b], red(), Some(g.valence(vs[9]) as u32)),
+        ];
+        for (k, p) in patterns.iter().enumerate() {
+            assert!(
+                p.lone_vertex_tags().is_some(),
+                "pattern {k} takes the tag-index build"
+            );
+            let wanted = p.find_all(&g);
+            assert!(!wanted.is_empty(), "pattern {k} matches something");
+            for indexed in [true, false] {
+                let mut store = MatchStore::new(p);
+                store.ensure(p, &g, indexed);
+                assert_eq!(store.matches(), wanted, "pattern {k}, indexed {indexed}");
+            }
+        }
+    }
 
     #[test]
     fn sort_dedup_sorts_and_drops_repeats_at_every_length() {
