@@ -498,7 +498,7 @@ fn main() {
                 let derive = t.derive;
                 let grgen = GRGEN.iter().find(|&&(m, _)| m == n).map(|&(_, s)| s);
                 println!(
-                    "{n:<9} | {:>12} | {derive:>18.3} | {:>9.3}..{:<9.3} ({}) | {:>16.3} | {:>10.2} | {:>11} | {:>14}",
+                    "{n:<9} | {:>12} | {derive:>18.4} | {:>9.4}..{:<9.4} ({}) | {:>16.3} | {:>10.2} | {:>11} | {:>14}",
                     t.applications,
                     t.fastest,
                     t.slowest,
@@ -506,7 +506,8 @@ fn main() {
                     derive * 1e6 / t.applications as f64,
                     t.compile * 1e3,
                     grgen.map_or("-".to_owned(), |s| format!("{s}")),
-                    grgen.map_or("-".to_owned(), |s| format!("{:.0}×", derive / s)),
+                    // Two decimals: near 1 the ratio is the finding.
+                    grgen.map_or("-".to_owned(), |s| format!("{:.2}×", derive / s)),
                 );
                 if let Some((m, t)) = previous {
                     let exponent = (derive / t).ln() / (n as f64 / m as f64).ln();
