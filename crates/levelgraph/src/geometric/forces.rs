@@ -636,22 +636,8 @@ impl Neighbours {
         // Where the active vertices can get to (each moves at most
         // `max_step` a step; the others stay), grown by the reach.
         let travel = f64::from(params.max_steps) * params.max_step;
-        let grow = self.cell + travel + 0.5 * params.base;
-        let mut lo = [f64::INFINITY; 2];
-        let mut hi = [f64::NEG_INFINITY; 2];
-        for &i in active {
-            for k in 0..2 {
-                lo[k] = lo[k].min(pos[i][k] - grow);
-                hi[k] = hi[k].max(pos[i][k] + grow);
-            }
-        }
-        let inside = |p: Point| p[0] >= lo[0] && p[0] <= hi[0] && p[1] >= lo[1] && p[1] <= hi[1];
-        self.vertices
-            .extend((0..n).filter(|&i| inside(pos[i])).map(|i| i as u32));
-        // The box of the active vertices grown by `by`, a hair more so
-        // that rounding cannot leave out what is exactly at the edge.
-        let around = |by: f64| {
-            let by = by * (1.0 + 1e-9);
+        // The box of the active vertices grown by `by`.
+        let grown = |by: f64| {
             let mut lo = [f64::INFINITY; 2];
             let mut hi = [f64::NEG_INFINITY; 2];
             for &i in active {
@@ -662,6 +648,13 @@ impl Neighbours {
             }
             (lo, hi)
         };
+        let (lo, hi) = grown(self.cell + travel + 0.5 * params.base);
+        let inside = |p: Point| p[0] >= lo[0] && p[0] <= hi[0] && p[1] >= lo[1] && p[1] <= hi[1];
+        self.vertices
+            .extend((0..n).filter(|&i| inside(pos[i])).map(|i| i as u32));
+        // A hair more, so that rounding cannot leave out what is exactly
+        // at the edge.
+        let around = |by: f64| grown(by * (1.0 + 1e-9));
         // A spring pushes an active vertex off itself only when its box,
         // grown by the push's range, holds the vertex; by then the vertex
         // and the spring's ends have each moved at most `travel`.
