@@ -784,6 +784,7 @@ impl Run<'_, '_> {
     /// The alternatives of rule `r` that the limits allow at `m`, written
     /// to `allowed`; `0` when there is one, else why none is
     /// (`BLOCKED_BY_*` bits).
+    #[inline(always)]
     fn allowed_alternatives(&self, r: usize, m: &Match, allowed: &mut Vec<usize>) -> u8 {
         let rule = &self.rules[r];
         if self
@@ -834,6 +835,7 @@ impl Run<'_, '_> {
 
     /// One of `allowed` alternatives of rule `r`, by weight (no draw when
     /// there is one).
+    #[inline(always)]
     fn pick_alternative(&mut self, r: usize, allowed: &[usize]) -> usize {
         if allowed.len() == 1 {
             return allowed[0];

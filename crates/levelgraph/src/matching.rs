@@ -338,6 +338,7 @@ impl Nac {
     /// without a search (one incidence scan) rely on this instead of
     /// testing the guarded vertices as the search would; debug builds
     /// assert the count and that the vertices are live.
+    #[inline(always)]
     pub fn extends(&self, host: &Graph, m: &Match) -> bool {
         debug_assert_eq!(m.vertices.len(), self.bound);
         debug_assert!(m.vertices.iter().all(|&v| host.contains_vertex(v)));
@@ -1054,6 +1055,7 @@ impl Pattern {
     /// Whether host vertex `v` passes pattern vertex `i`'s own tests: live,
     /// an accepted tag, at least `i`'s pattern degree, the exact valence
     /// and the attributes it asks for.
+    #[inline(always)]
     pub(crate) fn vertex_fits(&self, host: &Graph, i: usize, v: VertexId) -> bool {
         let p = &self.vertices[i];
         let Some((tag, degree)) = host.live_tag_and_degree(v) else {

@@ -47,6 +47,7 @@ impl Rng {
     /// over weights read in place (the same draws and the same result), for
     /// callers whose weights sit inside other records. **Panics** if `n`
     /// is 0.
+    #[inline(always)]
     pub fn weighted_by(&mut self, n: usize, weight: impl Fn(usize) -> f64) -> usize {
         assert!(n > 0, "weighted choice from nothing");
         let total: f64 = (0..n).map(&weight).sum();

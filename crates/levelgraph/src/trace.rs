@@ -65,6 +65,7 @@ impl Trace {
     }
 
     /// Records an application of rule `rule` (an index into the names).
+    #[inline(always)]
     pub(crate) fn push(
         &mut self,
         rule: usize,

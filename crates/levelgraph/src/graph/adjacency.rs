@@ -106,6 +106,7 @@ impl Adjacency {
     }
 
     /// Appends `entry` to the list of `v`; returns its position there.
+    #[inline(always)]
     pub(super) fn push(&mut self, v: VertexId, entry: Incidence) -> u32 {
         let b = self.blocks[v.index()];
         if b.len == b.cap {

@@ -614,6 +614,10 @@ impl Graph {
     /// endpoints, direction, label and cosmetic flag) returns that one and
     /// adds nothing. Self-loops are allowed by the model.
     /// **Panics** if an endpoint is not live.
+    // Forced inline here and in `remove_edge`: LLVM keeps both out of
+    // line, and a rewrite's every edge goes through them (the mutex STS at
+    // N = 10,000: 4 M more instructions of 193 M without).
+    #[inline(always)]
     pub fn add_edge(&mut self, edge: Edge) -> EdgeId {
         assert!(self.contains_vertex(edge.source) && self.contains_vertex(edge.target));
         if let Some(existing) = self.find_identical_edge(&edge) {
@@ -662,6 +666,7 @@ impl Graph {
     /// The id of an edge identical to `edge`, if the graph has one.
     /// Scans the shorter of the two endpoints' incidence lists (without
     /// reading the edges themselves).
+    #[inline(always)]
     pub fn find_identical_edge(&self, edge: &Edge) -> Option<EdgeId> {
         self.find_edge(edge.source, edge.target, edge.kind(), |_| true)
     }
@@ -692,6 +697,7 @@ impl Graph {
     /// Removes edge `e`; returns it. O(1): the edge leaves each endpoint's
     /// incidence list by swap-remove (so incidence order is the order of
     /// additions, changed only by removals; deterministic either way).
+    #[inline(always)]
     pub fn remove_edge(&mut self, e: EdgeId) -> Option<Edge> {
         let slot = self.edges.get_mut(e.index())?;
         let edge = slot.edge.take()?;

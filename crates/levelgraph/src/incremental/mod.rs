@@ -301,6 +301,7 @@ impl MatchStore {
     }
 
     /// Match `i`, written into `m` (whose buffers are reused).
+    #[inline(always)]
     pub(crate) fn get_into(&self, i: usize, m: &mut Match) {
         small_copy::assign(&mut m.vertices, self.vertices_of(i));
         small_copy::assign(&mut m.edges, self.edges_of(i));
@@ -329,6 +330,7 @@ impl MatchStore {
         self.by_vertex.clear();
     }
 
+    #[inline(always)]
     fn push(&mut self, m: &Match) {
         let at = self.len();
         small_copy::append(&mut self.vertices, &m.vertices);
@@ -346,6 +348,7 @@ impl MatchStore {
     }
 
     /// Removes the match at `at`, moving the last match into its place.
+    #[inline(always)]
     fn remove_at(&mut self, at: usize) {
         let last = self.len() - 1;
         let (nv, ne) = (self.nv, self.ne);
@@ -375,6 +378,7 @@ impl MatchStore {
     /// position first: a removal moves the last match into the freed slot,
     /// and the last match, if doomed, is the largest position, so the
     /// positions still to remove stay valid.
+    #[inline(always)]
     fn remove_all(&mut self, hits: &mut Vec<u32>) {
         if hits.len() > 1 {
             hits.sort_unstable_by(|a, b| b.cmp(a));
@@ -800,6 +804,7 @@ fn found_from_added_edges(
 /// links of a touched vertex; and in `pairs` the changed links, when the
 /// pattern is pair-sensitive. What the pattern does not read is left
 /// empty.
+#[inline(always)]
 fn changed_links(
     host: &Graph,
     changes: &Changes,
@@ -868,6 +873,7 @@ fn changed_links(
 /// changed links (usually 2 to 6) are sorted by insertion in place, without
 /// the call into the standard sort; more by `sort_unstable`. The result is
 /// the same either way.
+#[inline(always)]
 fn sort_dedup(set: &mut Vec<VertexId>) {
     const BY_INSERTION: usize = 16;
     if set.len() <= BY_INSERTION {

@@ -42,7 +42,7 @@ impl SlotIndex {
 
     /// Adds `slot` (not listed yet) to `key`'s list. Inlined: a store
     /// links every vertex slot of every match it adds.
-    #[inline]
+    #[inline(always)]
     pub(super) fn link(&mut self, slot: usize, key: usize) {
         if key >= self.head.len() {
             self.head.resize(key + 1, [NIL, 0]);
