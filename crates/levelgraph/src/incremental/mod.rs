@@ -584,6 +584,7 @@ impl MatchStore {
 
     /// Step 1 of an update: drops the matches on deleted or touched
     /// vertices and those using a removed edge.
+    #[inline(always)]
     fn remove_changed(&mut self, changes: &Changes, facts: &StoreFacts) {
         for &v in changes.deleted.iter().chain(&changes.touched) {
             self.remove_where(v, |_| true);
@@ -598,6 +599,7 @@ impl MatchStore {
 
     /// The first searches of step 3: at every touched vertex and from
     /// every added edge.
+    #[inline(always)]
     fn search_changed(&mut self, pattern: &Pattern, host: &Graph, changes: &Changes) {
         // Steps 1 and 2 only remove and step 3 only appends: whatever this
         // update adds lies from `since` on.
