@@ -605,7 +605,7 @@ pub(crate) struct Neighbours {
 
 impl Neighbours {
     /// Chooses the candidates for a relaxation of `active` by at most
-    /// `steps` steps.
+    /// `params.max_steps` steps.
     fn choose(
         &mut self,
         pos: &[Point],
@@ -617,8 +617,15 @@ impl Neighbours {
     ) {
         let n = pos.len();
         let widest = radius.iter().fold(0.0f64, |w, &r| w.max(r));
+        // Two vertices without radii touch at the base length
+        // ([`touching`]), which may be the farther, when some have radii.
         let separation = if widest > 0.0 {
-            2.0 * widest + params.margin
+            let with_radii = 2.0 * widest + params.margin;
+            if radius.iter().any(|&r| r <= 0.0) {
+                with_radii.max(params.base)
+            } else {
+                with_radii
+            }
         } else {
             params.base
         };
@@ -653,8 +660,16 @@ impl Neighbours {
         self.vertices
             .extend((0..n).filter(|&i| inside(pos[i])).map(|i| i as u32));
         // A hair more, so that rounding cannot leave out what is exactly
-        // at the edge.
-        let around = |by: f64| grown(by * (1.0 + 1e-9));
+        // at the edge; and a step's move is rounded to the coordinates'
+        // spacing, which far from the origin (a host file's positions)
+        // exceeds `max_step`'s share: at most half of `EPSILON` times the
+        // coordinate per step, allowed for twice over.
+        let extent = active
+            .iter()
+            .fold(0.0f64, |e, &i| e.max(pos[i][0].abs()).max(pos[i][1].abs()))
+            + travel;
+        let rounding = f64::from(params.max_steps) * extent * f64::EPSILON;
+        let around = |by: f64| grown(by * (1.0 + 1e-9) + rounding);
         // A spring pushes an active vertex off itself only when its box,
         // grown by the push's range, holds the vertex; by then the vertex
         // and the spring's ends have each moved at most `travel`.
@@ -1143,6 +1158,77 @@ mod tests {
             strength: 1.0,
             solid: true,
         }]
+    }
+
+    /// A relaxation of some vertices takes as candidates only what can
+    /// come within reach of them; it must move them exactly as when every
+    /// vertex is a candidate (found in review: vertices without radii
+    /// among vertices with radii, whose reach is the base length; and
+    /// positions far from the origin, where a capped step is rounded to
+    /// more than `max_step`).
+    #[test]
+    fn a_partial_relaxation_sees_everything_within_reach() {
+        // Vertex 0 relaxed alone, with two far vertices (so that only the
+        // candidates within reach are taken), against the same without
+        // them (three vertices: every one is a candidate).
+        fn check(pos: &[Point], radius: &[f64], springs: &[Spring], p: &RelaxParams) {
+            let far = |x: Point| [x[0] + 1e3, x[1] + 1e3];
+            let mut chosen = pos.to_vec();
+            chosen.extend([far(pos[0]), far(far(pos[0]))]);
+            let mut radii = radius.to_vec();
+            radii.extend([0.0, 0.0]);
+            relax(
+                &mut chosen,
+                &radii,
+                &[0],
+                springs,
+                p,
+                &mut RelaxScratch::default(),
+            );
+            let mut every = pos.to_vec();
+            relax(
+                &mut every,
+                radius,
+                &[0],
+                springs,
+                p,
+                &mut RelaxScratch::default(),
+            );
+            assert_ne!(every[0], pos[0], "vertex 0 is moved");
+            assert_eq!(chosen[0].map(f64::to_bits), every[0].map(f64::to_bits));
+        }
+        // Two vertices without radii among one with: they touch at the
+        // base length, beyond the cell made for the radii.
+        let mut p = params(SpringShape::Sigmoid);
+        p.base = 2.5;
+        p.max_step = 0.05;
+        p.max_steps = 1;
+        check(
+            &[[0.0, 0.0], [3.0, 0.0], [50.0, 50.0]],
+            &[0.0, 0.0, 0.5],
+            &[],
+            &p,
+        );
+        // Far from the origin a step of at most 0.1 is rounded to 0.125:
+        // over 20 steps vertex 0 comes within reach of the third vertex.
+        let x0 = 2f64.powi(49) + 1024.0;
+        let mut p = params(SpringShape::Sigmoid);
+        p.tolerance = 1e-3;
+        p.settled = 0.1;
+        p.max_steps = 20;
+        let spring = [Spring {
+            a: 0,
+            b: 1,
+            length: 1.0,
+            strength: 1.0,
+            solid: true,
+        }];
+        check(
+            &[[x0, 0.0], [x0 + 6.0, 0.0], [x0 + 4.125, 0.25]],
+            &[0.0; 3],
+            &spring,
+            &p,
+        );
     }
 
     /// [`relax`] of two free vertices of radius 0, both moving.
