@@ -2457,66 +2457,69 @@ mod tests {
         p
     }
 
+    /// Runs `test` on a run with `seed` over [`detour`]`(b, e)` with A, B
+    /// and E placed, the chain of C and D, and its bare-detour order.
+    fn with_bare_detour(
+        b: (i32, i32),
+        e: (i32, i32),
+        seed: u64,
+        test: impl FnOnce(&mut Run<'_, '_>, Partial, &[usize], &[usize]),
+    ) {
+        let problem = detour(b, e);
+        let prep = Prepared::new(&problem).expect("prepared");
+        let settings = LayoutSettings::default();
+        let mut run = Run::new(&prep, seed, &settings);
+        let partial = placed(5, b, e);
+        let chain = [2, 3];
+        let order = run
+            .bare_detour(&partial, &chain, false, false)
+            .expect("a bare detour");
+        test(&mut run, partial, &chain, &order);
+    }
+
     #[test]
     fn exact_fill_finds_the_only_placement_of_a_two_room_detour() {
         // B two cells right and one up from A; E fills the cell (1, 1),
         // so of the three paths of three steps from A to B only
         // right, right, up is free: C at (1, 0), D at (2, 0).
         let (b, e) = ((2, 1), (1, 1));
-        let problem = detour(b, e);
-        let prep = Prepared::new(&problem).expect("prepared");
-        let settings = LayoutSettings::default();
-        let mut run = Run::new(&prep, 7, &settings);
-        let partial = placed(5, b, e);
-        let chain = [2, 3];
-        let order = run
-            .bare_detour(&partial, &chain, false, false)
-            .expect("a bare detour");
-        assert_eq!(order[0], 2, "C touches a placed room, so it can go first");
-        let found = run.exact_fill(partial.clone(), &chain, &order, 4);
-        assert_eq!(found.len(), 1, "exactly one valid placement");
-        assert_eq!(found[0].pos[2], GridPoint::new(2, 0));
-        assert_eq!(found[0].pos[3], GridPoint::new(4, 0));
-        // Every candidate counted, and far fewer than an annealing
-        // schedule's trials.
-        assert!(
-            run.iterations > 0 && run.iterations < 200,
-            "{}",
-            run.iterations
-        );
-        // The same seed makes the same search.
-        let mut again = Run::new(&prep, 7, &settings);
-        assert_eq!(
-            again.exact_fill(partial, &chain, &order, 4)[0].pos,
-            found[0].pos
-        );
+        let mut first = None;
+        for _ in 0..2 {
+            with_bare_detour(b, e, 7, |run, partial, chain, order| {
+                assert_eq!(order[0], 2, "C touches a placed room, so it can go first");
+                let found = run.exact_fill(partial, chain, order, 4);
+                assert_eq!(found.len(), 1, "exactly one valid placement");
+                assert_eq!(found[0].pos[2], GridPoint::new(2, 0));
+                assert_eq!(found[0].pos[3], GridPoint::new(4, 0));
+                // Every candidate counted, and far fewer than an
+                // annealing schedule's trials.
+                assert!(
+                    run.iterations > 0 && run.iterations < 200,
+                    "{}",
+                    run.iterations
+                );
+                // The same seed makes the same search.
+                let pos = found[0].pos.clone();
+                assert_eq!(*first.get_or_insert_with(|| pos.clone()), pos);
+            });
+        }
     }
 
     #[test]
     fn exact_fill_reports_a_detour_that_cannot_fit_at_once() {
         // B diagonal to A: every path of three side steps between them
         // changes the parity of x + y three times, so none ends at B.
-        let (b, e) = ((1, 1), (2, 1));
-        let problem = detour(b, e);
-        let prep = Prepared::new(&problem).expect("prepared");
-        let settings = LayoutSettings::default();
-        let mut run = Run::new(&prep, 3, &settings);
-        let partial = placed(5, b, e);
-        let chain = [2, 3];
-        let order = run
-            .bare_detour(&partial, &chain, false, false)
-            .expect("a bare detour");
-        assert!(run
-            .exact_fill(partial.clone(), &chain, &order, 4)
-            .is_empty());
-        // At once: far fewer iterations than the 1,250 trials an annealing
-        // schedule would spend before giving up.
-        assert!(run.iterations < 200, "{}", run.iterations);
-        // A chain with a room whose neighbour is not placed is no bare
-        // detour.
-        let mut fewer = partial;
-        fewer.shape[1] = NONE;
-        assert!(run.bare_detour(&fewer, &chain, false, false).is_none());
+        with_bare_detour((1, 1), (2, 1), 3, |run, partial, chain, order| {
+            assert!(run.exact_fill(partial.clone(), chain, order, 4).is_empty());
+            // At once: far fewer iterations than the 1,250 trials an
+            // annealing schedule would spend before giving up.
+            assert!(run.iterations < 200, "{}", run.iterations);
+            // A chain with a room whose neighbour is not placed is no
+            // bare detour.
+            let mut fewer = partial;
+            fewer.shape[1] = NONE;
+            assert!(run.bare_detour(&fewer, chain, false, false).is_none());
+        });
     }
 
     #[test]
@@ -2524,30 +2527,18 @@ mod tests {
         // The fill of the only placement above, with a cap reached before
         // its first candidate: nothing found, and the run goes on (the
         // chain counts as failed and the search backtracks).
-        let (b, e) = ((2, 1), (1, 1));
-        let problem = detour(b, e);
-        let prep = Prepared::new(&problem).expect("prepared");
-        let settings = LayoutSettings::default();
-        let mut run = Run::new(&prep, 7, &settings);
-        let partial = placed(5, b, e);
-        let chain = [2, 3];
-        let order = run
-            .bare_detour(&partial, &chain, false, false)
-            .expect("a bare detour");
-        run.fill_cap = 0;
-        assert!(run
-            .exact_fill(partial.clone(), &chain, &order, 4)
-            .is_empty());
-        assert!(run.stopped.is_none());
-        assert!(run.tick(), "the run's own limits are untouched");
-        // The compact (best-first) fill keeps the cap too.
-        run.compact = true;
-        assert!(run
-            .exact_fill(partial.clone(), &chain, &order, 1)
-            .is_empty());
-        run.compact = false;
-        run.fill_cap = u64::MAX;
-        assert_eq!(run.exact_fill(partial, &chain, &order, 4).len(), 1);
+        with_bare_detour((2, 1), (1, 1), 7, |run, partial, chain, order| {
+            run.fill_cap = 0;
+            assert!(run.exact_fill(partial.clone(), chain, order, 4).is_empty());
+            assert!(run.stopped.is_none());
+            assert!(run.tick(), "the run's own limits are untouched");
+            // The compact (best-first) fill keeps the cap too.
+            run.compact = true;
+            assert!(run.exact_fill(partial.clone(), chain, order, 1).is_empty());
+            run.compact = false;
+            run.fill_cap = u64::MAX;
+            assert_eq!(run.exact_fill(partial, chain, order, 4).len(), 1);
+        });
     }
 
     /// Level 682's door of `examples/dungeon-rooms.lg`, relabelled: door
