@@ -322,7 +322,7 @@ impl Nac {
             } else {
                 e.source
             };
-            let want = pattern.kinds[0][usize::from(e.source != from)];
+            let want = pattern.kind_from(0, from);
             return NacShape::OwnNeighbour { from, want };
         }
         NacShape::General
@@ -1010,6 +1010,14 @@ impl Pattern {
         self.kinds[j][0]
     }
 
+    /// The host edge kind pattern edge `j` needs, seen from its end
+    /// `end` (a pattern vertex index): a directed edge is outgoing from
+    /// its source and incoming at its target.
+    #[inline]
+    pub(crate) fn kind_from(&self, j: usize, end: usize) -> EdgeKind {
+        self.kinds[j][usize::from(self.edges[j].source != end)]
+    }
+
     /// Number of pattern edges at pattern vertex `i` (a loop counts once).
     pub(crate) fn degree(&self, i: usize) -> usize {
         self.degree[i]
@@ -1297,8 +1305,7 @@ impl<'a> SearchState<'a> {
                 let anchor_p = self.pattern.other_end(via, v);
                 let anchor = self.b.image.vertices[anchor_p];
                 // The kind the host edge has at the anchor's end.
-                let want = self.pattern.kinds[via]
-                    [usize::from(self.pattern.edges[via].source != anchor_p)];
+                let want = self.pattern.kind_from(via, anchor_p);
                 let host = self.host;
                 for link in host.incidences(anchor) {
                     if !link.kind.fits(want) || self.b.used_edges.contains(&link.edge) {

@@ -201,8 +201,7 @@ where
             Some(via) => {
                 let anchor_p = self.pattern.other_end(via, v);
                 let anchor = self.image.vertices[anchor_p];
-                let want = self.pattern.kinds[via]
-                    [usize::from(self.pattern.edges[via].source != anchor_p)];
+                let want = self.pattern.kind_from(via, anchor_p);
                 for link in host.incidences(anchor) {
                     if !link.kind.fits(want) || self.used_edges[..self.edges].contains(&link.edge) {
                         continue;
