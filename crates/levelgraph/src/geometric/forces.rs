@@ -66,6 +66,10 @@ pub(crate) struct RelaxParams {
     pub(crate) base: f64,
     /// Extra room between two circles (added to the sum of radii).
     pub(crate) margin: f64,
+    /// Repulsion range, in separations: pairs farther apart than `range`
+    /// times their separation do not interact ([`RANGE`] while rewriting
+    /// and in rule drawings, `FINISH_RANGE` in `finish`).
+    pub(crate) range: f64,
     /// Largest move of one vertex in one step.
     pub(crate) max_step: f64,
     /// Stop when the energy changes by less than this fraction in a step.
@@ -125,12 +129,13 @@ const GAIN: f64 = 0.2;
 /// `finish`.)
 pub(crate) const SETTLED: f64 = 0.01;
 
-/// Repulsion range, in separations: pairs farther apart than this do not
+/// Repulsion range of the rewriting and of rule drawings, in separations
+/// ([`RelaxParams::range`]): pairs farther apart than this do not
 /// interact (their inverse-square force is below a quarter of the force at
 /// one separation, itself a twentieth of a spring's pull at twice its
 /// length). Measured: 2 instead of 3 separations ends as near the ideal
 /// lengths or nearer, on fewer candidate vertices.
-const RANGE: f64 = 2.0;
+pub(crate) const RANGE: f64 = 2.0;
 
 /// Below this many (active vertex, candidate) pairs a step scans every
 /// candidate instead of putting them in cells.
@@ -413,7 +418,7 @@ impl Lists {
                     for (b, (q, &rj)) in pos[start..end].iter().zip(&radius[start..end]).enumerate()
                     {
                         let (dx, dy) = (p[0] - q[0], p[1] - q[1]);
-                        let reach = RANGE * touching(ri, rj, params) + skin;
+                        let reach = params.range * touching(ri, rj, params) + skin;
                         mask |= u64::from(dx * dx + dy * dy < reach * reach) << b;
                     }
                     while mask != 0 {
@@ -441,7 +446,7 @@ impl Lists {
                     let q = pos[j as usize];
                     let (dx, dy) = (p[0] - q[0], p[1] - q[1]);
                     let touch = separation(radius, params, i, j as usize);
-                    let reach = RANGE * touch + skin;
+                    let reach = params.range * touch + skin;
                     if dx * dx + dy * dy < reach * reach {
                         self.pairs.push(j);
                         self.separations.push(touch);
@@ -629,7 +634,7 @@ impl Neighbours {
         } else {
             params.base
         };
-        self.cell = RANGE * separation + skin;
+        self.cell = params.range * separation + skin;
         self.skin = skin;
         self.boxed = false;
         self.vertices.clear();
@@ -979,7 +984,7 @@ fn push_apart(
     let dx = pos[i][0] - pos[j][0];
     let dy = pos[i][1] - pos[j][1];
     let d2 = dx * dx + dy * dy;
-    let reach = RANGE * separation;
+    let reach = params.range * separation;
     if d2 >= reach * reach {
         return None;
     }
@@ -1141,6 +1146,7 @@ mod tests {
             repulsion: 0.05,
             base: 1.0,
             margin: 0.0,
+            range: RANGE,
             max_step: 0.1,
             tolerance: 1e-4,
             settled: SETTLED,

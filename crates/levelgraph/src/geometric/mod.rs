@@ -110,6 +110,7 @@ impl GeometrySettings {
             repulsion: 0.05,
             base: 1.0,
             margin: 0.0,
+            range: forces::RANGE,
             max_step: 0.1,
             tolerance: 1e-3,
             settled: REWRITE_SETTLED,

@@ -196,6 +196,7 @@ fn rule_params(shape: SpringShape) -> RelaxParams {
         repulsion: 0.1,
         base: 1.0,
         margin: 0.0,
+        range: super::forces::RANGE,
         max_step: 0.05,
         tolerance: 1e-7,
         settled: super::forces::SETTLED,
