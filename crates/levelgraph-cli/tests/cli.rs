@@ -115,6 +115,33 @@ fn golden_outputs_of_the_default_grammar() {
     assert_golden(&dir, "default-seed7", &ALL_FILES);
 }
 
+/// The geometric derivation's outputs (positions and radii in
+/// `mission.json`, circles in `mission.svg`). Also pins the drawing: a
+/// change to the forces, placement or finishing that moves any room shows
+/// here, so that it is made on purpose and measured (BENCHMARKS.md,
+/// geometric derivation). The default spring is the sigmoid, whose
+/// arithmetic (`+ − × ÷ √`) is exact IEEE 754 on every platform.
+#[test]
+fn golden_outputs_of_a_geometric_derivation() {
+    let dir = scratch("golden-geometric");
+    let o = run(&[
+        "generate",
+        "--geometric",
+        "--seed",
+        "7",
+        "--formats",
+        "json,svg",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_golden(
+        &dir,
+        "default-geometric-seed7",
+        &["mission.json", "mission.svg"],
+    );
+}
+
 #[test]
 fn examples_generate_and_check_clean() {
     let dir = scratch("examples");
