@@ -1237,6 +1237,33 @@ mod tests {
         );
     }
 
+    /// The repulsion reaches `range` separations and no farther: with
+    /// the finishing's range of 1, circles push only when closer than
+    /// touching (their radii plus the margin).
+    #[test]
+    fn repulsion_reaches_its_range_and_no_farther() {
+        let mut p = params(SpringShape::Sigmoid);
+        p.margin = 0.5;
+        let radius = [1.0, 1.0];
+        // Touching at 1 + 1 + 0.5.
+        let touch = separation(&radius, &p, 0, 1);
+        assert_eq!(touch, 2.5);
+        let push = |range: f64, d: f64| {
+            let mut p = p;
+            p.range = range;
+            push_apart(&[[0.0, 0.0], [d, 0.0]], &p, 0, 1, touch)
+        };
+        for d in [2.6, 4.0, 4.9] {
+            assert!(push(1.0, d).is_none(), "range 1 at {d}");
+            let f = push(2.0, d).expect("range 2 reaches 5");
+            assert!(f[0] < 0.0 && f[1] == 0.0, "vertex 0 pushed away: {f:?}");
+        }
+        assert!(push(2.0, 5.0).is_none());
+        // Closer than touching: the inverse square and the contact push.
+        let f = push(1.0, 2.0).expect("overlapping circles push");
+        assert!(f[0] < -0.05 * (2.5f64 / 2.0).powi(2), "{f:?}");
+    }
+
     /// [`relax`] of two free vertices of radius 0, both moving.
     fn relax_pair(pos: &mut [Point], springs: &[Spring], p: &RelaxParams) -> RelaxOutcome {
         relax(
