@@ -258,12 +258,22 @@ impl RoomsParams {
 pub fn generate(params: &RoomsParams, seed: u64) -> Result<TileMap, TilesError> {
     params.validate()?;
     let mut rng = Rng::seeded(seed);
-    let rects = place_rooms(params, &mut rng);
-    let links = choose_links(rects.len(), params.corridors as usize, &mut rng);
-    let mut ctx = Ctx::new(params.width, params.height, rects);
+    let mut scratch = SCRATCH.take();
+    let mut rects = std::mem::take(&mut scratch.rects);
+    place_rooms(params, &mut rng, &mut rects);
+    let mut links = std::mem::take(&mut scratch.links);
+    choose_links(
+        rects.len(),
+        params.corridors as usize,
+        &mut rng,
+        &mut scratch.choose,
+        &mut links,
+    );
+    let mut deferred = std::mem::take(&mut scratch.deferred);
+    deferred.clear();
+    let mut ctx = Ctx::new(params.width, params.height, rects, scratch);
     ctx.reserve(links.len());
-    let mut deferred = Vec::new();
-    for (a, b) in links {
+    for &(a, b) in &links {
         if !ctx.link(a, b, &mut rng) {
             deferred.push((a, b));
         }
@@ -271,24 +281,28 @@ pub fn generate(params: &RoomsParams, seed: u64) -> Result<TileMap, TilesError> 
     // A needed link can be walled off by rooms between its two ends when
     // rooms span the map's narrow side; the corridors drawn since may open
     // a way.
-    for (a, b) in deferred {
+    for &(a, b) in &deferred {
         ctx.link(a, b, &mut rng);
     }
     ctx.join_components()?;
-    if ctx.owner.len() <= SCRATCH_KEEP_CELLS {
-        OWNER_SCRATCH.set(std::mem::take(&mut ctx.owner));
+    let (map, mut scratch) = ctx.finish();
+    if map.cells.len() <= SCRATCH_KEEP_CELLS {
+        scratch.links = links;
+        scratch.deferred = deferred;
+        SCRATCH.set(scratch);
     }
-    Ok(ctx.map)
+    Ok(map)
 }
 
 /// Seed 004 step 1: each room draws a size and a position up to
 /// `placement_tries` times and takes the first that keeps [`ROOM_GAP`] from
 /// every room placed and one wall cell from the map's edge.
-fn place_rooms(params: &RoomsParams, rng: &mut Rng) -> Vec<TileRect> {
+fn place_rooms(params: &RoomsParams, rng: &mut Rng, rects: &mut Vec<TileRect>) {
     let (w, h) = (params.width, params.height);
     let min = params.min_room_size;
     let (max_w, max_h) = (w / 5, h / 5);
-    let mut rects: Vec<TileRect> = Vec::with_capacity(params.rooms as usize);
+    rects.clear();
+    rects.reserve(params.rooms as usize);
     for _ in 0..params.rooms {
         for _ in 0..params.placement_tries {
             let rw = min + rng.below((max_w - min + 1) as usize) as u32;
@@ -303,7 +317,6 @@ fn place_rooms(params: &RoomsParams, rng: &mut Rng) -> Vec<TileRect> {
             }
         }
     }
-    rects
 }
 
 /// Whether two rooms' floors keep [`ROOM_GAP`] cells between them along x
@@ -315,16 +328,41 @@ fn apart(a: &TileRect, b: &TileRect) -> bool {
         || b.y >= a.bottom() + ROOM_GAP
 }
 
+/// The buffers [`choose_links`] works in, kept from one map to the next.
+#[derive(Default)]
+struct LinkScratch {
+    /// Pairs already linked, one bit per unordered pair.
+    seen: Vec<u64>,
+    /// The links as adjacency lists in one array: room `r`'s neighbours
+    /// are `adjacent[start[r]..start[r + 1]]`.
+    start: Vec<usize>,
+    next: Vec<usize>,
+    adjacent: Vec<usize>,
+    reached: Vec<bool>,
+    reached_list: Vec<usize>,
+    stack: Vec<usize>,
+}
+
 /// Seed 004 steps 2 and 3: `corridors` links from each room to random other
 /// rooms (a pair already linked either way is skipped), then every room the
 /// links do not reach from room 0 is linked to a random reached room.
-fn choose_links(n: usize, corridors: usize, rng: &mut Rng) -> Vec<(usize, usize)> {
+/// Writes them to `links`.
+fn choose_links(
+    n: usize,
+    corridors: usize,
+    rng: &mut Rng,
+    scratch: &mut LinkScratch,
+    links: &mut Vec<(usize, usize)>,
+) {
+    links.clear();
     if n < 2 {
-        return Vec::new();
+        return;
     }
-    let mut links = Vec::with_capacity(n * (corridors + 1));
+    links.reserve(n * (corridors + 1));
     // Pairs already linked, one bit per unordered pair (a < b).
-    let mut seen = vec![0u64; (n * n).div_ceil(64)];
+    let seen = &mut scratch.seen;
+    seen.clear();
+    seen.resize((n * n).div_ceil(64), 0);
     for a in 0..n {
         for _ in 0..corridors {
             let mut b = rng.below(n - 1);
@@ -339,25 +377,38 @@ fn choose_links(n: usize, corridors: usize, rng: &mut Rng) -> Vec<(usize, usize)
         }
     }
     // The links as adjacency lists in one array (compressed rows).
-    let mut start = vec![0usize; n + 1];
-    for &(a, b) in &links {
+    let LinkScratch {
+        start,
+        next,
+        adjacent,
+        reached,
+        reached_list,
+        stack,
+        ..
+    } = scratch;
+    start.clear();
+    start.resize(n + 1, 0);
+    for &(a, b) in links.iter() {
         start[a + 1] += 1;
         start[b + 1] += 1;
     }
     for i in 0..n {
         start[i + 1] += start[i];
     }
-    let mut next = start.clone();
-    let mut adjacent = vec![0usize; start[n]];
-    for &(a, b) in &links {
+    next.clear();
+    next.extend_from_slice(start);
+    adjacent.clear();
+    adjacent.resize(start[n], 0);
+    for &(a, b) in links.iter() {
         adjacent[next[a]] = b;
         next[a] += 1;
         adjacent[next[b]] = a;
         next[b] += 1;
     }
-    let mut reached = vec![false; n];
-    let mut reached_list = Vec::with_capacity(n);
-    let mut stack = Vec::new();
+    reached.clear();
+    reached.resize(n, false);
+    reached_list.clear();
+    stack.clear();
     let mut visit = |first: usize, reached: &mut Vec<bool>, list: &mut Vec<usize>| {
         stack.push(first);
         reached[first] = true;
@@ -371,15 +422,14 @@ fn choose_links(n: usize, corridors: usize, rng: &mut Rng) -> Vec<(usize, usize)
             }
         }
     };
-    visit(0, &mut reached, &mut reached_list);
+    visit(0, reached, reached_list);
     for a in 1..n {
         if !reached[a] {
             let b = reached_list[rng.below(reached_list.len())];
             links.push((a, b));
-            visit(a, &mut reached, &mut reached_list);
+            visit(a, reached, reached_list);
         }
     }
-    links
 }
 
 fn limit(detail: String) -> TilesError {
@@ -393,20 +443,37 @@ fn limit(detail: String) -> TilesError {
     }
 }
 
-thread_local! {
-    /// The owner grid of the last map made on this thread, lent to the next
-    /// (see [`Ctx::owner`]): a grid of the map's size is not cleared or
-    /// allocated again, which at 200 × 200 cells is 160 KB per map.
-    static OWNER_SCRATCH: std::cell::Cell<Vec<u32>> = const { std::cell::Cell::new(Vec::new()) };
+/// The buffers of one map kept for the next on the same thread: the grids
+/// (at 200 × 200 cells the owner grid alone is 160 KB), the union-find, the
+/// rooms, the links and the scratch of the path checks. A map made with them
+/// allocates only what it returns.
+#[derive(Default)]
+struct Scratch {
+    zone: Vec<u8>,
+    owner: Vec<u32>,
+    parent: Vec<u32>,
+    rects: Vec<TileRect>,
+    links: Vec<(usize, usize)>,
+    deferred: Vec<(usize, usize)>,
+    choose: LinkScratch,
+    stretches: Vec<(usize, usize)>,
+    meets: Vec<usize>,
+    drawn: Vec<usize>,
 }
 
-/// The largest owner grid a thread keeps between maps, in cells (4 MB):
-/// the grid of a larger map is freed, so one huge map does not hold its
-/// memory for the rest of the thread's life.
+thread_local! {
+    /// The [`Scratch`] of the last map made on this thread, lent to the
+    /// next.
+    static SCRATCH: std::cell::Cell<Scratch> = std::cell::Cell::new(Scratch::default());
+}
+
+/// The largest map (in cells, 4 MB of owner grid) whose buffers a thread
+/// keeps between maps: a larger map's are freed, so one huge map does not
+/// hold its memory for the rest of the thread's life.
 const SCRATCH_KEEP_CELLS: usize = 1 << 20;
 
 /// What each cell may become: corridors only ever go on `FREE` cells, doors
-/// only on `RING` cells.
+/// only on `RING` cells. The low bits of a [`Ctx::zone`] cell ([`KIND`]).
 const FREE: u8 = 0;
 /// The map's outer edge.
 const BORDER: u8 = 1;
@@ -418,6 +485,12 @@ const RING: u8 = 3;
 /// A corner of a room's wall ring: kept wall so a corridor never touches a
 /// room even diagonally, and a door's sides stay wall.
 const CORNER: u8 = 4;
+/// The bits of a zone cell that say its kind.
+const KIND: u8 = 7;
+/// Set in a zone cell that is corridor or door on the map, so the path
+/// checks read one grid: a cell's kind and whether it is open come in one
+/// byte.
+const OPEN: u8 = 8;
 /// No owner / no cell.
 const NONE: u32 = u32::MAX;
 
@@ -443,17 +516,57 @@ enum End {
     Join,
 }
 
-/// The path in [`Ctx::l_cells`] as geometry, so a cell's column and row
-/// are found without a division: from `start`, `legs[i]` steps of
-/// `steps[i]` for each leg in turn.
+/// The path [`Ctx::build_path`] set up, as geometry, so a cell's index,
+/// column and row are found without a division and without listing the
+/// cells: from `start` (cell index `first`), `legs[i]` steps of `steps[i]`
+/// (`offsets[i]` added to the index, wrapping) for each leg in turn.
 #[derive(Clone, Copy, Debug, Default)]
 struct PathShape {
     start: [i64; 2],
+    first: usize,
     steps: [[i64; 2]; 3],
+    offsets: [usize; 3],
     legs: [usize; 3],
 }
 
 impl PathShape {
+    /// The index of the path's last cell (its number of steps).
+    fn last(&self) -> usize {
+        self.legs[0] + self.legs[1] + self.legs[2]
+    }
+
+    /// The map index of the path's cell `k`.
+    fn cell(&self, k: usize) -> usize {
+        let mut c = self.first;
+        let mut left = k;
+        for (&offset, &len) in self.offsets.iter().zip(&self.legs) {
+            let n = left.min(len);
+            c = c.wrapping_add(offset.wrapping_mul(n));
+            left -= n;
+        }
+        c
+    }
+
+    /// Whether `test` holds for the map index of every cell `first..=last`.
+    fn all_cells(&self, first: usize, last: usize, mut test: impl FnMut(usize) -> bool) -> bool {
+        let mut c = self.cell(first);
+        if !test(c) {
+            return false;
+        }
+        let (mut k, mut end) = (first, 0);
+        for (&offset, &len) in self.offsets.iter().zip(&self.legs) {
+            end += len;
+            while k < last && k < end {
+                k += 1;
+                c = c.wrapping_add(offset);
+                if !test(c) {
+                    return false;
+                }
+            }
+        }
+        true
+    }
+
     /// The columns and rows of the path's cells `first..=last`.
     fn xy_run(&self, first: usize, last: usize) -> Vec<[u32; 2]> {
         let mut at = self.xy(first);
@@ -502,7 +615,9 @@ struct Ctx {
     map: TileMap,
     /// Columns, as `usize` for index arithmetic.
     w: usize,
-    /// Per cell: `FREE`, `BORDER`, `FLOOR`, `RING` or `CORNER`.
+    /// Per cell: its kind (`FREE`, `BORDER`, `FLOOR`, `RING` or `CORNER`,
+    /// the [`KIND`] bits) and [`OPEN`] where the map has a corridor or a
+    /// door.
     zone: Vec<u8>,
     /// Per passable cell: the room (floor, door) or the union-find node of
     /// the corridor that opened it. Read only where this map has opened
@@ -516,23 +631,27 @@ struct Ctx {
     /// Cells the searches may still settle for links that only add loops.
     loop_budget: usize,
     /// Scratch, kept between tries so that trying an L allocates nothing:
-    /// the L's cells, its stretches outside rooms (index ranges), the
-    /// cells a drawing opened.
-    l_cells: Vec<usize>,
+    /// the path's geometry, its stretches outside rooms (index ranges), the
+    /// open cells it meets, the cells a drawing opened.
     l_shape: PathShape,
     stretches: Vec<(usize, usize)>,
     meets: Vec<usize>,
     drawn: Vec<usize>,
+    /// What [`Ctx::finish`] hands back for the next map.
+    spare: Scratch,
 }
 
 impl Ctx {
-    /// A map of wall with the rooms' floor drawn and listed.
-    fn new(width: u32, height: u32, rects: Vec<TileRect>) -> Self {
+    /// A map of wall with the rooms' floor drawn and listed, working in the
+    /// buffers of `scratch`.
+    fn new(width: u32, height: u32, rects: Vec<TileRect>, mut scratch: Scratch) -> Self {
         let mut map = TileMap::filled(width, height, Tile::WALL);
         map.rooms.reserve_exact(rects.len());
         let (w, h) = (width as usize, height as usize);
-        let mut zone = vec![FREE; w * h];
-        let mut owner = OWNER_SCRATCH.take();
+        let mut zone = std::mem::take(&mut scratch.zone);
+        zone.clear();
+        zone.resize(w * h, FREE);
+        let mut owner = std::mem::take(&mut scratch.owner);
         if owner.len() < w * h {
             owner.resize(w * h, 0);
         }
@@ -544,6 +663,12 @@ impl Ctx {
             zone[y * w] = BORDER;
             zone[y * w + w - 1] = BORDER;
         }
+        // A cell already marked (the border) stays.
+        let mark = |z: &mut u8, kind: u8| {
+            if *z == FREE {
+                *z = kind;
+            }
+        };
         for (r, rect) in rects.iter().enumerate() {
             map.fill_rect(*rect, Tile::FLOOR);
             map.rooms.push(TileRoom::rect(room_name(r), "", *rect));
@@ -553,26 +678,30 @@ impl Ctx {
                 zone[y * w + x0..y * w + x1].fill(FLOOR);
                 owner[y * w + x0..y * w + x1].fill(r as u32);
             }
-            // The ring: rows above and below, columns left and right, then
-            // the four corners; a cell already marked (the border) stays.
-            let mark = |zone: &mut [u8], i: usize, kind: u8| {
-                if zone[i] == FREE {
-                    zone[i] = kind;
+            // The ring: rows above and below (each a slice), columns left
+            // and right, then the four corners.
+            for row in [y0 - 1, y1] {
+                for z in &mut zone[row * w + x0..row * w + x1] {
+                    mark(z, RING);
                 }
-            };
-            for x in x0..x1 {
-                mark(&mut zone, (y0 - 1) * w + x, RING);
-                mark(&mut zone, y1 * w + x, RING);
             }
             for y in y0..y1 {
-                mark(&mut zone, y * w + x0 - 1, RING);
-                mark(&mut zone, y * w + x1, RING);
+                mark(&mut zone[y * w + x0 - 1], RING);
+                mark(&mut zone[y * w + x1], RING);
             }
             for (x, y) in [(x0 - 1, y0 - 1), (x1, y0 - 1), (x0 - 1, y1), (x1, y1)] {
-                mark(&mut zone, y * w + x, CORNER);
+                mark(&mut zone[y * w + x], CORNER);
             }
         }
-        let parent = (0..rects.len() as u32).collect();
+        let mut parent = std::mem::take(&mut scratch.parent);
+        parent.clear();
+        parent.extend(0..rects.len() as u32);
+        let mut stretches = std::mem::take(&mut scratch.stretches);
+        let mut meets = std::mem::take(&mut scratch.meets);
+        let mut drawn = std::mem::take(&mut scratch.drawn);
+        stretches.clear();
+        meets.clear();
+        drawn.clear();
         Ctx {
             map,
             w,
@@ -581,12 +710,25 @@ impl Ctx {
             parent,
             rects,
             loop_budget: loop_budget(w, h),
-            l_cells: Vec::with_capacity(w + h),
             l_shape: PathShape::default(),
-            stretches: Vec::new(),
-            meets: Vec::new(),
-            drawn: Vec::new(),
+            stretches,
+            meets,
+            drawn,
+            spare: scratch,
         }
+    }
+
+    /// The map, and the buffers for the next map.
+    fn finish(self) -> (TileMap, Scratch) {
+        let mut scratch = self.spare;
+        scratch.zone = self.zone;
+        scratch.owner = self.owner;
+        scratch.parent = self.parent;
+        scratch.rects = self.rects;
+        scratch.stretches = self.stretches;
+        scratch.meets = self.meets;
+        scratch.drawn = self.drawn;
+        (self.map, scratch)
     }
 
     /// Room for what `links` links usually add (a corridor and two doors
@@ -619,9 +761,21 @@ impl Ctx {
         [(i % self.w) as u32, (i / self.w) as u32]
     }
 
+    /// Cell `i`'s kind, without the [`OPEN`] bit.
+    fn kind(&self, i: usize) -> u8 {
+        self.zone[i] & KIND
+    }
+
+    /// Whether cell `i` is corridor or door.
     fn is_open(&self, i: usize) -> bool {
-        let t = self.map.cells[i];
-        t == Tile::CORRIDOR || t == Tile::DOOR
+        self.zone[i] & OPEN != 0
+    }
+
+    /// Makes cell `c` a door or corridor (`tile`) owned by `owner`.
+    fn open(&mut self, c: usize, tile: Tile, owner: u32) {
+        self.map.cells[c] = tile;
+        self.zone[c] |= OPEN;
+        self.owner[c] = owner;
     }
 
     /// Whether one of the four 2 × 2 blocks holding inner cell `c` would be
@@ -673,7 +827,7 @@ impl Ctx {
         (x0..x1)
             .flat_map(|x| [(y0 - 1) * w + x, y1 * w + x])
             .chain((y0..y1).flat_map(|y| [y * w + x0 - 1, y * w + x1]))
-            .filter(|&c| self.zone[c] == RING && self.zone[self.outward(c)] == FREE)
+            .filter(|&c| self.kind(c) == RING && self.kind(self.outward(c)) == FREE)
             .collect()
     }
 
@@ -771,13 +925,13 @@ impl Ctx {
         false
     }
 
-    /// Fills `l_cells` with the path from `pa` to `pb` (both ends
-    /// included): along x when `horizontal_first` (else along y) to
-    /// `middle` on that axis, along the other axis all the way, then along
-    /// the first axis again to `pb`. With `middle` at `pb`'s coordinate
-    /// this is the seed's L; with `middle` between the two ends (as every
-    /// caller draws it) the path is monotone in both axes, so it enters and
-    /// leaves each room at most once.
+    /// Sets `l_shape` to the path from `pa` to `pb` (both ends included):
+    /// along x when `horizontal_first` (else along y) to `middle` on that
+    /// axis, along the other axis all the way, then along the first axis
+    /// again to `pb`. With `middle` at `pb`'s coordinate this is the seed's
+    /// L; with `middle` between the two ends (as every caller draws it) the
+    /// path is monotone in both axes, so it enters and leaves each room at
+    /// most once.
     #[inline]
     fn build_path(&mut self, pa: [u32; 2], pb: [u32; 2], horizontal_first: bool, middle: u32) {
         let w = self.w as i64;
@@ -803,28 +957,20 @@ impl Ctx {
         ];
         self.l_shape = PathShape {
             start: [i64::from(pa[0]), i64::from(pa[1])],
+            first: pa[1] as usize * self.w + pa[0] as usize,
             steps,
+            offsets: steps.map(|s| (s[0] + s[1] * w) as usize),
             legs,
         };
-        let cells = &mut self.l_cells;
-        cells.clear();
-        let mut c = pa[1] as usize * self.w + pa[0] as usize;
-        cells.push(c);
-        for (step, len) in steps.into_iter().zip(legs) {
-            let offset = (step[0] + step[1] * w) as usize;
-            for _ in 0..len {
-                c = c.wrapping_add(offset);
-                cells.push(c);
-            }
-        }
     }
 
-    /// Whether the path in `l_cells` keeps every rule: it runs on free
+    /// Whether the path in `l_shape` keeps every rule: it runs on free
     /// cells and room floor only, passing each room's ring straight through
     /// a door cell, and closes no 2 × 2 block of corridor and door. Records
     /// in `stretches` the index ranges of the parts outside rooms, door to
     /// door, and in `meets` the open cells it crosses or touches. Stops at
-    /// the first cell that breaks a rule.
+    /// the first cell that breaks a rule, so a refused path costs only the
+    /// cells up to its fault.
     ///
     /// Each cell off the floor reads its two neighbours off the path, and a
     /// block's diagonal only when both its sides are open; the neighbours
@@ -834,75 +980,171 @@ impl Ctx {
     /// its two neighbours off the path, two with the off-path cell beside
     /// either, three at the middle one, whose diagonal is the fourth. So
     /// cells already open are tested too: the middle one may be.
+    ///
+    /// The cells are walked leg by leg from the shape: inside a leg a cell
+    /// is entered and left by the same step, so only the cells where two
+    /// legs meet take the turn's tests.
     #[inline]
     fn check_path(&mut self) -> bool {
         self.stretches.clear();
         self.meets.clear();
-        let (cells, zone, w) = (&self.map.cells, &self.zone, self.w);
-        let open = |i: usize| matches!(cells[i], Tile::CORRIDOR | Tile::DOOR);
-        let diagonal = |a: usize, b: usize, c: usize| open(a.wrapping_add(b).wrapping_sub(c));
-        let path = &self.l_cells;
+        let shape = self.l_shape;
+        let last = shape.last();
+        let mut c = shape.first;
+        let mut k = 0;
         let mut start = usize::MAX;
-        for k in 1..path.len() - 1 {
-            let c = path[k];
-            let z = zone[c];
-            if z == FLOOR {
+        for leg in 0..3 {
+            let (step, len) = (shape.offsets[leg], shape.legs[leg]);
+            if len == 0 {
                 continue;
             }
-            let (p, n) = (path[k - 1], path[k + 1]);
-            let (din, dout) = (c.wrapping_sub(p), n.wrapping_sub(c));
-            match z {
-                FREE => {}
-                // A door is crossed straight, from floor to free or back.
-                RING if din == dout => match (zone[p], zone[n]) {
-                    (FLOOR, FREE) => start = k,
-                    (FREE, FLOOR) if start != usize::MAX => {
-                        self.stretches.push((start, k));
-                        start = usize::MAX;
-                    }
-                    _ => return false,
-                },
-                _ => return false,
+            // Every cell of the leg but its last is left by the same step.
+            let mut straight = len - 1;
+            while straight > 0 {
+                let skip = self.plain_cells(c, step, straight);
+                if skip > 0 {
+                    c = c.wrapping_add(step.wrapping_mul(skip));
+                    k += skip;
+                    straight -= skip;
+                    continue;
+                }
+                c = c.wrapping_add(step);
+                k += 1;
+                straight -= 1;
+                if !self.check_cell(c, step, step, k, &mut start) {
+                    return false;
+                }
             }
-            if cells[c] != Tile::WALL {
-                self.meets.push(c);
+            c = c.wrapping_add(step);
+            k += 1;
+            if k == last {
+                break;
             }
-            let (s1, s2) = if din == dout {
-                let across = if din == 1 || din == usize::MAX { w } else { 1 };
-                (c + across, c - across)
-            } else {
-                (c.wrapping_add(din), c.wrapping_sub(dout))
-            };
-            let (o1, o2) = (open(s1), open(s2));
-            if din == dout && !(o1 || o2) {
-                // A straight cell with nothing open across the path closes
-                // no block: every block holding it holds s1 or s2.
-                continue;
-            }
-            if o1 {
-                self.meets.push(s1);
-            }
-            if o2 {
-                self.meets.push(s2);
-            }
-            let (p_open, n_open) = (zone[p] != FLOOR, zone[n] != FLOOR);
-            let block = if din == dout {
-                // s1 and s2 lie across the path; each pairs with p and n.
-                (o1 && ((p_open && diagonal(s1, p, c)) || (n_open && diagonal(s1, n, c))))
-                    || (o2 && ((p_open && diagonal(s2, p, c)) || (n_open && diagonal(s2, n, c))))
-            } else {
-                // At the turn s1 is straight on from p and s2 straight back
-                // from n: the pairs are (p, n), (p, s2), (s1, n), (s1, s2).
-                (p_open && n_open && diagonal(p, n, c))
-                    || (p_open && o2 && diagonal(p, s2, c))
-                    || (o1 && n_open && diagonal(s1, n, c))
-                    || (o1 && o2 && diagonal(s1, s2, c))
-            };
-            if block {
+            // The leg's last cell is left by the next non-empty leg's step.
+            let next = (leg + 1..3)
+                .find(|&l| shape.legs[l] > 0)
+                .map_or(step, |l| shape.offsets[l]);
+            if !self.check_cell(c, step, next, k, &mut start) {
                 return false;
             }
         }
         true
+    }
+
+    /// How many of the next cells after `c` along `step` (at most `left`)
+    /// are plain, read a few at a time: free wall or floor with nothing
+    /// open across the path, so [`Ctx::check_cell`] would pass them and
+    /// record nothing. 0 when the next cell needs the full test. Along a
+    /// row, 8 cells and the 8 above and below come in three reads (a
+    /// floor or free byte has no bit but [`FLOOR`]'s, an open byte has
+    /// [`OPEN`]); along a column, a cell and its two sides in one.
+    #[inline(always)]
+    fn plain_cells(&self, c: usize, step: usize, left: usize) -> usize {
+        const NOT_FLOOR_OR_FREE: u64 = !(FLOOR as u64) & 0xFF;
+        const OPEN_BYTE: u64 = OPEN as u64;
+        let zone = &self.zone;
+        let word = |i: usize| -> u64 {
+            zone.get(i..i + 8).map_or(u64::MAX, |b| {
+                u64::from_le_bytes(b.try_into().unwrap_or([0xFF; 8]))
+            })
+        };
+        let w = self.w;
+        if step == 1 || step == usize::MAX {
+            if left < 8 {
+                return 0;
+            }
+            // The 8 cells after c, lowest address first.
+            let lo = if step == 1 { c + 1 } else { c - 8 };
+            let ones = u64::from_le_bytes([1; 8]);
+            let (row, up, down) = (word(lo), word(lo - w), word(lo + w));
+            if row & (NOT_FLOOR_OR_FREE * ones) == 0 && (up | down) & (OPEN_BYTE * ones) == 0 {
+                8
+            } else {
+                0
+            }
+        } else {
+            // The next cell and its left and right neighbours: bytes 0..3
+            // of the word at its left neighbour.
+            let next = c.wrapping_add(step);
+            let v = word(next - 1);
+            let mask = OPEN_BYTE | NOT_FLOOR_OR_FREE << 8 | OPEN_BYTE << 16;
+            usize::from(v & mask == 0)
+        }
+    }
+
+    /// [`Ctx::check_path`]'s tests at path cell `k`, map cell `c`, entered
+    /// by index step `din` and left by `dout`; `start` is the index of the
+    /// door the current stretch began at (`usize::MAX` inside a room).
+    #[inline(always)]
+    fn check_cell(
+        &mut self,
+        c: usize,
+        din: usize,
+        dout: usize,
+        k: usize,
+        start: &mut usize,
+    ) -> bool {
+        let zone = &self.zone;
+        let z = zone[c];
+        if z == FLOOR {
+            return true;
+        }
+        let open = |i: usize| zone[i] & OPEN != 0;
+        let (p, n) = (c.wrapping_sub(din), c.wrapping_add(dout));
+        match z & KIND {
+            FREE => {}
+            // A door is crossed straight, from floor to free or back.
+            RING if din == dout => match (zone[p] & KIND, zone[n] & KIND) {
+                (FLOOR, FREE) => *start = k,
+                (FREE, FLOOR) if *start != usize::MAX => {
+                    self.stretches.push((*start, k));
+                    *start = usize::MAX;
+                }
+                _ => return false,
+            },
+            _ => return false,
+        }
+        if z & OPEN != 0 {
+            self.meets.push(c);
+        }
+        let (s1, s2) = if din == dout {
+            let across = if din == 1 || din == usize::MAX {
+                self.w
+            } else {
+                1
+            };
+            (c + across, c - across)
+        } else {
+            (c.wrapping_add(din), c.wrapping_sub(dout))
+        };
+        let (o1, o2) = (open(s1), open(s2));
+        if din == dout && !(o1 || o2) {
+            // A straight cell with nothing open across the path closes
+            // no block: every block holding it holds s1 or s2.
+            return true;
+        }
+        if o1 {
+            self.meets.push(s1);
+        }
+        if o2 {
+            self.meets.push(s2);
+        }
+        let (p_open, n_open) = (zone[p] != FLOOR, zone[n] != FLOOR);
+        // The fourth cell of the block of a, b and the path cell c.
+        let diagonal = |a: usize, b: usize| open(a.wrapping_add(b).wrapping_sub(c));
+        let block = if din == dout {
+            // s1 and s2 lie across the path; each pairs with p and n.
+            (o1 && ((p_open && diagonal(s1, p)) || (n_open && diagonal(s1, n))))
+                || (o2 && ((p_open && diagonal(s2, p)) || (n_open && diagonal(s2, n))))
+        } else {
+            // At the turn s1 is straight on from p and s2 straight back
+            // from n: the pairs are (p, n), (p, s2), (s1, n), (s1, s2).
+            (p_open && n_open && diagonal(p, n))
+                || (p_open && o2 && diagonal(p, s2))
+                || (o1 && n_open && diagonal(s1, n))
+                || (o1 && o2 && diagonal(s1, s2))
+        };
+        !block
     }
 
     /// Draws the path [`Ctx::check_path`] accepted: one corridor per stretch
@@ -911,35 +1153,33 @@ impl Ctx {
     fn draw_path(&mut self) {
         let node = self.parent.len();
         self.parent.push(node as u32);
-        let path = std::mem::take(&mut self.l_cells);
+        let shape = self.l_shape;
         let stretches = std::mem::take(&mut self.stretches);
         for &(s, e) in &stretches {
-            let from = self.owner[path[s - 1]];
-            let to = self.owner[path[e + 1]];
+            let from = self.owner[shape.cell(s - 1)];
+            let to = self.owner[shape.cell(e + 1)];
             self.union(node, from as usize);
             self.union(node, to as usize);
-            let stretch = &path[s..=e];
-            if stretch.iter().all(|&c| self.map.cells[c] != Tile::WALL) {
+            if shape.all_cells(s, e, |c| self.zone[c] & OPEN != 0) {
                 continue;
             }
-            let xy = self.l_shape.xy_run(s, e);
-            for (k, &c) in stretch.iter().enumerate() {
-                if self.map.cells[c] != Tile::WALL {
+            let xy = shape.xy_run(s, e);
+            let w = self.w;
+            for (k, &[x, y]) in xy.iter().enumerate() {
+                let c = y as usize * w + x as usize;
+                if self.zone[c] & OPEN != 0 {
                     continue;
                 }
                 if self.zone[c] == RING {
                     // A stretch's ring cells are its two ends.
                     let room = if k == 0 { from } else { to };
-                    self.map.cells[c] = Tile::DOOR;
-                    self.owner[c] = room;
-                    let [x, y] = xy[k];
+                    self.open(c, Tile::DOOR, room);
                     self.map.doors.push(TileDoor {
                         cells: TileRect::new(x, y, 1, 1),
                         rooms: [Some(room as usize), None],
                     });
                 } else {
-                    self.map.cells[c] = Tile::CORRIDOR;
-                    self.owner[c] = node as u32;
+                    self.open(c, Tile::CORRIDOR, node as u32);
                 }
             }
             self.map.corridors.push(TileCorridor {
@@ -947,11 +1187,16 @@ impl Ctx {
                 rooms: [Some(from as usize), Some(to as usize)],
             });
         }
+        // Consecutive cells met often share an owner (a corridor crossed or
+        // run beside): one union each is enough.
+        let mut last = NONE;
         for i in 0..self.meets.len() {
-            let met = self.owner[self.meets[i]] as usize;
-            self.union(node, met);
+            let met = self.owner[self.meets[i]];
+            if met != last {
+                self.union(node, met as usize);
+                last = met;
+            }
         }
-        self.l_cells = path;
         self.stretches = stretches;
     }
 
@@ -1066,7 +1311,7 @@ impl Ctx {
         // How a route may step onto a cell: not at all (None), walking on
         // (Some(None)), or ending there (Some(Some(end))).
         let enter = |g: usize, heading: usize| -> Option<Option<End>> {
-            match self.zone[g] {
+            match self.kind(g) {
                 FREE if banned.contains(&g) => None,
                 FREE if self.map.cells[g] == Tile::CORRIDOR && target[self.owner[g] as usize] => {
                     Some(Some(End::Join))
@@ -1219,7 +1464,7 @@ impl Ctx {
             return Err(None);
         }
         let first = path[0];
-        if self.zone[first] != RING || self.outward(first) != path[1] {
+        if self.kind(first) != RING || self.outward(first) != path[1] {
             return Err(None);
         }
         let from = self.room_of_ring(first);
@@ -1227,7 +1472,7 @@ impl Ctx {
             End::Door(room) => {
                 let last = path[n - 1];
                 if n < 3
-                    || self.zone[last] != RING
+                    || self.kind(last) != RING
                     || self.room_of_ring(last) != room
                     || self.outward(last) != path[n - 2]
                 {
@@ -1242,7 +1487,7 @@ impl Ctx {
                 &path[1..]
             }
         };
-        if middle.iter().any(|&c| self.zone[c] != FREE) {
+        if middle.iter().any(|&c| self.kind(c) != FREE) {
             return Err(None);
         }
         let mut sorted = path.to_vec();
@@ -1254,8 +1499,8 @@ impl Ctx {
         // fault: a route may close a block with its own cells far apart.
         let mut opened = Vec::new();
         for &c in path {
-            if self.map.cells[c] == Tile::WALL {
-                self.map.cells[c] = Tile::CORRIDOR;
+            if !self.is_open(c) {
+                self.zone[c] |= OPEN;
                 opened.push(c);
             }
         }
@@ -1264,7 +1509,7 @@ impl Ctx {
             .copied()
             .find(|&c| self.forms_block(c, [c; 3]));
         for &c in &opened {
-            self.map.cells[c] = Tile::WALL;
+            self.zone[c] &= !OPEN;
         }
         if let Some(bad) = bad {
             return Err(Some(bad));
@@ -1284,19 +1529,17 @@ impl Ctx {
         let mut drawn = std::mem::take(&mut self.drawn);
         drawn.clear();
         for &c in path {
-            if self.map.cells[c] == Tile::WALL {
+            if !self.is_open(c) {
                 if self.zone[c] == RING {
                     let room = self.room_of_ring(c);
-                    self.map.cells[c] = Tile::DOOR;
-                    self.owner[c] = room as u32;
+                    self.open(c, Tile::DOOR, room as u32);
                     let [x, y] = self.xy(c);
                     self.map.doors.push(TileDoor {
                         cells: TileRect::new(x, y, 1, 1),
                         rooms: [Some(room), None],
                     });
                 } else {
-                    self.map.cells[c] = Tile::CORRIDOR;
-                    self.owner[c] = node as u32;
+                    self.open(c, Tile::CORRIDOR, node as u32);
                 }
                 drawn.push(c);
             }
@@ -1673,6 +1916,11 @@ mod tests {
         .is_ok());
     }
 
+    /// A context with fresh buffers.
+    fn ctx_of(width: u32, height: u32, rects: Vec<TileRect>) -> Ctx {
+        Ctx::new(width, height, rects, Scratch::default())
+    }
+
     fn cells(ctx: &Ctx, k: usize) -> Vec<[u32; 2]> {
         ctx.map.corridors[k].cells.clone()
     }
@@ -1681,7 +1929,7 @@ mod tests {
     fn rooms_level_with_each_other_get_a_straight_corridor_through_two_doors() {
         // Centres (3, 3) and (11, 3): the seed's L is a straight line; its
         // part outside the rooms runs from door (5, 3) to door (9, 3).
-        let mut ctx = Ctx::new(
+        let mut ctx = ctx_of(
             16,
             8,
             vec![TileRect::new(2, 2, 3, 3), TileRect::new(10, 2, 3, 3)],
@@ -1706,9 +1954,7 @@ mod tests {
         let node = ctx.parent.len() as u32;
         ctx.parent.push(node);
         for &[x, y] in cells {
-            let c = y * ctx.w + x;
-            ctx.map.cells[c] = Tile::CORRIDOR;
-            ctx.owner[c] = node;
+            ctx.open(y * ctx.w + x, Tile::CORRIDOR, node);
         }
     }
 
@@ -1719,7 +1965,7 @@ mod tests {
         // Cells (8, 3) and (7, 4) are opened by hand: with the L's (7, 3)
         // and (8, 4) they would close a 2 × 2 block that only the open turn
         // cell sees (its neighbours on the path, and the diagonal (7, 4)).
-        let mut ctx = Ctx::new(
+        let mut ctx = ctx_of(
             14,
             14,
             vec![TileRect::new(2, 2, 3, 3), TileRect::new(8, 8, 3, 3)],
@@ -1748,7 +1994,7 @@ mod tests {
         // Room 0 covers x 2..5, y 2..5; room 1 x 8..11, y 8..11. The L from
         // (4, 4) along row 4 to x = 8, then down column 8, leaves room 0 by
         // door (5, 4) and enters room 1 by door (8, 7).
-        let mut ctx = Ctx::new(
+        let mut ctx = ctx_of(
             14,
             14,
             vec![TileRect::new(2, 2, 3, 3), TileRect::new(8, 8, 3, 3)],
@@ -1792,7 +2038,7 @@ mod tests {
         // Rooms 0, 2 and 1 in a row (floors x 2..5, 9..12, 16..19; y 2..5):
         // the L between the centres of rooms 0 and 1 runs along row 3
         // through room 2, in by door (8, 3) and out by door (12, 3).
-        let mut ctx = Ctx::new(
+        let mut ctx = ctx_of(
             22,
             15,
             vec![
@@ -1832,7 +2078,7 @@ mod tests {
         // Rooms 0 (left) and 1 (right) level with each other, joined by a
         // straight corridor on row 4. A second corridor from room 0's door
         // (5, 3) along row 3 would run beside it.
-        let mut ctx = Ctx::new(
+        let mut ctx = ctx_of(
             20,
             15,
             vec![TileRect::new(2, 3, 3, 3), TileRect::new(14, 3, 3, 3)],
@@ -1865,7 +2111,7 @@ mod tests {
     fn a_needed_corridor_may_stop_on_a_connected_corridor() {
         // Rooms 0 and 1 are joined along row 4; room 2 lies below that
         // corridor, so the search from room 2 to room 1 stops on it.
-        let mut ctx = Ctx::new(
+        let mut ctx = ctx_of(
             24,
             16,
             vec![
@@ -1913,7 +2159,7 @@ mod tests {
         // Closer than ROOM_GAP (only a hand-built map can be): room 0's one
         // possible door (2, 1) opens onto room 1's ring, and room 1's onto
         // room 0's, so nothing joins them.
-        let mut ctx = Ctx::new(
+        let mut ctx = ctx_of(
             9,
             3,
             vec![TileRect::new(1, 1, 1, 1), TileRect::new(4, 1, 1, 1)],
@@ -1966,9 +2212,11 @@ mod tests {
     #[test]
     fn links_reach_every_room_and_skip_repeated_pairs() {
         let mut rng = Rng::seeded(5);
+        let mut scratch = LinkScratch::default();
         for n in 1..12 {
             for corridors in 0..4 {
-                let links = choose_links(n, corridors, &mut rng);
+                let mut links = Vec::new();
+                choose_links(n, corridors, &mut rng, &mut scratch, &mut links);
                 let mut pairs: Vec<_> = links.iter().map(|&(a, b)| (a.min(b), a.max(b))).collect();
                 assert!(links.iter().all(|&(a, b)| a != b && a < n && b < n));
                 let len = pairs.len();
