@@ -305,11 +305,11 @@ fn place_rooms(params: &RoomsParams, rng: &mut Rng, rects: &mut Vec<TileRect>) {
     rects.reserve(params.rooms as usize);
     for _ in 0..params.rooms {
         for _ in 0..params.placement_tries {
-            let rw = min + rng.below((max_w - min + 1) as usize) as u32;
-            let rh = min + rng.below((max_h - min + 1) as usize) as u32;
+            let rw = min + rng.below_inlined((max_w - min + 1) as usize) as u32;
+            let rh = min + rng.below_inlined((max_h - min + 1) as usize) as u32;
             // Floor in columns 1..=w-2 and rows 1..=h-2 keeps the border wall.
-            let x = 1 + rng.below((w - 1 - rw) as usize) as u32;
-            let y = 1 + rng.below((h - 1 - rh) as usize) as u32;
+            let x = 1 + rng.below_inlined((w - 1 - rw) as usize) as u32;
+            let y = 1 + rng.below_inlined((h - 1 - rh) as usize) as u32;
             let rect = TileRect::new(x, y, rw, rh);
             if rects.iter().all(|other| apart(&rect, other)) {
                 rects.push(rect);
@@ -365,7 +365,7 @@ fn choose_links(
     seen.resize((n * n).div_ceil(64), 0);
     for a in 0..n {
         for _ in 0..corridors {
-            let mut b = rng.below(n - 1);
+            let mut b = rng.below_inlined(n - 1);
             if b >= a {
                 b += 1;
             }
@@ -425,7 +425,7 @@ fn choose_links(
     visit(0, reached, reached_list);
     for a in 1..n {
         if !reached[a] {
-            let b = reached_list[rng.below(reached_list.len())];
+            let b = reached_list[rng.below_inlined(reached_list.len())];
             links.push((a, b));
             visit(a, reached, reached_list);
         }
@@ -655,20 +655,6 @@ impl Ctx {
         if owner.len() < w * h {
             owner.resize(w * h, 0);
         }
-        for x in 0..w {
-            zone[x] = BORDER;
-            zone[(h - 1) * w + x] = BORDER;
-        }
-        for y in 0..h {
-            zone[y * w] = BORDER;
-            zone[y * w + w - 1] = BORDER;
-        }
-        // A cell already marked (the border) stays.
-        let mark = |z: &mut u8, kind: u8| {
-            if *z == FREE {
-                *z = kind;
-            }
-        };
         for (r, rect) in rects.iter().enumerate() {
             map.fill_rect(*rect, Tile::FLOOR);
             map.rooms.push(TileRoom::rect(room_name(r), "", *rect));
@@ -678,20 +664,30 @@ impl Ctx {
                 zone[y * w + x0..y * w + x1].fill(FLOOR);
                 owner[y * w + x0..y * w + x1].fill(r as u32);
             }
-            // The ring: rows above and below (each a slice), columns left
-            // and right, then the four corners.
-            for row in [y0 - 1, y1] {
-                for z in &mut zone[row * w + x0..row * w + x1] {
-                    mark(z, RING);
-                }
-            }
+            // The ring: rows above and below, columns left and right, then
+            // the four corners. Rooms keep ROOM_GAP apart, so no ring or
+            // corner lands on another room's floor, ring or corner, and
+            // they can be written in any order; only the border, written
+            // last, takes a ring cell back.
+            debug_assert!(
+                ring_cells(rect, w).all(|i| zone[i] == FREE),
+                "room {r}'s ring meets another room"
+            );
+            zone[(y0 - 1) * w + x0..(y0 - 1) * w + x1].fill(RING);
+            zone[y1 * w + x0..y1 * w + x1].fill(RING);
             for y in y0..y1 {
-                mark(&mut zone[y * w + x0 - 1], RING);
-                mark(&mut zone[y * w + x1], RING);
+                zone[y * w + x0 - 1] = RING;
+                zone[y * w + x1] = RING;
             }
             for (x, y) in [(x0 - 1, y0 - 1), (x1, y0 - 1), (x0 - 1, y1), (x1, y1)] {
-                mark(&mut zone[y * w + x], CORNER);
+                zone[y * w + x] = CORNER;
             }
+        }
+        zone[..w].fill(BORDER);
+        zone[(h - 1) * w..].fill(BORDER);
+        for y in 1..h - 1 {
+            zone[y * w] = BORDER;
+            zone[y * w + w - 1] = BORDER;
         }
         let mut parent = std::mem::take(&mut scratch.parent);
         parent.clear();
@@ -894,7 +890,7 @@ impl Ctx {
     /// between rooms.
     fn draw_l(&mut self, a: usize, b: usize, rng: &mut Rng) -> bool {
         let (ra, rb) = (self.rects[a], self.rects[b]);
-        let horizontal_first = rng.below(2) == 0;
+        let horizontal_first = rng.below_inlined(2) == 0;
         for t in 0..=L_OFFSET_TRIES {
             let (pa, pb) = if t == 0 {
                 (ra.center(), rb.center())
@@ -912,10 +908,10 @@ impl Ctx {
         }
         for _ in 0..Z_TRIES {
             let (pa, pb) = (random_cell(&ra, rng), random_cell(&rb, rng));
-            let horizontal = rng.below(2) == 0;
+            let horizontal = rng.below_inlined(2) == 0;
             let axis = usize::from(!horizontal);
             let (lo, hi) = (pa[axis].min(pb[axis]), pa[axis].max(pb[axis]));
-            let middle = lo + rng.below((hi - lo + 1) as usize) as u32;
+            let middle = lo + rng.below_inlined((hi - lo + 1) as usize) as u32;
             self.build_path(pa, pb, horizontal, middle);
             if self.check_path() {
                 self.draw_path();
@@ -1001,12 +997,16 @@ impl Ctx {
             // Every cell of the leg but its last is left by the same step.
             let mut straight = len - 1;
             while straight > 0 {
-                let skip = self.plain_cells(c, step, straight);
+                let (skip, next_plain) = self.plain_cells(c, step, straight);
                 if skip > 0 {
                     c = c.wrapping_add(step.wrapping_mul(skip));
                     k += skip;
                     straight -= skip;
-                    continue;
+                    // A run cut short ends at a cell that needs the full
+                    // test: take it at once rather than read again.
+                    if next_plain || straight == 0 {
+                        continue;
+                    }
                 }
                 c = c.wrapping_add(step);
                 k += 1;
@@ -1037,38 +1037,44 @@ impl Ctx {
     /// record nothing. 0 when the next cell needs the full test. Along a
     /// row, 8 cells and the 8 above and below come in three reads (a
     /// floor or free byte has no bit but [`FLOOR`]'s, an open byte has
-    /// [`OPEN`]); along a column, a cell and its two sides in one.
+    /// [`OPEN`]), and the plain ones before the first that is not are
+    /// counted; along a column, a cell and its two sides come in one.
+    /// Reads that would leave the grid count as not plain. Also says
+    /// whether the cell after those may be plain too (`false`: it is not).
     #[inline(always)]
-    fn plain_cells(&self, c: usize, step: usize, left: usize) -> usize {
+    fn plain_cells(&self, c: usize, step: usize, left: usize) -> (usize, bool) {
         const NOT_FLOOR_OR_FREE: u64 = !(FLOOR as u64) & 0xFF;
         const OPEN_BYTE: u64 = OPEN as u64;
+        const ONES: u64 = u64::from_le_bytes([1; 8]);
         let zone = &self.zone;
         let word = |i: usize| -> u64 {
-            zone.get(i..i + 8).map_or(u64::MAX, |b| {
-                u64::from_le_bytes(b.try_into().unwrap_or([0xFF; 8]))
-            })
+            zone.get(i..)
+                .and_then(|rest| rest.first_chunk::<8>())
+                .map_or(u64::MAX, |b| u64::from_le_bytes(*b))
         };
         let w = self.w;
         if step == 1 || step == usize::MAX {
-            if left < 8 {
-                return 0;
-            }
-            // The 8 cells after c, lowest address first.
-            let lo = if step == 1 { c + 1 } else { c - 8 };
-            let ones = u64::from_le_bytes([1; 8]);
-            let (row, up, down) = (word(lo), word(lo - w), word(lo + w));
-            if row & (NOT_FLOOR_OR_FREE * ones) == 0 && (up | down) & (OPEN_BYTE * ones) == 0 {
-                8
+            // The 8 cells after c, lowest address first: c+1.. rightward,
+            // ..c-1 leftward.
+            let lo = if step == 1 { c + 1 } else { c.wrapping_sub(8) };
+            let (row, up, down) = (word(lo), word(lo.wrapping_sub(w)), word(lo.wrapping_add(w)));
+            // A non-zero byte for each cell that is not plain.
+            let bad = row & (NOT_FLOOR_OR_FREE * ONES) | (up | down) & (OPEN_BYTE * ONES);
+            let plain = if step == 1 {
+                bad.trailing_zeros()
             } else {
-                0
-            }
+                bad.leading_zeros()
+            } as usize
+                / 8;
+            (plain.min(left), plain == 8)
         } else {
             // The next cell and its left and right neighbours: bytes 0..3
             // of the word at its left neighbour.
             let next = c.wrapping_add(step);
-            let v = word(next - 1);
+            let v = word(next.wrapping_sub(1));
             let mask = OPEN_BYTE | NOT_FLOOR_OR_FREE << 8 | OPEN_BYTE << 16;
-            usize::from(v & mask == 0)
+            let plain = v & mask == 0;
+            (usize::from(plain), plain)
         }
     }
 
@@ -1579,6 +1585,16 @@ impl Ctx {
     }
 }
 
+/// The cells of `rect`'s wall ring on a map `w` cells wide, corners
+/// included (for a debug check).
+fn ring_cells(rect: &TileRect, w: usize) -> impl Iterator<Item = usize> {
+    let (x0, y0) = (rect.x as usize - 1, rect.y as usize - 1);
+    let (x1, y1) = (rect.right() as usize, rect.bottom() as usize);
+    (x0..=x1)
+        .flat_map(move |x| [y0 * w + x, y1 * w + x])
+        .chain((y0..=y1).flat_map(move |y| [y * w + x0, y * w + x1]))
+}
+
 /// The neighbour of cell `i` in heading `d`: 0 up, 1 down, 2 left, 3
 /// right (so `d ^ 1` is the opposite). The caller keeps `i` off the border.
 fn step(i: usize, d: u8, w: usize) -> usize {
@@ -1633,8 +1649,8 @@ fn room_name(r: usize) -> String {
 
 fn random_cell(r: &TileRect, rng: &mut Rng) -> [u32; 2] {
     [
-        r.x + rng.below(r.width as usize) as u32,
-        r.y + rng.below(r.height as usize) as u32,
+        r.x + rng.below_inlined(r.width as usize) as u32,
+        r.y + rng.below_inlined(r.height as usize) as u32,
     ]
 }
 
