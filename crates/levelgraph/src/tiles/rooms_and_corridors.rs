@@ -257,41 +257,52 @@ impl RoomsParams {
 /// 80 × 25 and 28 µs at 200 × 200 (BENCHMARKS.md, "Tile maps").
 pub fn generate(params: &RoomsParams, seed: u64) -> Result<TileMap, TilesError> {
     params.validate()?;
+    SCRATCH.with(|cell| match cell.try_borrow_mut() {
+        Ok(mut scratch) => {
+            let made = generate_in(params, seed, &mut scratch);
+            if params.width as usize * params.height as usize > SCRATCH_KEEP_CELLS {
+                *scratch = Scratch::default();
+            }
+            made
+        }
+        // Not reached (nothing here makes a map inside a map), but a map
+        // needs no lent buffers to be made.
+        Err(_) => generate_in(params, seed, &mut Scratch::default()),
+    })
+}
+
+/// [`generate`] with valid parameters, in the buffers of `scratch`.
+fn generate_in(
+    params: &RoomsParams,
+    seed: u64,
+    scratch: &mut Scratch,
+) -> Result<TileMap, TilesError> {
     let mut rng = Rng::seeded(seed);
-    let mut scratch = SCRATCH.take();
-    let mut rects = std::mem::take(&mut scratch.rects);
-    place_rooms(params, &mut rng, &mut rects);
-    let mut links = std::mem::take(&mut scratch.links);
+    place_rooms(params, &mut rng, &mut scratch.rects);
     choose_links(
-        rects.len(),
+        scratch.rects.len(),
         params.corridors as usize,
         &mut rng,
         &mut scratch.choose,
-        &mut links,
+        &mut scratch.links,
     );
-    let mut deferred = std::mem::take(&mut scratch.deferred);
-    deferred.clear();
-    let mut ctx = Ctx::new(params.width, params.height, rects, scratch);
-    ctx.reserve(links.len());
-    for &(a, b) in &links {
+    scratch.deferred.clear();
+    let mut ctx = Ctx::new(params.width, params.height, scratch);
+    ctx.reserve(scratch.links.len());
+    for &(a, b) in &scratch.links {
         if !ctx.link(a, b, &mut rng) {
-            deferred.push((a, b));
+            scratch.deferred.push((a, b));
         }
     }
     // A needed link can be walled off by rooms between its two ends when
     // rooms span the map's narrow side; the corridors drawn since may open
     // a way.
-    for &(a, b) in &deferred {
+    for &(a, b) in &scratch.deferred {
         ctx.link(a, b, &mut rng);
     }
-    ctx.join_components()?;
-    let (map, mut scratch) = ctx.finish();
-    if map.cells.len() <= SCRATCH_KEEP_CELLS {
-        scratch.links = links;
-        scratch.deferred = deferred;
-        SCRATCH.set(scratch);
-    }
-    Ok(map)
+    let joined = ctx.join_components();
+    let map = ctx.finish(scratch);
+    joined.map(|()| map)
 }
 
 /// Seed 004 step 1: each room draws a size and a position up to
@@ -464,7 +475,7 @@ struct Scratch {
 thread_local! {
     /// The [`Scratch`] of the last map made on this thread, lent to the
     /// next.
-    static SCRATCH: std::cell::Cell<Scratch> = std::cell::Cell::new(Scratch::default());
+    static SCRATCH: std::cell::RefCell<Scratch> = std::cell::RefCell::new(Scratch::default());
 }
 
 /// The largest map (in cells, 4 MB of owner grid) whose buffers a thread
@@ -637,14 +648,14 @@ struct Ctx {
     stretches: Vec<(usize, usize)>,
     meets: Vec<usize>,
     drawn: Vec<usize>,
-    /// What [`Ctx::finish`] hands back for the next map.
-    spare: Scratch,
 }
 
 impl Ctx {
-    /// A map of wall with the rooms' floor drawn and listed, working in the
-    /// buffers of `scratch`.
-    fn new(width: u32, height: u32, rects: Vec<TileRect>, mut scratch: Scratch) -> Self {
+    /// A map of wall with the floor of `scratch.rects` drawn and listed,
+    /// working in the buffers of `scratch` (until [`Ctx::finish`] gives
+    /// them back).
+    fn new(width: u32, height: u32, scratch: &mut Scratch) -> Self {
+        let rects = std::mem::take(&mut scratch.rects);
         let mut map = TileMap::filled(width, height, Tile::WALL);
         map.rooms.reserve_exact(rects.len());
         let (w, h) = (width as usize, height as usize);
@@ -710,13 +721,11 @@ impl Ctx {
             stretches,
             meets,
             drawn,
-            spare: scratch,
         }
     }
 
-    /// The map, and the buffers for the next map.
-    fn finish(self) -> (TileMap, Scratch) {
-        let mut scratch = self.spare;
+    /// The map; the buffers go back to `scratch` for the next map.
+    fn finish(self, scratch: &mut Scratch) -> TileMap {
         scratch.zone = self.zone;
         scratch.owner = self.owner;
         scratch.parent = self.parent;
@@ -724,7 +733,7 @@ impl Ctx {
         scratch.stretches = self.stretches;
         scratch.meets = self.meets;
         scratch.drawn = self.drawn;
-        (self.map, scratch)
+        self.map
     }
 
     /// Room for what `links` links usually add (a corridor and two doors
@@ -1934,7 +1943,11 @@ mod tests {
 
     /// A context with fresh buffers.
     fn ctx_of(width: u32, height: u32, rects: Vec<TileRect>) -> Ctx {
-        Ctx::new(width, height, rects, Scratch::default())
+        let mut scratch = Scratch {
+            rects,
+            ..Scratch::default()
+        };
+        Ctx::new(width, height, &mut scratch)
     }
 
     fn cells(ctx: &Ctx, k: usize) -> Vec<[u32; 2]> {
