@@ -488,9 +488,10 @@ thread_local! {
     static SCRATCH: std::cell::RefCell<Scratch> = std::cell::RefCell::new(Scratch::default());
 }
 
-/// The largest map (in cells, 4 MB of owner grid) whose buffers a thread
-/// keeps between maps: a larger map's are freed, so one huge map does not
-/// hold its memory for the rest of the thread's life.
+/// The largest map (in cells: 4 MB of owner grid and 1 MB of zone grid)
+/// whose buffers a thread keeps between maps: a larger map's are freed, so
+/// one huge map does not hold its memory for the rest of the thread's
+/// life.
 const SCRATCH_KEEP_CELLS: usize = 1 << 20;
 
 /// What each cell may become: corridors only ever go on `FREE` cells, doors
