@@ -322,14 +322,18 @@ fn place_rooms(params: &RoomsParams, rng: &mut Rng, rects: &mut Vec<TileRect>) {
             let x = 1 + rng.below_inlined((w - 1 - rw) as usize) as u32;
             let y = 1 + rng.below_inlined((h - 1 - rh) as usize) as u32;
             let rect = TileRect::new(x, y, rw, rh);
-            // Every placed room is tested, without branching on each
-            // outcome: the outcomes are random, so a loop that stops at the
-            // first clash mispredicts at about every try. More instructions,
-            // less time (5 % of a map at 80 x 25).
-            if rects
-                .iter()
-                .fold(true, |ok, other| ok & apart(&rect, other))
-            {
+            // The placed rooms are tested eight at a time without branching
+            // on each outcome (the outcomes are random, so a loop that stops
+            // at the first clash mispredicts at about every try: 5 % of a map
+            // at 80 x 25), stopping after the first eight with a clash: a
+            // crowded map's failing tries would otherwise test every room
+            // (1.7 times the time of a map at 300 x 300 with 1024 rooms and
+            // 1000 tries).
+            if rects.chunks(8).all(|eight| {
+                eight
+                    .iter()
+                    .fold(true, |ok, other| ok & apart(&rect, other))
+            }) {
                 rects.push(rect);
                 break;
             }
