@@ -2497,6 +2497,41 @@ mod tests {
         }
     }
 
+    /// A map made while the thread's buffers are borrowed (a map made
+    /// inside a map) is made in fresh buffers, not a double-borrow panic,
+    /// and is the same map.
+    #[test]
+    fn a_map_made_while_the_buffers_are_lent_is_the_same_map() {
+        let params = RoomsParams::default();
+        let before = generate(&params, 5).unwrap();
+        let during = SCRATCH.with(|scratch| {
+            let _lent = scratch.borrow_mut();
+            generate(&params, 5).unwrap()
+        });
+        assert_eq!(during, before);
+    }
+
+    /// A thread keeps the buffers of a map of up to [`SCRATCH_KEEP_CELLS`]
+    /// cells and frees those of a larger one.
+    #[test]
+    fn a_thread_keeps_the_buffers_of_small_maps_only() {
+        std::thread::spawn(|| {
+            let sized = |width, height| RoomsParams {
+                width,
+                height,
+                ..RoomsParams::default()
+            };
+            let kept =
+                || SCRATCH.with(|s| s.borrow().owner.capacity() + s.borrow().zone.capacity());
+            generate(&sized(1024, 1024), 1).unwrap();
+            assert!(kept() >= 2 * SCRATCH_KEEP_CELLS);
+            generate(&sized(1025, 1024), 1).unwrap();
+            assert_eq!(kept(), 0);
+        })
+        .join()
+        .unwrap();
+    }
+
     /// Pins the bytes of 240 maps of eight parameter sets (Ls, Zs,
     /// crossings, searches, narrow and odd sizes): an FNV-1a hash of each
     /// map's JSON, folded. Computed on 5bb437c.
