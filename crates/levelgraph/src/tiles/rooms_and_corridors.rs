@@ -253,22 +253,28 @@ impl RoomsParams {
 ///
 /// Placement O(rooms² × placement_tries); drawing O(width + height) per L
 /// tried, and O(width × height) per corridor search (a few maps in a
-/// hundred need one). A map of 30 placement tries takes about 7 µs at
-/// 80 × 25 and 28 µs at 200 × 200 (BENCHMARKS.md, "Tile maps").
+/// hundred need one). A map of 30 placement tries takes about 4 µs at
+/// 80 × 25 and 18 µs at 200 × 200 (BENCHMARKS.md, "Tile maps").
 pub fn generate(params: &RoomsParams, seed: u64) -> Result<TileMap, TilesError> {
     params.validate()?;
-    SCRATCH.with(|cell| match cell.try_borrow_mut() {
+    let lent = SCRATCH.try_with(|cell| match cell.try_borrow_mut() {
         Ok(mut scratch) => {
             let made = generate_in(params, seed, &mut scratch);
             if params.width as usize * params.height as usize > SCRATCH_KEEP_CELLS {
                 *scratch = Scratch::default();
             }
-            made
+            Some(made)
         }
         // Not reached (nothing here makes a map inside a map), but a map
         // needs no lent buffers to be made.
-        Err(_) => generate_in(params, seed, &mut Scratch::default()),
-    })
+        Err(_) => None,
+    });
+    match lent {
+        Ok(Some(made)) => made,
+        // Buffers already lent, or the thread's are gone (a map made from
+        // a thread-local destructor): fresh ones.
+        _ => generate_in(params, seed, &mut Scratch::default()),
+    }
 }
 
 /// [`generate`] with valid parameters, in the buffers of `scratch`.
@@ -343,6 +349,7 @@ fn place_rooms(params: &RoomsParams, rng: &mut Rng, rects: &mut Vec<TileRect>) {
 
 /// Whether two rooms' floors keep [`ROOM_GAP`] cells between them along x
 /// or along y.
+///
 /// The four comparisons are combined without short-circuits (see
 /// [`place_rooms`]).
 #[inline(always)]
@@ -471,7 +478,8 @@ fn limit(detail: String) -> TilesError {
 /// The buffers of one map kept for the next on the same thread: the grids
 /// (at 200 × 200 cells the owner grid alone is 160 KB), the union-find, the
 /// rooms, the links and the scratch of the path checks. A map made with them
-/// allocates only what it returns.
+/// allocates little besides what it returns (the rare corridor searches,
+/// door candidates and joins of unreached rooms still allocate their own).
 #[derive(Default)]
 struct Scratch {
     zone: Vec<u8>,
@@ -1084,7 +1092,7 @@ impl Ctx {
                 if self.zone[c] & OPEN != 0 {
                     continue;
                 }
-                if self.zone[c] == RING {
+                if self.kind(c) == RING {
                     // A stretch's ring cells are its two ends.
                     let room = if k == 0 { from } else { to };
                     self.open(c, Tile::DOOR, room);
@@ -1444,7 +1452,7 @@ impl Ctx {
         drawn.clear();
         for &c in path {
             if !self.is_open(c) {
-                if self.zone[c] == RING {
+                if self.kind(c) == RING {
                     let room = self.room_of_ring(c);
                     self.open(c, Tile::DOOR, room as u32);
                     let [x, y] = self.xy(c);
