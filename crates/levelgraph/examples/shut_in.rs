@@ -8,6 +8,7 @@
 //! placements of an enclosed path's two rooms (letters A–D the ring,
 //! E–F the path); `SHUT_IN_SCAN=N` only lists the levels of seeds
 //! `0..N` with such a door and how many rooms hang off each path.
+//! `SHUT_IN_GRAMMAR=FILE` reads another grammar with a `rooms` block.
 //!
 //! Findings (this file's first version): the levels of seeds 682 and 685
 //! have no layout (26,301,424 rings, 1,792 holes of at least 164 cells,
@@ -349,11 +350,14 @@ fn main() {
     } else {
         seeds
     };
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../examples/dungeon-rooms.lg"
-    );
-    let text = std::fs::read_to_string(path).expect("examples/dungeon-rooms.lg");
+    let path = std::env::var("SHUT_IN_GRAMMAR").unwrap_or_else(|_| {
+        concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../examples/dungeon-rooms.lg"
+        )
+        .into()
+    });
+    let text = std::fs::read_to_string(&path).expect("the grammar file");
     let grammar = levelgraph::grammar::load(&text, "dungeon-rooms.lg").expect("example compiles");
     let spec = grammar.model().rooms.clone().expect("a rooms block");
     if let Some(n) = std::env::var("SHUT_IN_SCAN")
