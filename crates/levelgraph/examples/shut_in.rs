@@ -163,6 +163,36 @@ fn space(s: &Sh, t: &Sh) -> Vec<GridPoint> {
     out.into_iter().collect()
 }
 
+/// [`space`] by brute force, for the self-check: every offset in a box
+/// around `s` at which some door segment of `s` equals one of `t` and the
+/// two do not overlap.
+fn space_by_brute_force(s: &Sh, t: &Sh) -> Vec<GridPoint> {
+    let segments = |sh: &Sh, o: GridPoint| -> BTreeSet<(GridPoint, GridPoint)> {
+        let mut out = BTreeSet::new();
+        for l in &sh.shape.doors {
+            for k in 0..=l.extra as i32 {
+                let a = l.start + GridPoint::new(l.axis.x * k, l.axis.y * k) + o;
+                let len = l.length as i32;
+                out.insert((a, a + GridPoint::new(l.axis.x * len, l.axis.y * len)));
+            }
+        }
+        out
+    };
+    let mine = segments(s, GridPoint::new(0, 0));
+    let (sb, tb) = (s.shape.bounds, t.shape.bounds);
+    let mut out = Vec::new();
+    for y in sb.y0 - tb.y1..=sb.y1 - tb.y0 {
+        for x in sb.x0 - tb.x1..=sb.x1 - tb.x0 {
+            let o = GridPoint::new(x, y);
+            if !overlap(s, GridPoint::new(0, 0), t, o) && !mine.is_disjoint(&segments(t, o)) {
+                out.push(o);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
 /// A bounded hole of a union of placed shapes, as unit cells.
 struct Hole {
     x0: i32,
@@ -519,6 +549,27 @@ fn ring_search(problem: &LayoutProblem, ring: [usize; 4], contents: &[Content]) 
         spaces(&sb, &sc),
         spaces(&sd, &sc),
     );
+    // Self-check: the spaces are exactly the offsets found by brute force.
+    let mut content_shapes: Vec<Sh> = Vec::new();
+    for c in contents {
+        for &r in c.path.iter().chain(c.hanging.iter().map(|(z, _)| z)) {
+            content_shapes.extend(shapes(problem, r));
+        }
+    }
+    let every: Vec<&Sh> = [&sa, &sb, &sc, &sd]
+        .into_iter()
+        .flatten()
+        .chain(content_shapes.iter())
+        .collect();
+    for s in &every {
+        for t in &every {
+            assert_eq!(
+                space(s, t),
+                space_by_brute_force(s, t),
+                "a configuration space"
+            );
+        }
+    }
     // The content rooms' shapes and spaces.
     let min_area = |r: usize| -> i64 {
         shapes(problem, r)
