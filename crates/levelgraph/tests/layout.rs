@@ -158,7 +158,7 @@ fn a_door_with_three_detours_is_named_when_a_run_fails() {
     );
     // The path shut in brings one 8 × 8 room at the least (r2 or r3).
     assert!(
-        text.contains("an area of at least 64 with the smallest templates"),
+        text.contains("(rooms of at least 64 square units with the smallest templates)"),
         "{text}"
     );
     // r2 and r3 are bare.
@@ -198,11 +198,11 @@ fn a_door_whose_three_detours_all_carry_rooms_asks_for_a_bare_one() {
     let text = layout(&p, 0, &settings).unwrap_err().to_string();
     assert!(text.contains("(r0–r2–r1, r0–r3–r1, r0–r4–r5–r1)"), "{text}");
     assert!(
-        text.contains("an area of at least 128 with the smallest templates"),
+        text.contains("(rooms of at least 128 square units with the smallest templates)"),
         "{text}"
     );
     assert!(
-        text.contains("join fewer paths around one door or leave one of them bare"),
+        text.contains("join fewer paths around one door, or leave one of them bare"),
         "{text}"
     );
 }

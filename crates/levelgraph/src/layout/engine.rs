@@ -545,10 +545,10 @@ impl<'p> Prepared<'p> {
             .collect::<Vec<_>>()
             .join(", ");
         let need = need
-            .map(|a| format!(", an area of at least {a} with the smallest templates"))
+            .map(|a| format!(" (rooms of at least {a} square units with the smallest templates)"))
             .unwrap_or_default();
         let bare = if all_carry {
-            " or leave one of them bare (each has rooms hanging off it)"
+            ", or leave one of them bare (each has rooms hanging off it)"
         } else {
             ""
         };
@@ -1060,7 +1060,9 @@ fn hanging_rooms(
 /// on any cycle nor on a path between two. A pendant room can be placed
 /// after the cycle rooms it hangs off, so a detour with a dead end hanging
 /// off it (levels 682 and 685 of `examples/dungeon-rooms.lg`: a leaf off
-/// each of two of the three detours of a door) is still filled exactly.
+/// each of two of the three detours of a door) is still filled exactly
+/// (those two levels have no layout at all, `crates/levelgraph/examples/shut_in.rs`: every
+/// detour there carries a room, and no ring of four rooms holds one).
 fn pendant_rooms(neighbours: &[Vec<(usize, usize)>]) -> Vec<bool> {
     let n = neighbours.len();
     let mut left: Vec<usize> = neighbours.iter().map(Vec::len).collect();
