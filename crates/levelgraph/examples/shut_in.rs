@@ -61,9 +61,12 @@
 //! that forbids touching) only removes configurations, so leaving it out
 //! keeps the proof sound.
 //!
-//! As a check that the search is not vacuous, every placement of `w1`
-//! and `w2` found in a hole (without `z`) is written as a six-room
-//! layout problem and passed through the independent checker
+//! Checks on the program itself: before the rings are enumerated, every
+//! configuration space it uses is compared with a brute-force search over
+//! a box of offsets (door segments compared directly), so no position is
+//! missed; and, as a check that the search is not vacuous, every
+//! placement of `w1` and `w2` found in a hole (without `z`) is written as
+//! a six-room layout problem and passed through the independent checker
 //! (`layout::check::check_layout`), which must accept it.
 
 use std::collections::BTreeSet;
