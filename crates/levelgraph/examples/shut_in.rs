@@ -3,11 +3,11 @@
 //! default; other seeds as arguments, e.g. `-- 682 685 92`).
 //!
 //! `cargo run --release -p levelgraph --example shut_in [-- SEED …]`
-//! (about a minute per level on one core; levels whose paths need less
-//! room, like 872, take three). `SHUT_IN_SHOW=1` draws the first three
-//! placements of an enclosed path's two rooms (letters A–D the ring,
-//! E–F the path); `SHUT_IN_SCAN=N` only lists the levels of seeds
-//! `0..N` with such a door and how many rooms hang off each path.
+//! (about 20 s per level on one core, most of it checking placements;
+//! 90 s for level 872, whose holes hold many). `SHUT_IN_SHOW=1` draws
+//! the first three placements of an enclosed path's two rooms (letters
+//! A–D the ring, E–F the path); `SHUT_IN_SCAN=N` only lists the levels of
+//! seeds `0..N` with such a door and how many rooms hang off each path.
 //! `SHUT_IN_GRAMMAR=FILE` reads another grammar with a `rooms` block.
 //!
 //! Findings (this file's first version): the levels of seeds 682 and 685
@@ -54,7 +54,9 @@
 //! door, no overlap), `x2` at every position of the intersection of its
 //! spaces around `x1` and `v`, no two rooms overlapping; it computes the
 //! union's holes (4-connected cells: rooms meeting at a corner close a
-//! hole) and, in every hole at least as large as the content needs, tries
+//! hole; skipped when a bound on all holes' cells, the free cells between
+//! each row's leftmost and rightmost room cells, is below what the content
+//! needs) and, in every hole at least as large as the content needs, tries
 //! every position of `w1`, `w2` and `z`. When no ring admits the content
 //! of any path `W` for any choice of `X`, no layout exists. Everything
 //! else a layout needs (the other rooms, the repeat mode, a `min_distance`
@@ -221,6 +223,49 @@ impl Hole {
             })
         })
     }
+}
+
+/// An upper bound on the cells of all bounded holes of the union of
+/// `parts` (at most 16 rectangles in all): a hole's cell has a room cell
+/// to its left and to its right in its row (else it would reach the
+/// outside), so it is one of the free cells between the leftmost and the
+/// rightmost room cell of its row. Rows are cut at every rectangle side.
+fn row_bound(parts: &[(&Sh, GridPoint)]) -> i64 {
+    let mut rects = [(0, 0, 0, 0); 16];
+    let mut n = 0;
+    for (s, o) in parts {
+        for r in s.rects() {
+            assert!(n < rects.len(), "at most 16 rectangles");
+            rects[n] = (r.x0 + o.x, r.y0 + o.y, r.x1 + o.x, r.y1 + o.y);
+            n += 1;
+        }
+    }
+    let rects = &rects[..n];
+    let mut ys = [0i32; 32];
+    for (k, r) in rects.iter().enumerate() {
+        ys[2 * k] = r.1;
+        ys[2 * k + 1] = r.3;
+    }
+    let ys = &mut ys[..2 * n];
+    ys.sort_unstable();
+    let mut bound = 0i64;
+    for w in ys.windows(2) {
+        if w[0] == w[1] {
+            continue;
+        }
+        let (mut lo, mut hi, mut covered) = (i32::MAX, i32::MIN, 0i64);
+        for r in rects {
+            if r.1 <= w[0] && r.3 >= w[1] {
+                lo = lo.min(r.0);
+                hi = hi.max(r.2);
+                covered += i64::from(r.2 - r.0);
+            }
+        }
+        if hi > lo {
+            bound += (i64::from(hi - lo) - covered) * i64::from(w[1] - w[0]);
+        }
+    }
+    bound
 }
 
 /// The bounded holes of the union of `parts` of at least `min` cells
@@ -559,10 +604,12 @@ fn ring_search(problem: &LayoutProblem, ring: [usize; 4], contents: &[Content]) 
             content_shapes.extend(shapes(problem, r));
         }
     }
+    let mut seen = BTreeSet::new();
     let every: Vec<&Sh> = [&sa, &sb, &sc, &sd]
         .into_iter()
         .flatten()
         .chain(content_shapes.iter())
+        .filter(|s| seen.insert((s.shape.outline.points().to_vec(), s.shape.doors.clone())))
         .collect();
     for s in &every {
         for t in &every {
@@ -627,6 +674,9 @@ fn ring_search(problem: &LayoutProblem, ring: [usize; 4], contents: &[Content]) 
                             }
                             rings += 1;
                             let parts = [(a, origin), (b, ob), (c, oc), (d, od)];
+                            if row_bound(&parts) < need {
+                                continue;
+                            }
                             for hole in holes(&parts, need) {
                                 big_holes += 1;
                                 for (k, content) in contents.iter().enumerate() {
