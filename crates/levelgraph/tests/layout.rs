@@ -151,10 +151,18 @@ fn a_door_with_three_detours_is_named_when_a_run_fails() {
     let text = layout(&p, 0, &settings).unwrap_err().to_string();
     assert!(
         text.contains(
-            "rooms r0 and r1 share a door and are also joined by three other separate paths"
+            "rooms r0 and r1 share a door and are also joined by three other separate paths \
+             of rooms (r0–r2–r1, r0–r3–r1, r0–r4–r5–r1)"
         ),
         "{text}"
     );
+    // The path shut in brings one 8 × 8 room at the least (r2 or r3).
+    assert!(
+        text.contains("(rooms of at least 64 square units with the smallest templates)"),
+        "{text}"
+    );
+    // r2 and r3 are bare.
+    assert!(!text.contains("leave one of them bare"), "{text}");
     // Without the third path no such hint.
     let p = problem(
         5,
@@ -163,6 +171,40 @@ fn a_door_with_three_detours_is_named_when_a_run_fails() {
     );
     let text = layout(&p, 0, &settings).unwrap_err().to_string();
     assert!(!text.contains("three other separate paths"), "{text}");
+}
+
+#[test]
+fn a_door_whose_three_detours_all_carry_rooms_asks_for_a_bare_one() {
+    // As above, with a dead end off every path: r6 off r2, r7 off r3, r8
+    // off r5. The path shut in brings two 8 × 8 rooms at the least.
+    let edges = vec![
+        [0, 1],
+        [0, 2],
+        [2, 1],
+        [0, 3],
+        [3, 1],
+        [0, 4],
+        [4, 5],
+        [5, 1],
+        [2, 6],
+        [3, 7],
+        [5, 8],
+    ];
+    let p = problem(9, edges, vec![square("sq", 8, 2)]);
+    let settings = LayoutSettings {
+        max_iterations: 10,
+        ..LayoutSettings::default()
+    };
+    let text = layout(&p, 0, &settings).unwrap_err().to_string();
+    assert!(text.contains("(r0–r2–r1, r0–r3–r1, r0–r4–r5–r1)"), "{text}");
+    assert!(
+        text.contains("(rooms of at least 128 square units with the smallest templates)"),
+        "{text}"
+    );
+    assert!(
+        text.contains("join fewer paths around one door, or leave one of them bare"),
+        "{text}"
+    );
 }
 
 #[test]

@@ -461,6 +461,104 @@ impl<'p> Prepared<'p> {
         }
     }
 
+    /// The hint for door `k` between rooms `u` and `v`, whose rooms are
+    /// also joined by three other paths with no room in common
+    /// ([`has_three_detours`]): the paths by name, and the least area the
+    /// path that is shut in brings with it. In any layout, the rooms'
+    /// doors and centres drawn as a plane graph, one path lies inside the
+    /// closed curve of the door and another path `X`, so its rooms, and
+    /// every room joined to them other than `u`, `v` and `X`'s, lie in a
+    /// hole of the union of `u`, `v` and `X`'s rooms
+    /// (`crates/levelgraph/examples/shut_in.rs` proves by enumerating those rings that the
+    /// levels of seeds 682 and 685 of `examples/dungeon-rooms.lg` have no
+    /// layout). The area is the least, over the choices of `X` and the
+    /// path shut in, of the smallest templates' areas of what it brings.
+    fn shut_in_hint(&self, u: usize, v: usize, k: usize) -> String {
+        let n = self.neighbours.len();
+        let name = |r: usize| self.problem.rooms[r].name.as_str();
+        let paths = disjoint_path_rooms(&self.neighbours, u, v, k, 3);
+        let smallest = |r: usize| {
+            self.room_shapes[r]
+                .iter()
+                .map(|&s| self.shapes[s as usize].area)
+                .min()
+                .unwrap_or(0)
+        };
+        // The rooms reachable from `path`'s inner rooms without passing
+        // `u`, `v` or the rooms of `wall` (a breadth-first search, each
+        // room once).
+        let brought = |path: &[usize], wall: &[usize]| -> Vec<usize> {
+            let mut seen = vec![false; n];
+            seen[u] = true;
+            seen[v] = true;
+            for &w in wall {
+                seen[w] = true;
+            }
+            let inner = &path[1..path.len() - 1];
+            let mut out: Vec<usize> = Vec::new();
+            for &x in inner {
+                if !seen[x] {
+                    seen[x] = true;
+                    out.push(x);
+                }
+            }
+            let mut i = 0;
+            while i < out.len() {
+                let x = out[i];
+                i += 1;
+                for &(w, _) in &self.neighbours[x] {
+                    if !seen[w] {
+                        seen[w] = true;
+                        out.push(w);
+                    }
+                }
+            }
+            out
+        };
+        let mut need: Option<i64> = None;
+        let mut all_carry = paths.len() == 3;
+        for (i, wall) in paths.iter().enumerate() {
+            for (j, path) in paths.iter().enumerate() {
+                if i == j {
+                    continue;
+                }
+                let rooms = brought(path, &wall[1..wall.len() - 1]);
+                let area: i64 = rooms.iter().map(|&r| smallest(r)).sum();
+                need = Some(need.map_or(area, |a| a.min(area)));
+            }
+        }
+        for (i, path) in paths.iter().enumerate() {
+            // What hangs off a path when the other two close around it.
+            let others: Vec<usize> = paths
+                .iter()
+                .enumerate()
+                .filter(|&(j, _)| j != i)
+                .flat_map(|(_, p)| p[1..p.len() - 1].iter().copied())
+                .collect();
+            if brought(path, &others).len() <= path.len() - 2 {
+                all_carry = false;
+            }
+        }
+        let listed = paths
+            .iter()
+            .map(|p| p.iter().map(|&r| name(r)).collect::<Vec<_>>().join("–"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let need = need
+            .map(|a| format!(" (rooms of at least {a} square units with the smallest templates)"))
+            .unwrap_or_default();
+        let bare = if all_carry {
+            ", or leave one of them bare (each has rooms hanging off it)"
+        } else {
+            ""
+        };
+        format!(
+            "\nhint: rooms {} and {} share a door and are also joined by three other separate paths of rooms ({listed}); in any layout one of those paths is shut in by the door and another path, with every room hanging off it{need}, which these templates may allow rarely or never: join fewer paths around one door{bare}",
+            name(u),
+            name(v)
+        )
+    }
+
     fn space(&self, fixed: u32, moving: u32) -> &ConfigSpace {
         &self.space[fixed as usize * self.shapes.len() + moving as usize]
     }
@@ -572,6 +670,60 @@ fn disjoint_paths(
     skip: usize,
     most: usize,
 ) -> usize {
+    disjoint_flow(neighbours, allowed, u, v, skip, most).0
+}
+
+/// The paths [`disjoint_paths`] counts (up to `most`, without edge
+/// `skip`), each as its rooms from `u` to `v`, ends included, in the
+/// order of `u`'s neighbours.
+fn disjoint_path_rooms(
+    neighbours: &[Vec<(usize, usize)>],
+    u: usize,
+    v: usize,
+    skip: usize,
+    most: usize,
+) -> Vec<Vec<usize>> {
+    let n = neighbours.len();
+    let (_, along) = disjoint_flow(neighbours, None, u, v, skip, most);
+    let flows = |a: usize, b: usize| along.get(&(a, b)).copied().unwrap_or(0) > 0;
+    let mut out = Vec::new();
+    for &(first, k) in &neighbours[u] {
+        if k == skip || !flows(u, first) {
+            continue;
+        }
+        let mut path = vec![u, first];
+        let mut at = first;
+        // A room carries one unit of flow, so it has one way on; at most n
+        // steps.
+        while at != v && path.len() <= n {
+            match neighbours[at]
+                .iter()
+                .find(|&&(w, k)| k != skip && flows(at, w))
+            {
+                Some(&(w, _)) => {
+                    path.push(w);
+                    at = w;
+                }
+                None => break,
+            }
+        }
+        if at == v {
+            out.push(path);
+        }
+    }
+    out
+}
+
+/// [`disjoint_paths`]' count and its flow along edges (`(a, b)` → units
+/// from `a` to `b`).
+fn disjoint_flow(
+    neighbours: &[Vec<(usize, usize)>],
+    allowed: Option<&[bool]>,
+    u: usize,
+    v: usize,
+    skip: usize,
+    most: usize,
+) -> (usize, std::collections::BTreeMap<(usize, usize), i32>) {
     let n = neighbours.len();
     let ok = |w: usize| w == v || allowed.is_none_or(|a| a[w]);
     // Node 2x is room x's entry, 2x + 1 its exit; flow[(a, b)] on the arcs
@@ -643,7 +795,7 @@ fn disjoint_paths(
         }
         count += 1;
     }
-    count
+    (count, along)
 }
 
 /// Whether the door `k` between rooms `u` and `v` (both of four or more
@@ -908,7 +1060,9 @@ fn hanging_rooms(
 /// on any cycle nor on a path between two. A pendant room can be placed
 /// after the cycle rooms it hangs off, so a detour with a dead end hanging
 /// off it (levels 682 and 685 of `examples/dungeon-rooms.lg`: a leaf off
-/// each of two of the three detours of a door) is still filled exactly.
+/// each of two of the three detours of a door) is still filled exactly
+/// (those two levels have no layout at all, `crates/levelgraph/examples/shut_in.rs`: every
+/// detour there carries a room, and no ring of four rooms holds one).
 fn pendant_rooms(neighbours: &[Vec<(usize, usize)>]) -> Vec<bool> {
     let n = neighbours.len();
     let mut left: Vec<usize> = neighbours.iter().map(Vec::len).collect();
@@ -1162,11 +1316,8 @@ impl<'a, 'p> Run<'a, 'p> {
         if odd {
             hints.push_str("\nhint: short odd cycles are hard with rectangular rooms: add room shapes (L, T) or more door positions");
         }
-        if let Some((u, v)) = self.door_with_three_detours(worst) {
-            let (a, b) = (&prep.problem.rooms[u].name, &prep.problem.rooms[v].name);
-            hints.push_str(&format!(
-                "\nhint: rooms {a} and {b} share a door and are also joined by three other separate paths of rooms; in any layout one of those paths is shut in by the others (with every room hanging off it), which these templates may allow rarely or never: join fewer paths around one door"
-            ));
+        if let Some((u, v, k)) = self.door_with_three_detours(worst) {
+            hints.push_str(&prep.shut_in_hint(u, v, k));
         }
         if failures > 0 {
             hints.push_str("\nhint: more templates, longer sides (more door positions) or equal door lengths make rooms meet more easily");
@@ -1191,14 +1342,14 @@ impl<'a, 'p> Run<'a, 'p> {
     /// two of the paths can reach the outside, so the third is enclosed,
     /// the case of the level of seed 92 of `examples/dungeon-rooms.lg`
     /// (BENCHMARKS.md). Only asked when a run fails.
-    fn door_with_three_detours(&self, c: usize) -> Option<(usize, usize)> {
+    fn door_with_three_detours(&self, c: usize) -> Option<(usize, usize, usize)> {
         let prep = self.prep;
         for &r in &prep.chains[c] {
             let near = std::iter::once(r).chain(prep.neighbours[r].iter().map(|&(w, _)| w));
             for u in near {
                 for &(v, k) in &prep.neighbours[u] {
                     if has_three_detours(&prep.neighbours, u, v, k) {
-                        return Some((u.min(v), u.max(v)));
+                        return Some((u.min(v), u.max(v), k));
                     }
                 }
             }
