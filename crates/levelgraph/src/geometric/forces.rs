@@ -1237,6 +1237,128 @@ mod tests {
         );
     }
 
+    /// A relaxation that moves every vertex (the finishing's: neighbour
+    /// lists over cells, remade when the skin is used up) ends at the same
+    /// bits as a plain reference that looks at every pair and every
+    /// vertex–spring pair at every step, in index order: the lists, cells
+    /// and boxes only skip what is out of reach.
+    #[test]
+    fn a_relaxation_of_every_vertex_equals_a_plain_reference() {
+        /// One step of the reference: the forces on every vertex, summed
+        /// in the order `relax` sums them (pairs `i < j` in index order,
+        /// then springs, then vertex–spring pushes per vertex in spring
+        /// order), then every vertex moved. Indices, as `push_apart`
+        /// takes them.
+        #[allow(clippy::needless_range_loop)]
+        fn reference_step(pos: &mut [Point], radius: &[f64], springs: &[Spring], p: &RelaxParams) {
+            let n = pos.len();
+            let mut force = vec![[0.0, 0.0]; n];
+            for i in 0..n {
+                let mut fi = [0.0, 0.0];
+                for j in i + 1..n {
+                    if let Some(f) = push_apart(pos, p, i, j, separation(radius, p, i, j)) {
+                        fi[0] += f[0];
+                        fi[1] += f[1];
+                        force[j][0] -= f[0];
+                        force[j][1] -= f[1];
+                    }
+                }
+                force[i][0] += fi[0];
+                force[i][1] += fi[1];
+            }
+            pull(pos, springs, &vec![true; n], p, &mut force);
+            let range = 0.5 * p.base;
+            for i in 0..n {
+                for s in springs.iter().filter(|s| s.solid && i != s.a && i != s.b) {
+                    if let Some((t, f)) = off_edge(pos[i], pos[s.a], pos[s.b], range) {
+                        force[i][0] += f[0];
+                        force[i][1] += f[1];
+                        force[s.a][0] -= f[0] * (1.0 - t);
+                        force[s.a][1] -= f[1] * (1.0 - t);
+                        force[s.b][0] -= f[0] * t;
+                        force[s.b][1] -= f[1] * t;
+                    }
+                }
+            }
+            for i in 0..n {
+                let f = force[i];
+                let len = (f[0] * f[0] + f[1] * f[1]).sqrt();
+                let step = GAIN * p.base * len;
+                if step > 0.0 {
+                    let scale = step.min(p.max_step) / len;
+                    pos[i][0] += f[0] * scale;
+                    pos[i][1] += f[1] * scale;
+                }
+            }
+        }
+        let mut rng = crate::rng::Rng::seeded(11);
+        for round in 0..6 {
+            // Enough vertices that the lists are made through cells.
+            let n = 120 + rng.below(120);
+            let side = 6.0 + 20.0 * rng.unit();
+            let start: Vec<Point> = (0..n)
+                .map(|_| [side * rng.unit(), side * rng.unit()])
+                .collect();
+            let finishing = round % 2 == 1;
+            let radius: Vec<f64> = if finishing {
+                (0..n).map(|_| 0.2 + 0.4 * rng.unit()).collect()
+            } else {
+                vec![0.0; n]
+            };
+            // A path through every vertex, and some chords, a few cosmetic.
+            let mut springs: Vec<Spring> = (1..n)
+                .map(|b| Spring {
+                    a: b - 1,
+                    b,
+                    length: 1.0,
+                    strength: 1.0,
+                    solid: true,
+                })
+                .collect();
+            for _ in 0..n / 4 {
+                let (a, b) = (rng.below(n), rng.below(n));
+                if a != b {
+                    let solid = rng.below(4) != 0;
+                    springs.push(Spring {
+                        a,
+                        b,
+                        length: 0.5 + rng.unit(),
+                        strength: if solid { 1.0 } else { 0.5 },
+                        solid,
+                    });
+                }
+            }
+            let mut p = params(SpringShape::Sigmoid);
+            if finishing {
+                p.margin = 0.1;
+                p.range = 1.0;
+                p.max_step = 0.05;
+            }
+            // No early stop: every one of the steps is made.
+            p.settled = 0.0;
+            p.tolerance = -1.0;
+            p.max_steps = 40;
+            let active: Vec<usize> = (0..n).collect();
+            let mut fast = start.clone();
+            let mut scratch = RelaxScratch::default();
+            let out = relax(&mut fast, &radius, &active, &springs, &p, &mut scratch);
+            assert_eq!(out.steps, 40, "round {round}");
+            assert!(!scratch.near.all, "round {round}: the cells are in use");
+            let mut plain = start.clone();
+            for _ in 0..40 {
+                reference_step(&mut plain, &radius, &springs, &p);
+            }
+            assert_ne!(plain, start, "round {round}: the drawing moves");
+            for i in 0..n {
+                assert_eq!(
+                    fast[i].map(f64::to_bits),
+                    plain[i].map(f64::to_bits),
+                    "round {round} vertex {i}"
+                );
+            }
+        }
+    }
+
     /// The repulsion reaches `range` separations and no farther: with
     /// the finishing's range of 1, circles push only when closer than
     /// touching (their radii plus the margin).
