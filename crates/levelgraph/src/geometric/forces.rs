@@ -730,8 +730,8 @@ impl Neighbours {
         };
         if self.boxed {
             // A spring whose ends stay keeps its box, to the bit.
-            for &c in &self.shifting {
-                self.boxes[c as usize] = grown(self.springs[c as usize]);
+            for &slot in &self.shifting {
+                self.boxes[slot as usize] = grown(self.springs[slot as usize]);
             }
         } else {
             self.boxes.clear();
@@ -739,8 +739,8 @@ impl Neighbours {
             let candidates = &self.springs;
             self.shifting.clear();
             self.shifting
-                .extend((0..candidates.len() as u32).filter(|&c| {
-                    let s = &springs[candidates[c as usize] as usize];
+                .extend((0..candidates.len() as u32).filter(|&slot| {
+                    let s = &springs[candidates[slot as usize] as usize];
                     moving[s.a] || moving[s.b]
                 }));
             self.boxed = true;
