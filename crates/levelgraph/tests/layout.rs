@@ -128,27 +128,34 @@ fn problem(n: usize, edges: Vec<[usize; 2]>, templates: Vec<RoomTemplate>) -> La
     }
 }
 
-#[test]
-fn a_door_with_three_detours_is_named_when_a_run_fails() {
-    // Rooms r0 and r1 share a door and are joined by the paths r0-r2-r1,
-    // r0-r3-r1 and r0-r4-r5-r1 (the shape of the level of seed 92 of
-    // examples/dungeon-rooms.lg); a 10-iteration limit stops the run.
-    let edges = vec![
-        [0, 1],
-        [0, 2],
-        [2, 1],
-        [0, 3],
-        [3, 1],
-        [0, 4],
-        [4, 5],
-        [5, 1],
-    ];
-    let p = problem(6, edges, vec![square("sq", 8, 2)]);
+/// The error of a run stopped after 10 iterations on `rooms` 8 × 8
+/// rooms whose edges are `edges`.
+fn failure_after_ten_iterations(rooms: usize, edges: Vec<[usize; 2]>) -> String {
+    let p = problem(rooms, edges, vec![square("sq", 8, 2)]);
     let settings = LayoutSettings {
         max_iterations: 10,
         ..LayoutSettings::default()
     };
-    let text = layout(&p, 0, &settings).unwrap_err().to_string();
+    layout(&p, 0, &settings).unwrap_err().to_string()
+}
+
+/// Rooms r0 and r1 share a door and are joined by the paths r0-r2-r1,
+/// r0-r3-r1 and r0-r4-r5-r1 (the shape of the level of seed 92 of
+/// examples/dungeon-rooms.lg).
+const DOOR_WITH_THREE_DETOURS: [[usize; 2]; 8] = [
+    [0, 1],
+    [0, 2],
+    [2, 1],
+    [0, 3],
+    [3, 1],
+    [0, 4],
+    [4, 5],
+    [5, 1],
+];
+
+#[test]
+fn a_door_with_three_detours_is_named_when_a_run_fails() {
+    let text = failure_after_ten_iterations(6, DOOR_WITH_THREE_DETOURS.to_vec());
     assert!(
         text.contains(
             "rooms r0 and r1 share a door and are also joined by three other separate paths \
@@ -164,12 +171,8 @@ fn a_door_with_three_detours_is_named_when_a_run_fails() {
     // r2 and r3 are bare.
     assert!(!text.contains("leave one of them bare"), "{text}");
     // Without the third path no such hint.
-    let p = problem(
-        5,
-        vec![[0, 1], [0, 2], [2, 1], [0, 3], [3, 1], [3, 4]],
-        vec![square("sq", 8, 2)],
-    );
-    let text = layout(&p, 0, &settings).unwrap_err().to_string();
+    let text =
+        failure_after_ten_iterations(5, vec![[0, 1], [0, 2], [2, 1], [0, 3], [3, 1], [3, 4]]);
     assert!(!text.contains("three other separate paths"), "{text}");
 }
 
@@ -177,25 +180,9 @@ fn a_door_with_three_detours_is_named_when_a_run_fails() {
 fn a_door_whose_three_detours_all_carry_rooms_asks_for_a_bare_one() {
     // As above, with a dead end off every path: r6 off r2, r7 off r3, r8
     // off r5. The path shut in brings two 8 × 8 rooms at the least.
-    let edges = vec![
-        [0, 1],
-        [0, 2],
-        [2, 1],
-        [0, 3],
-        [3, 1],
-        [0, 4],
-        [4, 5],
-        [5, 1],
-        [2, 6],
-        [3, 7],
-        [5, 8],
-    ];
-    let p = problem(9, edges, vec![square("sq", 8, 2)]);
-    let settings = LayoutSettings {
-        max_iterations: 10,
-        ..LayoutSettings::default()
-    };
-    let text = layout(&p, 0, &settings).unwrap_err().to_string();
+    let mut edges = DOOR_WITH_THREE_DETOURS.to_vec();
+    edges.extend([[2, 6], [3, 7], [5, 8]]);
+    let text = failure_after_ten_iterations(9, edges);
     assert!(text.contains("(r0–r2–r1, r0–r3–r1, r0–r4–r5–r1)"), "{text}");
     assert!(
         text.contains("(rooms of at least 128 square units with the smallest templates)"),
