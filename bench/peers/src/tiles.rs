@@ -14,7 +14,10 @@
 //!    if it overlaps or touches a room. Ours is run the same way (30 rooms, 1
 //!    placement try each, 1 corridor per room) with its smallest side as
 //!    near 6 as seed 004's `w/5 × h/5` size rule allows; its largest side
-//!    stays `w/5 × h/5` (not settable).
+//!    stays `w/5 × h/5` (not settable). A last row, `floor`, is not a
+//!    generator: seeding ChaCha8, 140 draws and a copy of our map for the
+//!    seed, what any generator with our random source and our returned
+//!    map spends before doing any work (see [`floor`]).
 //! 2. **Caves**: `caves::generate` (defaults, and the RogueBasin rule)
 //!    against `NoiseGenerator` + `CellularAutomata` (15 iterations of its
 //!    8-neighbour rule), bare and followed by `AreaStartingPosition` +
@@ -39,6 +42,7 @@
 use std::hint::black_box;
 use std::time::Instant;
 
+use levelgraph::rng::Rng;
 use levelgraph::tiles::accretion;
 use levelgraph::tiles::caves::{self, CaveParams, CaveRule};
 use levelgraph::tiles::metrics::Metrics;
@@ -238,7 +242,7 @@ pub fn run(opts: &Options) -> Vec<Comparison> {
                 "Rooms and corridors",
                 w,
                 h,
-                rooms_contenders(w, h),
+                rooms_contenders(w, h, opts.seeds),
                 vec![(0, 1), (0, 2)],
                 opts,
             ));
@@ -267,7 +271,13 @@ pub fn run(opts: &Options) -> Vec<Comparison> {
     out
 }
 
-fn rooms_contenders(w: u32, h: u32) -> Vec<Contender> {
+/// Random draws the floor row makes per map: about what our rooms
+/// generator makes at 80 × 25 (4 per placement try, 120 in all, and the
+/// links'); more rooms make a few more at the larger sizes, so the floor
+/// is an underestimate there.
+const FLOOR_DRAWS: usize = 140;
+
+fn rooms_contenders(w: u32, h: u32, seeds: u64) -> Vec<Contender> {
     let params = RoomsParams {
         width: w,
         height: h,
@@ -283,6 +293,7 @@ fn rooms_contenders(w: u32, h: u32) -> Vec<Contender> {
         params.min_room_size,
         h / 5
     );
+    let floor_row = floor(&params, seeds);
     vec![
         ours("levelgraph rooms_and_corridors", text, move |seed| {
             rooms_and_corridors::generate(&params, seed)
@@ -307,7 +318,36 @@ fn rooms_contenders(w: u32, h: u32) -> Vec<Contender> {
                 true,
             ),
         ),
+        floor_row,
     ]
+}
+
+/// Not a generator: what any rooms generator with levelgraph's guarantees
+/// of output spends before doing any work — seeding ChaCha8 and making
+/// [`FLOOR_DRAWS`] draws (the portable random source every generator
+/// must use), and allocating and filling the map it returns (a copy of
+/// the map levelgraph made for that seed: the same cells, rooms with
+/// their names and outlines, doors and corridors). Its metrics are those
+/// of levelgraph's maps.
+fn floor(params: &RoomsParams, seeds: u64) -> Contender {
+    // One more than measured: `compare` warms up on seed `seeds`.
+    let maps: Vec<TileMap> = (0..=seeds)
+        .map(|seed| rooms_and_corridors::generate(params, seed).expect("valid parameters"))
+        .collect();
+    Contender {
+        name: "floor (not a generator): seeding, draws, a copy of levelgraph's map".to_string(),
+        params: format!("ChaCha8 seeded, {FLOOR_DRAWS} draws, `TileMap::clone`"),
+        ours: true,
+        make: Box::new(move |seed| {
+            let mut rng = Rng::seeded(seed);
+            let mut sum = 0usize;
+            for _ in 0..FLOOR_DRAWS {
+                sum = sum.wrapping_add(rng.below(16));
+            }
+            black_box(sum);
+            Made::Ours(Ok(maps[seed as usize].clone()))
+        }),
+    }
 }
 
 fn caves_contenders(w: u32, h: u32) -> Vec<Contender> {
