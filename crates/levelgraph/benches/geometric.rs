@@ -8,12 +8,19 @@
 //! `geometric` settings if its header has them, else the defaults, with
 //! only the spring changed. Run with
 //! `cargo bench -p levelgraph --bench geometric`; `GEO_SEEDS` (default
-//! 1000) sets N. Figures go to BENCHMARKS.md.
+//! 1000) sets N. With `GEO_GROWN=20,50,100,200` the rows are instead the
+//! default grammar grown to those `max_vertices` (the rule `settle`
+//! removed, as `benches/growth.rs` grows it) with the default settings
+//! and spring, for the finishing at larger sizes. `GEO_FINISH` and
+//! `GEO_STEPS` override `finish_steps` and `steps` in every row. Figures
+//! go to BENCHMARKS.md.
 
 use std::time::Instant;
 
 use levelgraph::geometric::{self, GeometrySettings, SpringShape};
 use levelgraph::{grammar, DeriveError};
+
+mod support;
 
 /// Per grammar and spring: what N derivations did.
 #[derive(Default)]
@@ -89,6 +96,24 @@ fn main() {
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(1_000);
+    let grown = support::env_sizes("GEO_GROWN", &[]);
+    if let Some(load) = support::load_average() {
+        println!("load average at the start: {load}");
+    }
+    println!("seeds 1..={seeds}; first try = attempt 1 passes; after retries = some attempt passes; limits = the rewriting failed its limits (no retry)");
+    println!();
+    println!("| grammar | spring | first try | after retries | failed: limits | failed: drawing | mean attempts | mean vertices | ms / derivation | force steps / relaxation | relaxations stopped by the step limit | corridor length vs ideal |");
+    println!("|---|---|---|---|---|---|---|---|---|---|---|---|");
+    if !grown.is_empty() {
+        for cap in grown {
+            let text = support::grown_grammar(grammar::DEFAULT_GRAMMAR, cap, true);
+            let g = grammar::load(&text, "grown").expect("the grown default compiles");
+            let settings = with_env_steps(GeometrySettings::default());
+            let name = format!("default grown to {cap}");
+            row(&name, &settings, &run(&g, &settings, seeds), seeds);
+        }
+        return;
+    }
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples");
     let mut files: Vec<_> = std::fs::read_dir(dir)
         .expect("examples folder")
@@ -96,10 +121,6 @@ fn main() {
         .filter(|p| p.extension().is_some_and(|x| x == "lg"))
         .collect();
     files.sort();
-    println!("seeds 1..={seeds}; first try = attempt 1 passes; after retries = some attempt passes; limits = the rewriting failed its limits (no retry)");
-    println!();
-    println!("| grammar | spring | first try | after retries | failed: limits | failed: drawing | mean attempts | mean vertices | ms / derivation | force steps / relaxation | relaxations stopped by the step limit | corridor length vs ideal |");
-    println!("|---|---|---|---|---|---|---|---|---|---|---|---|");
     for path in files {
         let name = path.file_stem().unwrap().to_string_lossy().into_owned();
         let text = std::fs::read_to_string(&path).expect("example readable");
@@ -109,33 +130,42 @@ fn main() {
             continue;
         }
         for spring in [SpringShape::Logarithmic, SpringShape::Sigmoid] {
-            let mut settings = g.model().geometry.clone().unwrap_or_default();
+            let mut settings = with_env_steps(g.model().geometry.clone().unwrap_or_default());
             settings.spring = spring;
-            if let Some(n) = std::env::var("GEO_FINISH")
-                .ok()
-                .and_then(|s| s.parse().ok())
-            {
-                settings.finish_steps = n;
-            }
-            if let Some(n) = std::env::var("GEO_STEPS").ok().and_then(|s| s.parse().ok()) {
-                settings.steps = n;
-            }
-            let t = run(&g, &settings, seeds);
-            let pct = |k: usize| 100.0 * k as f64 / seeds as f64;
-            let passed = t.after_retries.max(1);
-            println!(
-                "| {name} | {spring:?} | {:.1} % | {:.1} % | {} | {} | {:.2} | {:.1} | {:.2} | {:.1} | {:.1} % | {:.0} % |",
-                pct(t.first_try),
-                pct(t.after_retries),
-                t.limits,
-                t.drawing,
-                t.attempts as f64 / (seeds as usize - t.limits).max(1) as f64,
-                t.vertices as f64 / passed as f64,
-                t.seconds * 1e3 / seeds as f64,
-                t.steps as f64 / t.relaxations.max(1) as f64,
-                100.0 * t.unsettled as f64 / t.relaxations.max(1) as f64,
-                100.0 * t.stretch / passed as f64,
-            );
+            row(&name, &settings, &run(&g, &settings, seeds), seeds);
         }
     }
+}
+
+/// `settings` with `finish_steps` from `GEO_FINISH` and `steps` from
+/// `GEO_STEPS` where those are set.
+fn with_env_steps(mut settings: GeometrySettings) -> GeometrySettings {
+    let var = |name: &str| std::env::var(name).ok().and_then(|s| s.parse().ok());
+    if let Some(n) = var("GEO_FINISH") {
+        settings.finish_steps = n;
+    }
+    if let Some(n) = var("GEO_STEPS") {
+        settings.steps = n;
+    }
+    settings
+}
+
+/// One table row: what `seeds` derivations of `name` did.
+fn row(name: &str, settings: &GeometrySettings, t: &Tally, seeds: u64) {
+    let pct = |k: usize| 100.0 * k as f64 / seeds as f64;
+    let passed = t.after_retries.max(1);
+    println!(
+        "| {name} | {:?} | {:.1} % | {:.1} % | {} | {} | {:.2} | {:.1} | {:.2} | {:.1} | {:.1} % | {:.0} % |",
+        settings.spring,
+        pct(t.first_try),
+        pct(t.after_retries),
+        t.limits,
+        t.drawing,
+        t.attempts as f64 / (seeds as usize - t.limits).max(1) as f64,
+        t.vertices as f64 / passed as f64,
+        t.seconds * 1e3 / seeds as f64,
+        t.steps as f64 / t.relaxations.max(1) as f64,
+        100.0 * t.unsettled as f64 / t.relaxations.max(1) as f64,
+        100.0 * t.stretch / passed as f64,
+    );
 }

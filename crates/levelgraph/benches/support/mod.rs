@@ -1,5 +1,5 @@
-//! Shared by the `mutex`, `growth` and `layout` harnesses (and, by path,
-//! `bench/peers`): running this
+//! Shared by the `mutex`, `growth`, `layout` and `geometric` harnesses
+//! (and, by path, `bench/peers`): running this
 //! bench binary again as a child that can be killed at a time limit,
 //! reading settings from the environment, and the default grammar's text
 //! edited to grow larger levels.
@@ -10,6 +10,7 @@ use std::time::{Duration, Instant};
 /// Runs this binary again with `args` and returns its standard output;
 /// `Err` with why there is none (killed after `kill_after` seconds, or the
 /// child failed).
+#[allow(dead_code)] // not every harness that includes this module runs children
 pub(crate) fn run_child(args: &[String], kill_after: f64) -> Result<String, String> {
     let exe = std::env::current_exe().map_err(|e| e.to_string())?;
     let mut child = Command::new(exe)
@@ -36,6 +37,7 @@ pub(crate) fn run_child(args: &[String], kill_after: f64) -> Result<String, Stri
 }
 
 /// A number of seconds from environment variable `name`, or `default`.
+#[allow(dead_code)] // not every harness that includes this module reads one
 pub(crate) fn env_secs(name: &str, default: f64) -> f64 {
     std::env::var(name)
         .ok()

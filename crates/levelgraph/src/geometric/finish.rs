@@ -58,7 +58,25 @@ const PLATEAU: Plateau = Plateau {
     calm: 0.25,
 };
 
-/// Gives each top-level vertex of `host` a radius (its tag's range from
+/// The evening-out before the scale ([`even_out`]) runs when the edge that
+/// needs the largest scale needs more than this many times the median
+/// edge's: one corridor squeezed well below its length. With 2 it ran on
+/// more 50-room levels: corridors 14.2 % off ideal instead of 15.1 %, for
+/// 1.8 % more instructions instead of 0.2 % (seeds of the default grammar
+/// grown to 50 rooms).
+const EVEN_OUT_SPREAD: f64 = 3.0;
+
+/// Most force steps of the evening-out; halved (5, 2, 1) when a
+/// relaxation is undone because it made corridors cross. Measured (seeds
+/// 1..=60 grown to ~98 / ~125 rooms, evening out every level): corridors
+/// 48 % / 78 % off ideal with 10 steps, 45 % / 75 % with 20 or 40 (for
+/// more instructions), 93 % / 146 % with 10 steps and no second try;
+/// steps of up to 0.2 instead of the rewriting's 0.1 crossed more often
+/// (183 % / 306 %).
+const EVEN_OUT_STEPS: u32 = 10;
+
+/// Evens out a squeezed drawing ([`even_out`]), gives each top-level
+/// vertex of `host` a radius (its tag's range from
 /// `settings.tag_radius`, else `settings.room_radius`, drawn with a
 /// generator seeded from `seed`), scales the drawing about the origin by
 /// the largest `ideal / length` over its edges (ideal = the two radii plus
@@ -71,6 +89,7 @@ pub(crate) fn finish(
     stats: &mut RelaxStats,
     scratch: &mut Scratch,
 ) {
+    even_out(host, settings, stats, scratch);
     // A stream of its own, so radii do not shift the derivation's draws.
     let mut rng = Rng::seeded(seed ^ 0x7261_6469_7573_0000);
     let ids: Vec<_> = host.vertex_ids().collect();
@@ -140,6 +159,73 @@ pub(crate) fn finish(
     place_stored(host);
 }
 
+/// Relaxes the whole drawing at the rewriting's lengths before it is
+/// scaled, when one edge is squeezed ([`EVEN_OUT_SPREAD`]).
+///
+/// The rewriting relaxes only around each application, so where a level
+/// grows into a crowded corner a corridor can end up at 0.1–0.3 of its
+/// length; the finishing scales the whole drawing by the factor that edge
+/// needs (20–38 at ~98 rooms, against 2–4 for the median edge), and its
+/// relaxation, whose steps are a twentieth of a corridor, cannot pull
+/// every other corridor back from several times its ideal length. A few
+/// steps of the rewriting's relaxation with every vertex moving spread
+/// the crowded corner first. A relaxation that makes corridors cross is
+/// undone (as every relaxation is) and tried again with half the steps.
+/// Measured over seeds 1..=60 of the default grammar grown to 20 / 50 /
+/// ~98 / ~125 rooms (`GEO_GROWN` in `benches/geometric.rs`): corridors
+/// 8 % (unchanged) / 21 → 15 % / 266 → 50 % / 410 → 79 % off their ideal
+/// length, every level passing at its first try as before, for about a
+/// third more time per level at ~98 rooms and up (a whole-drawing step
+/// there costs what a dozen steps around an application do;
+/// BENCHMARKS.md, geometric derivation).
+fn even_out(
+    host: &mut Graph,
+    settings: &GeometrySettings,
+    stats: &mut RelaxStats,
+    scratch: &mut Scratch,
+) {
+    if scale_spread(host) <= EVEN_OUT_SPREAD {
+        return;
+    }
+    let mut params = settings.rewrite_params();
+    params.max_steps = EVEN_OUT_STEPS;
+    loop {
+        let out = relax_host(host, &params, None, None, scratch);
+        stats.add(out);
+        if !out.reverted || params.max_steps <= 1 {
+            break;
+        }
+        params.max_steps /= 2;
+    }
+    place_stored(host);
+}
+
+/// The largest over the median of the factors by which the edges between
+/// top-level vertices fall short of their desired lengths while
+/// rewriting (`length_factor / length`): 1 for a drawing whose edges are
+/// all in proportion, large when one is squeezed. 0 without edges.
+fn scale_spread(host: &Graph) -> f64 {
+    let mut factors: Vec<f64> = host
+        .edges()
+        .filter_map(|(_, e)| {
+            let (a, b) = (top_level(host, e.source), top_level(host, e.target));
+            if a == b {
+                return None;
+            }
+            let length = distance(host.vertex(a)?.position?, host.vertex(b)?.position?);
+            // The rewriting's own floor on length factors (`relax_host`).
+            Some(e.length_factor.max(0.05) / length.max(1e-9))
+        })
+        .collect();
+    if factors.is_empty() {
+        return 0.0;
+    }
+    let largest = factors.iter().fold(0.0f64, |m, &f| m.max(f));
+    let middle = factors.len() / 2;
+    let (_, median, _) = factors.select_nth_unstable_by(middle, f64::total_cmp);
+    largest / *median
+}
+
 /// Scales the drawing about the origin by the smallest factor that leaves
 /// no two circles overlapping (when the relaxation left some closer than
 /// their radii): a uniform scale keeps every angle, so it cannot make two
@@ -176,6 +262,62 @@ fn separate(host: &mut Graph) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A path of rooms at unit spacing along x, with its last edge
+    /// `last` long; every edge of length factor 1.
+    fn path_with_last_edge(last: f64) -> Graph {
+        let mut g = Graph::new();
+        let xs = [0.0, 1.0, 2.0, 3.0, 4.0, 4.0 + last];
+        let ids: Vec<_> = xs.iter().map(|_| g.add_vertex_named("room")).collect();
+        for (&v, &x) in ids.iter().zip(&xs) {
+            g.vertex_mut(v).unwrap().position = Some([x, 0.0]);
+        }
+        for pair in ids.windows(2) {
+            g.connect(pair[0], pair[1], false);
+        }
+        g
+    }
+
+    fn positions(g: &Graph) -> Vec<Point> {
+        g.vertices().filter_map(|(_, v)| v.position).collect()
+    }
+
+    #[test]
+    fn a_squeezed_edge_is_evened_out_before_the_scale() {
+        let settings = GeometrySettings::default();
+        let mut scratch = Scratch::default();
+        let mut stats = RelaxStats::default();
+        // 0.1 long against 1 for the median edge: a spread of 10.
+        let mut g = path_with_last_edge(0.1);
+        let before = scale_spread(&g);
+        assert!((before - 10.0).abs() < 1e-9, "{before}");
+        even_out(&mut g, &settings, &mut stats, &mut scratch);
+        let after = scale_spread(&g);
+        assert!(after < before / 2.0, "spread {before} -> {after}");
+        assert_eq!(stats.relaxations, 1);
+        assert!(stats.steps >= 1 && stats.steps <= u64::from(EVEN_OUT_STEPS));
+    }
+
+    #[test]
+    fn a_drawing_in_proportion_is_left_as_it_is() {
+        let settings = GeometrySettings::default();
+        let mut scratch = Scratch::default();
+        let mut stats = RelaxStats::default();
+        // 0.5 long: a spread of 2, below EVEN_OUT_SPREAD.
+        let mut g = path_with_last_edge(0.5);
+        assert!(scale_spread(&g) <= EVEN_OUT_SPREAD);
+        let before = positions(&g);
+        even_out(&mut g, &settings, &mut stats, &mut scratch);
+        assert_eq!(positions(&g), before);
+        assert_eq!(stats.relaxations, 0);
+        // No edges: nothing to measure, nothing done.
+        let mut lone = Graph::new();
+        let v = lone.add_vertex_named("room");
+        lone.vertex_mut(v).unwrap().position = Some([0.0, 0.0]);
+        assert_eq!(scale_spread(&lone), 0.0);
+        even_out(&mut lone, &settings, &mut stats, &mut scratch);
+        assert_eq!(stats.relaxations, 0);
+    }
 
     #[test]
     fn separation_scales_uniformly_until_no_circles_overlap() {

@@ -13,7 +13,9 @@
 //!   neighbourhood edges would cross the substitute.
 //! - After each application a few force-directed steps (module `forces`)
 //!   untangle the drawing.
-//! - Finishing (module `finish`): each vertex gets a room radius, the drawing is
+//! - Finishing (module `finish`): a drawing with a squeezed corridor is first
+//!   relaxed as a whole at the rewriting's lengths; each vertex gets a room
+//!   radius, the drawing is
 //!   scaled by the largest factor any edge needs to reach its ideal length
 //!   (the two radii plus a margin) and relaxed toward the ideals; the
 //!   self-intersection test ([`check_drawing`]) then decides. A derivation that
@@ -127,7 +129,8 @@ pub use crate::rng::attempt_seed;
 /// Force steps made by a derivation, for reports and benchmarks.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct RelaxStats {
-    /// Relaxations run (one per application, plus the finishing one).
+    /// Relaxations run (one per application, plus the finishing's: its
+    /// evening-out of a squeezed drawing, when it runs, and its last one).
     pub relaxations: u32,
     /// Force steps in all.
     pub steps: u64,
