@@ -4,6 +4,9 @@
 //! independent test), determinism, and the `geometric` header block.
 
 mod common;
+#[allow(dead_code)] // the harnesses' helpers; the tests use `grown_grammar`
+#[path = "../benches/support/mod.rs"]
+mod support;
 
 use levelgraph::geometric::{self, check_drawing, segments_cross, GeometrySettings, SpringShape};
 use levelgraph::graph::Point;
@@ -686,52 +689,53 @@ fn attempts_have_their_own_seeds() {
 }
 
 /// The default grammar grown to about `cap` rooms the way the benchmarks
-/// grow it (`benches/growth.rs`): `settle` removed, the limits raised.
+/// grow it (`support::grown_grammar`: `settle` removed, the limits
+/// raised).
 fn grown_default(cap: usize) -> CompiledGrammar {
-    let text = grammar::DEFAULT_GRAMMAR
-        .replace("max_vertices 40\n", &format!("max_vertices {cap}\n"))
-        .replace(
-            "max_iterations 300\n",
-            &format!("max_iterations {}\n", 2 * cap + 1000),
+    load(&support::grown_grammar(grammar::DEFAULT_GRAMMAR, cap, true))
+}
+
+/// Mean |length / ideal − 1| over the corridors between rooms with radii.
+fn corridors_off_ideal(graph: &Graph, margin: f64) -> f64 {
+    let (mut off, mut corridors) = (0.0, 0);
+    for (_, e) in graph.edges().filter(|(_, e)| !e.cosmetic) {
+        let (a, b) = (
+            graph.vertex(e.source).unwrap(),
+            graph.vertex(e.target).unwrap(),
         );
-    let start = text
-        .find("rule settle ")
-        .expect("the default grammar has `settle`");
-    let end = start + text[start..].find("\n}\n").expect("`settle` ends") + 3;
-    let mut text = text;
-    text.replace_range(start..end, "");
-    load(&text)
+        let (Some(r), Some(s)) = (a.radius, b.radius) else {
+            continue;
+        };
+        let (p, q) = (a.position.unwrap(), b.position.unwrap());
+        let length = ((p[0] - q[0]).powi(2) + (p[1] - q[1]).powi(2)).sqrt();
+        off += (length / (r + s + margin) - 1.0).abs();
+        corridors += 1;
+    }
+    off / f64::from(corridors.max(1))
 }
 
 #[test]
-fn large_levels_end_near_their_ideal_corridor_lengths() {
-    // Before the finishing evened out squeezed corridors (finish.rs,
-    // `even_out`), one corridor squeezed to a tenth of its length set the
-    // scale of the whole ~100-room level and the corridors ended 180–280 %
-    // longer than their ideals on average; now about 30 %.
+fn squeezed_large_levels_are_evened_out_before_the_scale() {
+    // The default grammar grown to ~100 rooms. Before the finishing evened
+    // out squeezed drawings (finish.rs, `even_out`), one corridor squeezed
+    // to a tenth of its length set the scale of the whole level: seeds 3
+    // and 4 ended with corridors 726 % and 133 % off their ideal length on
+    // average; evened out, 35 % each. Seed 12's first evening-out (10
+    // steps) makes corridors cross and is undone; the second try (2 steps)
+    // takes it from 640 % to 235 %.
     let g = grown_default(100);
     let settings = GeometrySettings::default();
-    for seed in 1..=4 {
+    for (seed, bound) in [(3, 0.6), (4, 0.6), (12, 3.0)] {
         let d = geometric::derive(&g, seed, &settings).unwrap();
-        let graph = &d.derivation.graph;
-        assert!(graph.vertex_count() >= 90, "seed {seed}: a small level");
-        let (mut off, mut corridors) = (0.0, 0);
-        for (_, e) in graph.edges().filter(|(_, e)| !e.cosmetic) {
-            let (a, b) = (
-                graph.vertex(e.source).unwrap(),
-                graph.vertex(e.target).unwrap(),
-            );
-            let ideal = a.radius.unwrap() + b.radius.unwrap() + settings.margin;
-            let (p, q) = (a.position.unwrap(), b.position.unwrap());
-            let length = ((p[0] - q[0]).powi(2) + (p[1] - q[1]).powi(2)).sqrt();
-            off += (length / ideal - 1.0).abs();
-            corridors += 1;
-        }
-        let mean = off / f64::from(corridors);
         assert!(
-            mean < 1.0,
+            d.derivation.graph.vertex_count() >= 90,
+            "seed {seed}: a small level"
+        );
+        let off = corridors_off_ideal(&d.derivation.graph, settings.margin);
+        assert!(
+            off < bound,
             "seed {seed}: corridors {:.0} % off their ideal length",
-            100.0 * mean
+            100.0 * off
         );
     }
 }

@@ -6,7 +6,7 @@ use super::geometry::distance;
 use super::host_drawing::{place_stored, relax_host, Scratch};
 use super::{GeometrySettings, RelaxStats};
 use crate::drawing::top_level;
-use crate::graph::{Graph, Point};
+use crate::graph::{Edge, Graph, Point, VertexId};
 use crate::rng::Rng;
 
 /// Root-mean-square force at or below which the finishing relaxation
@@ -58,22 +58,26 @@ const PLATEAU: Plateau = Plateau {
     calm: 0.25,
 };
 
-/// The evening-out before the scale ([`even_out`]) runs when the edge that
-/// needs the largest scale needs more than this many times the median
-/// edge's: one corridor squeezed well below its length. With 2 it ran on
-/// more 50-room levels: corridors 14.2 % off ideal instead of 15.1 %, for
-/// 1.8 % more instructions instead of 0.2 % (seeds of the default grammar
-/// grown to 50 rooms).
+/// The evening-out before the scale ([`even_out`]) runs when the spread
+/// of the rewriting's drawing ([`scale_spread`]: the largest factor by
+/// which an edge between two rooms falls short of its desired length while
+/// rewriting, over the median one) is above this: one edge squeezed well
+/// below its length. With 2 it ran on more 50-room levels: corridors
+/// 14.2 % off ideal instead of 15.1 %, for 1.8 % more instructions instead
+/// of 0.2 % (seeds of the default grammar grown to 50 rooms).
 const EVEN_OUT_SPREAD: f64 = 3.0;
 
-/// Most force steps of the evening-out; halved (5, 2, 1) when a
-/// relaxation is undone because it made corridors cross. Measured (seeds
-/// 1..=60 grown to ~98 / ~125 rooms, evening out every level): corridors
-/// 48 % / 78 % off ideal with 10 steps, 45 % / 75 % with 20 or 40 (for
+/// Force steps of the evening-out's tries: a relaxation undone because it
+/// made corridors cross is tried again with fewer steps, skipping any
+/// count not below the steps the undone one made (its first steps would
+/// be made again to the bit, and undone again). Measured (seeds 1..=60
+/// grown to ~98 / ~125 rooms, evening out every level): corridors 48 % /
+/// 78 % off ideal with 10 steps first, 45 % / 75 % with 20 or 40 (for
 /// more instructions), 93 % / 146 % with 10 steps and no second try;
 /// steps of up to 0.2 instead of the rewriting's 0.1 crossed more often
-/// (183 % / 306 %).
-const EVEN_OUT_STEPS: u32 = 10;
+/// (183 % / 306 %). Of 25 such levels whose 10 steps were undone, a
+/// second try of 5 steps was undone every time, of 2 kept 17 of 25.
+const EVEN_OUT_TRIES: [u32; 3] = [10, 2, 1];
 
 /// Evens out a squeezed drawing ([`even_out`]), gives each top-level
 /// vertex of `host` a radius (its tag's range from
@@ -112,11 +116,7 @@ pub(crate) fn finish(
     let mut scale: f64 = 0.0;
     let mut total = 0.0;
     let mut count = 0usize;
-    for (_, e) in host.edges() {
-        let (a, b) = (top_level(host, e.source), top_level(host, e.target));
-        if a == b {
-            continue;
-        }
+    for (_, a, b) in room_edges(host) {
         let (va, vb) = (host.vertex(a).expect("live"), host.vertex(b).expect("live"));
         let ideal = va.radius.unwrap_or(0.0) + vb.radius.unwrap_or(0.0) + settings.margin;
         total += ideal;
@@ -170,7 +170,10 @@ pub(crate) fn finish(
 /// every other corridor back from several times its ideal length. A few
 /// steps of the rewriting's relaxation with every vertex moving spread
 /// the crowded corner first. A relaxation that makes corridors cross is
-/// undone (as every relaxation is) and tried again with half the steps.
+/// undone (as every relaxation is) and tried again with fewer steps
+/// ([`EVEN_OUT_TRIES`]). Stored vertices are left where they were: the
+/// finishing puts them at their rooms at its end.
+///
 /// Measured over seeds 1..=60 of the default grammar grown to 20 / 50 /
 /// ~98 / ~125 rooms (`GEO_GROWN` in `benches/geometric.rs`): corridors
 /// 8 % (unchanged) / 21 → 15 % / 266 → 50 % / 410 → 79 % off their ideal
@@ -188,40 +191,55 @@ fn even_out(
         return;
     }
     let mut params = settings.rewrite_params();
-    params.max_steps = EVEN_OUT_STEPS;
-    loop {
+    let mut undone_after = u32::MAX;
+    for steps in EVEN_OUT_TRIES {
+        if steps >= undone_after {
+            continue;
+        }
+        params.max_steps = steps;
         let out = relax_host(host, &params, None, None, scratch);
         stats.add(out);
-        if !out.reverted || params.max_steps <= 1 {
-            break;
+        if !out.reverted {
+            return;
         }
-        params.max_steps /= 2;
+        undone_after = out.steps;
     }
-    place_stored(host);
 }
 
-/// The largest over the median of the factors by which the edges between
-/// top-level vertices fall short of their desired lengths while
-/// rewriting (`length_factor / length`): 1 for a drawing whose edges are
-/// all in proportion, large when one is squeezed. 0 without edges.
+/// The edges between two different top-level vertices (rooms), with those
+/// two: the corridors and cosmetic edges of the drawing the finishing
+/// sizes. Self-loops and edges to a vertex stored in the same room are
+/// left out.
+fn room_edges(host: &Graph) -> impl Iterator<Item = (&Edge, VertexId, VertexId)> + '_ {
+    host.edges().filter_map(move |(_, e)| {
+        let (a, b) = (top_level(host, e.source), top_level(host, e.target));
+        (a != b).then_some((e, a, b))
+    })
+}
+
+/// How unevenly the rewriting's drawing is scaled: over the edges between
+/// rooms ([`room_edges`], cosmetic ones too), the factor by which each
+/// falls short of its desired length while rewriting (`length_factor /
+/// length`, with the rewriting's floor of 0.05 on length factors), the
+/// largest over the lower median. 1 for a drawing whose edges are all in
+/// proportion, large when one is squeezed; 0 without edges. Edges whose
+/// factor is not finite (an infinite length factor, set through the API)
+/// are left out.
 fn scale_spread(host: &Graph) -> f64 {
-    let mut factors: Vec<f64> = host
-        .edges()
-        .filter_map(|(_, e)| {
-            let (a, b) = (top_level(host, e.source), top_level(host, e.target));
-            if a == b {
-                return None;
-            }
+    let mut factors: Vec<f64> = room_edges(host)
+        .filter_map(|(e, a, b)| {
             let length = distance(host.vertex(a)?.position?, host.vertex(b)?.position?);
             // The rewriting's own floor on length factors (`relax_host`).
             Some(e.length_factor.max(0.05) / length.max(1e-9))
         })
+        .filter(|f| f.is_finite())
         .collect();
     if factors.is_empty() {
         return 0.0;
     }
     let largest = factors.iter().fold(0.0f64, |m, &f| m.max(f));
-    let middle = factors.len() / 2;
+    // The lower median: with two edges, [1, 10] is a spread of 10.
+    let middle = (factors.len() - 1) / 2;
     let (_, median, _) = factors.select_nth_unstable_by(middle, f64::total_cmp);
     largest / *median
 }
@@ -295,7 +313,7 @@ mod tests {
         let after = scale_spread(&g);
         assert!(after < before / 2.0, "spread {before} -> {after}");
         assert_eq!(stats.relaxations, 1);
-        assert!(stats.steps >= 1 && stats.steps <= u64::from(EVEN_OUT_STEPS));
+        assert!(stats.steps >= 1 && stats.steps <= u64::from(EVEN_OUT_TRIES[0]));
     }
 
     #[test]
@@ -317,6 +335,71 @@ mod tests {
         assert_eq!(scale_spread(&lone), 0.0);
         even_out(&mut lone, &settings, &mut stats, &mut scratch);
         assert_eq!(stats.relaxations, 0);
+    }
+
+    /// Rooms at `points`, joined by `edges` (ends, length factor).
+    fn rooms(points: &[Point], edges: &[(usize, usize, f64)]) -> (Graph, Vec<VertexId>) {
+        let mut g = Graph::new();
+        let ids: Vec<_> = points.iter().map(|_| g.add_vertex_named("room")).collect();
+        for (&v, &p) in ids.iter().zip(points) {
+            g.vertex_mut(v).unwrap().position = Some(p);
+        }
+        for &(a, b, factor) in edges {
+            let e = g.connect(ids[a], ids[b], false);
+            g.set_length_factor(e, factor);
+        }
+        (g, ids)
+    }
+
+    #[test]
+    fn the_spread_is_the_largest_shortfall_over_the_lower_median() {
+        let line = [[0.0, 0.0], [1.0, 0.0], [2.0, 0.0], [2.5, 0.0]];
+        // An edge of length factor 0.5 drawn 0.5 long is in proportion.
+        let (g, _) = rooms(&line, &[(0, 1, 1.0), (1, 2, 1.0), (2, 3, 0.5)]);
+        assert!((scale_spread(&g) - 1.0).abs() < 1e-12);
+        // Length factors count from the rewriting's floor of 0.05: a factor
+        // of 0.01 drawn 0.0125 long falls short 4 times.
+        let (g, _) = rooms(
+            &[[0.0, 0.0], [1.0, 0.0], [2.0, 0.0], [2.0125, 0.0]],
+            &[(0, 1, 1.0), (1, 2, 1.0), (2, 3, 0.01)],
+        );
+        assert!(
+            (scale_spread(&g) - 4.0).abs() < 1e-9,
+            "{}",
+            scale_spread(&g)
+        );
+        // Two edges, 1 and 0.1 long: the lower median is 1, so 10.
+        let (g, _) = rooms(&line[..3], &[(0, 1, 1.0), (1, 2, 1.0)]);
+        assert!((scale_spread(&g) - 1.0).abs() < 1e-12);
+        let (g, _) = rooms(
+            &[[0.0, 0.0], [1.0, 0.0], [1.1, 0.0]],
+            &[(0, 1, 1.0), (1, 2, 1.0)],
+        );
+        assert!(
+            (scale_spread(&g) - 10.0).abs() < 1e-9,
+            "{}",
+            scale_spread(&g)
+        );
+        // Self-loops and edges to a vertex stored in the same room do not
+        // count; an infinite length factor is left out; a zero-length edge
+        // is as squeezed as can be.
+        let (mut g, ids) = rooms(&line[..3], &[(0, 1, 1.0), (1, 2, 1.0), (0, 0, 1.0)]);
+        let stored = g.add_vertex_named("room");
+        g.vertex_mut(stored).unwrap().position = Some([9.0, 9.0]);
+        assert!(g.set_parent(stored, Some(ids[2])));
+        g.connect(stored, ids[2], false);
+        let far = g.connect(ids[0], ids[2], false);
+        g.set_length_factor(far, f64::INFINITY);
+        assert!(
+            (scale_spread(&g) - 1.0).abs() < 1e-12,
+            "{}",
+            scale_spread(&g)
+        );
+        let (g, _) = rooms(
+            &[[0.0, 0.0], [1.0, 0.0], [1.0, 0.0]],
+            &[(0, 1, 1.0), (1, 2, 1.0)],
+        );
+        assert!(scale_spread(&g) > 1e8);
     }
 
     #[test]

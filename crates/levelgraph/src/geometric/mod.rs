@@ -129,8 +129,9 @@ pub use crate::rng::attempt_seed;
 /// Force steps made by a derivation, for reports and benchmarks.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct RelaxStats {
-    /// Relaxations run (one per application, plus the finishing's: its
-    /// evening-out of a squeezed drawing, when it runs, and its last one).
+    /// Relaxations run: one per application, plus the finishing's (its
+    /// evening-out of a squeezed drawing, 1 to 3 tries when it runs, and
+    /// its last relaxation).
     pub relaxations: u32,
     /// Force steps in all.
     pub steps: u64,
