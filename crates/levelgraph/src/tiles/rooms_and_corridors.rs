@@ -600,26 +600,6 @@ impl PathShape {
         true
     }
 
-    /// The columns and rows of the path's cells `first..=last`.
-    fn xy_run(&self, first: usize, last: usize) -> Vec<[u32; 2]> {
-        let mut at = self.xy(first);
-        let mut cells = Vec::with_capacity(last + 1 - first);
-        cells.push(at);
-        // Cell k > 0 is reached by the step of the leg whose cells it ends
-        // among: one run of equal steps per leg.
-        let (mut k, mut end) = (first, 0);
-        for (step, &len) in self.steps.iter().zip(&self.legs) {
-            end += len;
-            let (dx, dy) = (step[0] as u32, step[1] as u32);
-            while k < last && k < end {
-                k += 1;
-                at = [at[0].wrapping_add(dx), at[1].wrapping_add(dy)];
-                cells.push(at);
-            }
-        }
-        cells
-    }
-
     /// The column and row of the path's cell `k`.
     fn xy(&self, k: usize) -> [u32; 2] {
         let mut at = self.start;
@@ -803,6 +783,16 @@ impl Ctx {
         self.map.cells[c] = tile;
         self.zone[c] |= OPEN;
         self.owner[c] = owner;
+    }
+
+    /// Makes ring cell `c`, at column and row `at`, a door of `room` and
+    /// lists it.
+    fn open_door(&mut self, c: usize, at: [u32; 2], room: u32) {
+        self.open(c, Tile::DOOR, room);
+        self.map.doors.push(TileDoor {
+            cells: TileRect::new(at[0], at[1], 1, 1),
+            rooms: [Some(room as usize), None],
+        });
     }
 
     /// Whether one of the four 2 × 2 blocks holding inner cell `c` would be
@@ -1081,30 +1071,54 @@ impl Ctx {
             let to = self.owner[shape.cell(e + 1)];
             self.union(node, from as usize);
             self.union(node, to as usize);
-            if shape.all_cells(s, e, |c| self.is_open(c)) {
+            let first = shape.cell(s);
+            if self.is_open(first) && shape.all_cells(s, e, |c| self.is_open(c)) {
                 continue;
             }
-            let xy = shape.xy_run(s, e);
-            let w = self.w;
-            for (k, &[x, y]) in xy.iter().enumerate() {
-                let c = y as usize * w + x as usize;
-                if self.is_open(c) {
-                    continue;
-                }
-                if self.kind(c) == RING {
-                    // A stretch's ring cells are its two ends.
-                    let room = if k == 0 { from } else { to };
-                    self.open(c, Tile::DOOR, room);
-                    self.map.doors.push(TileDoor {
-                        cells: TileRect::new(x, y, 1, 1),
-                        rooms: [Some(room as usize), None],
-                    });
-                } else {
-                    self.open(c, Tile::CORRIDOR, node as u32);
+            if !self.is_open(first) {
+                self.open_door(first, shape.xy(s), from);
+            }
+            // One pass lists the stretch's cells and opens those between
+            // its two doors, the ring cells at its ends (between them it
+            // runs on free cells only, so a cell still `FREE` is one to
+            // open). The index and the column and row step together, the
+            // leg picked without a branch: one loop per stretch, not one
+            // per leg, as the end of a loop over a run of random length is
+            // a branch mispredicted.
+            let ends = [shape.legs[0], shape.legs[0] + shape.legs[1]];
+            let offsets = shape.offsets;
+            let steps = shape.steps.map(|[dx, dy]| [dx as u32, dy as u32]);
+            // Slices of one length, so one bounds test serves the three.
+            let zone = &mut self.zone[..];
+            let tiles = &mut self.map.cells[..zone.len()];
+            let owner = &mut self.owner[..zone.len()];
+            let (mut c, mut at) = (first, shape.xy(s));
+            // Written in place rather than pushed: a push's length lives in
+            // memory, a slot of a slice in a register.
+            let mut cells = vec![at; e + 1 - s];
+            for (slot, k) in cells[1..].iter_mut().zip(s + 1..e + 1) {
+                let leg = usize::from(k > ends[0]) + usize::from(k > ends[1]);
+                c = c.wrapping_add(offsets[leg]);
+                at = [
+                    at[0].wrapping_add(steps[leg][0]),
+                    at[1].wrapping_add(steps[leg][1]),
+                ];
+                *slot = at;
+                debug_assert!(
+                    k == e || zone[c] & KIND == FREE,
+                    "a stretch's inner cell is free"
+                );
+                if zone[c] == FREE {
+                    tiles[c] = Tile::CORRIDOR;
+                    zone[c] = FREE | OPEN;
+                    owner[c] = node as u32;
                 }
             }
+            if !self.is_open(c) {
+                self.open_door(c, at, to);
+            }
             self.map.corridors.push(TileCorridor {
-                cells: xy,
+                cells,
                 rooms: [Some(from as usize), Some(to as usize)],
             });
         }
