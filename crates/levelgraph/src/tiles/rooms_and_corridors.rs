@@ -634,8 +634,9 @@ struct Ctx {
     zone: Vec<u8>,
     /// Per passable cell: the room (floor, door) or the union-find node of
     /// the corridor that opened it. Read only where this map has opened
-    /// the cell, so the grid may hold another map's values elsewhere: it
-    /// is borrowed from the thread's last map and never cleared.
+    /// the cell, and of a room's floor only beside its ring, so the grid
+    /// may hold another map's values elsewhere (inside rooms too): it is
+    /// borrowed from the thread's last map and never cleared.
     owner: Vec<u32>,
     /// Union-find over the owners: two owners share a root exactly when
     /// their cells are connected.
@@ -673,25 +674,29 @@ impl Ctx {
             map.rooms.push(TileRoom::rect(room_name(r), "", *rect));
             let (x0, y0) = (rect.x as usize, rect.y as usize);
             let (x1, y1) = (rect.right() as usize, rect.bottom() as usize);
-            for y in y0..y1 {
-                zone[y * w + x0..y * w + x1].fill(FLOOR);
-                owner[y * w + x0..y * w + x1].fill(r as u32);
-            }
-            // The ring: rows above and below, columns left and right, then
-            // the four corners. Rooms keep ROOM_GAP apart, so no ring or
-            // corner lands on another room's floor, ring or corner, and
-            // they can be written in any order; only the border, written
-            // last, takes a ring cell back.
+            // The ring: rows above and below, columns left and right (with
+            // the floor rows between), then the four corners. Rooms keep
+            // ROOM_GAP apart, so no ring or corner lands on another room's
+            // floor, ring or corner, and they can be written in any order;
+            // only the border, written last, takes a ring cell back.
             debug_assert!(
                 ring_cells(rect, w).all(|i| zone[i] == FREE),
                 "room {r}'s ring meets another room"
             );
             zone[(y0 - 1) * w + x0..(y0 - 1) * w + x1].fill(RING);
             zone[y1 * w + x0..y1 * w + x1].fill(RING);
-            for y in y0..y1 {
-                zone[y * w + x0 - 1] = RING;
-                zone[y * w + x1] = RING;
+            for row in (y0..y1).map(|y| y * w) {
+                zone[row + x0..row + x1].fill(FLOOR);
+                zone[row + x0 - 1] = RING;
+                zone[row + x1] = RING;
+                owner[row + x0] = r as u32;
+                owner[row + x1 - 1] = r as u32;
             }
+            // Of a room's floor only the cells beside its ring have their
+            // owner read (the cell a door opens onto), so only the floor's
+            // outer rows and columns are written.
+            owner[y0 * w + x0..y0 * w + x1].fill(r as u32);
+            owner[(y1 - 1) * w + x0..(y1 - 1) * w + x1].fill(r as u32);
             for (x, y) in [(x0 - 1, y0 - 1), (x1, y0 - 1), (x0 - 1, y1), (x1, y1)] {
                 zone[y * w + x] = CORNER;
             }
