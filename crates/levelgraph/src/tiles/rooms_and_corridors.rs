@@ -726,6 +726,16 @@ impl Ctx {
         let rects = std::mem::take(&mut scratch.rects);
         let mut map = TileMap::filled(width, height, Tile::WALL);
         map.rooms.reserve_exact(rects.len());
+        // The room list in a loop of its own: pushed from the loop that
+        // draws the rooms, each room was assembled on the stack with 4-byte
+        // stores and copied into the list with wider loads, a store that
+        // could not be forwarded (a stall) per room.
+        map.rooms.extend(
+            rects
+                .iter()
+                .enumerate()
+                .map(|(r, rect)| TileRoom::rect(room_name(r), "", *rect)),
+        );
         let (w, h) = (width as usize, height as usize);
         let mut zone = std::mem::take(&mut scratch.zone);
         zone.clear();
@@ -736,7 +746,6 @@ impl Ctx {
         }
         for (r, rect) in rects.iter().enumerate() {
             map.fill_rect(*rect, Tile::FLOOR);
-            map.rooms.push(TileRoom::rect(room_name(r), "", *rect));
             let (x0, y0) = (rect.x as usize, rect.y as usize);
             let (x1, y1) = (rect.right() as usize, rect.bottom() as usize);
             // The ring: rows above and below, columns left and right (with
