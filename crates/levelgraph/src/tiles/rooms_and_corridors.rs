@@ -744,8 +744,8 @@ impl Ctx {
         if owner.len() < w * h {
             owner.resize(w * h, 0);
         }
+        let tiles = &mut map.cells;
         for (r, rect) in rects.iter().enumerate() {
-            map.fill_rect(*rect, Tile::FLOOR);
             let (x0, y0) = (rect.x as usize, rect.y as usize);
             let (x1, y1) = (rect.right() as usize, rect.bottom() as usize);
             // The ring: rows above and below, columns left and right (with
@@ -757,10 +757,11 @@ impl Ctx {
                 ring_cells(rect, w).all(|i| zone[i] == FREE),
                 "room {r}'s ring meets another room"
             );
-            zone[(y0 - 1) * w + x0..(y0 - 1) * w + x1].fill(RING);
-            zone[y1 * w + x0..y1 * w + x1].fill(RING);
+            fill_short(&mut zone[(y0 - 1) * w + x0..(y0 - 1) * w + x1], RING);
+            fill_short(&mut zone[y1 * w + x0..y1 * w + x1], RING);
             for row in (y0..y1).map(|y| y * w) {
-                zone[row + x0..row + x1].fill(FLOOR);
+                fill_short(&mut tiles[row + x0..row + x1], Tile::FLOOR);
+                fill_short(&mut zone[row + x0..row + x1], FLOOR);
                 zone[row + x0 - 1] = RING;
                 zone[row + x1] = RING;
                 owner[row + x0] = r as u32;
@@ -769,8 +770,8 @@ impl Ctx {
             // Of a room's floor only the cells beside its ring have their
             // owner read (the cell a door opens onto), so only the floor's
             // outer rows and columns are written.
-            owner[y0 * w + x0..y0 * w + x1].fill(r as u32);
-            owner[(y1 - 1) * w + x0..(y1 - 1) * w + x1].fill(r as u32);
+            fill_short(&mut owner[y0 * w + x0..y0 * w + x1], r as u32);
+            fill_short(&mut owner[(y1 - 1) * w + x0..(y1 - 1) * w + x1], r as u32);
             for (x, y) in [(x0 - 1, y0 - 1), (x1, y0 - 1), (x0 - 1, y1), (x1, y1)] {
                 zone[y * w + x] = CORNER;
             }
@@ -1590,6 +1591,36 @@ impl Ctx {
             });
         }
         self.drawn = drawn;
+    }
+}
+
+/// Sets every element of `row` to `v`, for the short rows of a room (at
+/// most a fifth of the map across): with two overlapping writes of a fixed
+/// size picked by the length, where `fill` calls memset, whose call and
+/// dispatch on the length cost more than the writes (a room's rows are
+/// some hundred calls a map). Rows longer than 64 are filled by `fill`.
+#[inline(always)]
+fn fill_short<T: Copy>(row: &mut [T], v: T) {
+    /// Two writes of `N` elements, one at each end, cover `row` when
+    /// `N <= row.len() <= 2 * N`.
+    #[inline(always)]
+    fn ends<T: Copy, const N: usize>(row: &mut [T], v: T) {
+        let n = row.len();
+        row[..N].copy_from_slice(&[v; N]);
+        row[n - N..].copy_from_slice(&[v; N]);
+    }
+    match row.len() {
+        0 => {}
+        n @ 1..=3 => {
+            row[0] = v;
+            row[n / 2] = v;
+            row[n - 1] = v;
+        }
+        4..=8 => ends::<T, 4>(row, v),
+        9..=16 => ends::<T, 8>(row, v),
+        17..=32 => ends::<T, 16>(row, v),
+        33..=64 => ends::<T, 32>(row, v),
+        _ => row.fill(v),
     }
 }
 
