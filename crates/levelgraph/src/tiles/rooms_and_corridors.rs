@@ -726,16 +726,21 @@ impl Ctx {
         let rects = std::mem::take(&mut scratch.rects);
         let mut map = TileMap::filled(width, height, Tile::WALL);
         map.rooms.reserve_exact(rects.len());
-        // The room list in a loop of its own: pushed from the loop that
-        // draws the rooms, each room was assembled on the stack with 4-byte
-        // stores and copied into the list with wider loads, a store that
-        // could not be forwarded (a stall) per room.
-        map.rooms.extend(
-            rects
-                .iter()
-                .enumerate()
-                .map(|(r, rect)| TileRoom::rect(room_name(r), "", *rect)),
-        );
+        // The room list in a loop of its own, each room written as a
+        // literal (what TileRoom::rect makes): assembled on the stack with
+        // 4-byte stores (by TileRoom::rect when not inlined, or when pushed
+        // from the loop that draws the rooms) and copied into the list with
+        // wider loads, a room cost a store that could not be forwarded (a
+        // stall).
+        map.rooms.extend(rects.iter().enumerate().map(|(r, rect)| {
+            let (x0, y0, x1, y1) = (rect.x, rect.y, rect.right(), rect.bottom());
+            TileRoom {
+                name: room_name(r),
+                tag: String::new(),
+                bounds: *rect,
+                outline: vec![[x0, y0], [x1, y0], [x1, y1], [x0, y1]],
+            }
+        }));
         let (w, h) = (width as usize, height as usize);
         let mut zone = std::mem::take(&mut scratch.zone);
         zone.clear();
@@ -1795,7 +1800,10 @@ fn walk_coordinates(path: &[usize], w: usize) -> Vec<[u32; 2]> {
 }
 
 /// `room N`, written without the formatting machinery: every room of
-/// every map is named, on the generator's hot path.
+/// every map is named, on the generator's hot path. Inlined: returned
+/// through memory, the String was read back with a load wider than the
+/// stores that wrote it (a stall per room).
+#[inline(always)]
 fn room_name(r: usize) -> String {
     let mut digits = [0u8; 20];
     let mut at = digits.len();
