@@ -841,6 +841,16 @@ impl Ctx {
         n
     }
 
+    /// [`Ctx::union`] of `root`, a root, with `other`; returns the root of
+    /// the two.
+    fn join(&mut self, root: usize, other: usize) -> usize {
+        debug_assert_eq!(self.parent[root] as usize, root, "join takes a root");
+        let ro = self.find(other);
+        let (keep, child) = (root.min(ro), root.max(ro));
+        self.parent[child] = keep as u32;
+        keep
+    }
+
     fn union(&mut self, a: usize, b: usize) {
         let (ra, rb) = (self.find(a), self.find(b));
         // The smaller index stays root, so room 0's component keeps root 0.
@@ -1149,13 +1159,16 @@ impl Ctx {
     fn draw_path(&mut self) {
         let node = self.parent.len();
         self.parent.push(node as u32);
+        // The root of the path's component, kept here: each join then
+        // finds only the other side's root.
+        let mut root = node;
         let shape = self.l_shape;
         let stretches = std::mem::take(&mut self.stretches);
         for &(s, e) in &stretches {
             let from = self.owner[shape.cell(s - 1)];
             let to = self.owner[shape.cell(e + 1)];
-            self.union(node, from as usize);
-            self.union(node, to as usize);
+            root = self.join(root, from as usize);
+            root = self.join(root, to as usize);
             let first = shape.cell(s);
             if self.is_open(first) && shape.all_cells(s, e, |c| self.is_open(c)) {
                 continue;
@@ -1213,7 +1226,7 @@ impl Ctx {
         for i in 0..self.meets.len() {
             let met = self.owner[self.meets[i]];
             if met != last {
-                self.union(node, met as usize);
+                root = self.join(root, met as usize);
                 last = met;
             }
         }
