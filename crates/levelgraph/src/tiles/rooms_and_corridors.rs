@@ -1666,18 +1666,22 @@ struct PathCheck<'a> {
 
 impl PathCheck<'_> {
     /// How many of the next cells after `c` along `step` (at most `left`)
-    /// are plain, read a few at a time: free wall or floor with nothing
-    /// open across the path, so [`PathCheck::cell`] would pass them and
-    /// record nothing. 0 when the next cell needs the full test. Along a
-    /// row, 8 cells and the 8 above and below come in three reads (a
-    /// floor or free byte has no bit but [`FLOOR`]'s, an open byte has
-    /// [`OPEN`]), and the plain ones before the first that is not are
-    /// counted; along a column, a cell and its two sides come in one.
-    /// Reads that would leave the grid count as not plain. Also says
+    /// are plain, read a few at a time: free wall, floor or corridor with
+    /// nothing open across the path, so [`PathCheck::cell`] would pass them
+    /// and record only the corridor cells as met (which this records, in
+    /// walking order). 0 when the next cell needs the full test. Along a
+    /// row, 8 cells and the 8 above and below come in three reads (a plain
+    /// byte has no bit but [`FLOOR`]'s or [`OPEN`]'s, never both, and an
+    /// open byte has [`OPEN`]), and the plain ones before the first that is
+    /// not are counted; along a column, a cell and its two sides come in
+    /// one. Reads that would leave the grid count as not plain. Also says
     /// whether the cell after those may be plain too (`false`: it is not).
+    ///
+    /// A path often runs on a corridor drawn before (out of the same door,
+    /// say): its cells pass here, not one full test each.
     #[inline(always)]
-    fn plain_cells(&self, c: usize, step: usize, left: usize) -> (usize, bool) {
-        const NOT_FLOOR_OR_FREE: u64 = !(FLOOR as u64) & 0xFF;
+    fn plain_cells(&mut self, c: usize, step: usize, left: usize) -> (usize, bool) {
+        const NOT_PLAIN: u64 = !(FLOOR as u64 | OPEN as u64) & 0xFF;
         const OPEN_BYTE: u64 = OPEN as u64;
         const ONES: u64 = u64::from_le_bytes([1; 8]);
         let zone = self.zone;
@@ -1693,21 +1697,44 @@ impl PathCheck<'_> {
             let lo = if step == 1 { c + 1 } else { c.wrapping_sub(8) };
             let (row, up, down) = (word(lo), word(lo.wrapping_sub(w)), word(lo.wrapping_add(w)));
             // A non-zero byte for each cell that is not plain.
-            let bad = row & (NOT_FLOOR_OR_FREE * ONES) | (up | down) & (OPEN_BYTE * ONES);
+            let bad = row & (NOT_PLAIN * ONES) | (up | down) & (OPEN_BYTE * ONES);
             let plain = if step == 1 {
                 bad.trailing_zeros()
             } else {
                 bad.leading_zeros()
             } as usize
                 / 8;
-            (plain.min(left), plain == 8)
+            let n = plain.min(left);
+            // The corridor cells among the n passed, in walking order: the
+            // low bytes first rightward, the high bytes first leftward.
+            let mut open = row & (OPEN_BYTE * ONES);
+            if open != 0 && n > 0 {
+                if step == 1 {
+                    open &= u64::MAX >> (64 - 8 * n);
+                    while open != 0 {
+                        self.meets.push(lo + open.trailing_zeros() as usize / 8);
+                        open &= open - 1;
+                    }
+                } else {
+                    open &= u64::MAX << (64 - 8 * n);
+                    while open != 0 {
+                        let bit = 63 - open.leading_zeros();
+                        self.meets.push(lo + bit as usize / 8);
+                        open &= !(1 << bit);
+                    }
+                }
+            }
+            (n, plain == 8)
         } else {
             // The next cell and its left and right neighbours: bytes 0..3
             // of the word at its left neighbour.
             let next = c.wrapping_add(step);
             let v = word(next.wrapping_sub(1));
-            let mask = OPEN_BYTE | NOT_FLOOR_OR_FREE << 8 | OPEN_BYTE << 16;
+            let mask = OPEN_BYTE | NOT_PLAIN << 8 | OPEN_BYTE << 16;
             let plain = v & mask == 0;
+            if plain && v & OPEN_BYTE << 8 != 0 {
+                self.meets.push(next);
+            }
             (usize::from(plain), plain)
         }
     }
