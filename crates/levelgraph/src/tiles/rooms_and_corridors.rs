@@ -283,7 +283,7 @@ fn generate_in(
     scratch: &mut Scratch,
 ) -> Result<TileMap, TilesError> {
     let mut rng = Rng::seeded(seed);
-    place_rooms(params, &mut rng, &mut scratch.rects);
+    place_rooms_in(params, &mut rng, &mut scratch.rects, &mut scratch.placed);
     choose_links(
         scratch.rects.len(),
         params.corridors as usize,
@@ -310,15 +310,28 @@ fn generate_in(
     joined.map(|()| map)
 }
 
+/// [`place_rooms_in`] with a work buffer of its own.
+#[cfg(test)]
+fn place_rooms(params: &RoomsParams, rng: &mut Rng, rects: &mut Vec<TileRect>) {
+    place_rooms_in(params, rng, rects, &mut Vec::new());
+}
+
 /// Seed 004 step 1: each room draws a size and a position up to
 /// `placement_tries` times and takes the first that keeps [`ROOM_GAP`] from
-/// every room placed and one wall cell from the map's edge.
-fn place_rooms(params: &RoomsParams, rng: &mut Rng, rects: &mut Vec<TileRect>) {
+/// every room placed and one wall cell from the map's edge. Writes the
+/// rooms to `rects`; `placed` is a work buffer.
+fn place_rooms_in(
+    params: &RoomsParams,
+    rng: &mut Rng,
+    rects: &mut Vec<TileRect>,
+    placed: &mut Vec<EightRooms>,
+) {
     let (w, h) = (params.width, params.height);
     let min = params.min_room_size;
     let (max_w, max_h) = (w / 5, h / 5);
     rects.clear();
     rects.reserve(params.rooms as usize);
+    placed.clear();
     for _ in 0..params.rooms {
         for _ in 0..params.placement_tries {
             let rw = min + rng.below_inlined((max_w - min + 1) as usize) as u32;
@@ -334,11 +347,14 @@ fn place_rooms(params: &RoomsParams, rng: &mut Rng, rects: &mut Vec<TileRect>) {
             // crowded map's failing tries would otherwise test every room
             // (1.7 times the time of a map at 300 x 300 with 1024 rooms and
             // 1000 tries).
-            if rects.chunks(8).all(|eight| {
-                eight
-                    .iter()
-                    .fold(true, |ok, other| ok & apart(&rect, other))
-            }) {
+            if placed.iter().all(|eight| eight.apart(&rect)) {
+                let lane = rects.len() % 8;
+                if lane == 0 {
+                    placed.push(EightRooms::EMPTY);
+                }
+                if let Some(eight) = placed.last_mut() {
+                    eight.set(lane, &rect);
+                }
                 rects.push(rect);
                 break;
             }
@@ -346,12 +362,60 @@ fn place_rooms(params: &RoomsParams, rng: &mut Rng, rects: &mut Vec<TileRect>) {
     }
 }
 
+/// Eight placed rooms as [`place_rooms_in`] tests them, one array per side so
+/// that the eight tests are a few vector operations: each room's floor's
+/// first column and row and its far sides plus [`ROOM_GAP`]. The sides are
+/// at most 4096 + 3, so they compare as `i32` (a signed compare is one
+/// instruction where an unsigned one is three).
+#[derive(Clone, Copy)]
+struct EightRooms {
+    x: [i32; 8],
+    y: [i32; 8],
+    x_end: [i32; 8],
+    y_end: [i32; 8],
+}
+
+impl EightRooms {
+    /// No room: a lane whose `x_end` is 0 is apart from every rectangle.
+    const EMPTY: Self = EightRooms {
+        x: [0; 8],
+        y: [0; 8],
+        x_end: [0; 8],
+        y_end: [0; 8],
+    };
+
+    /// Puts `r` in lane `lane`.
+    fn set(&mut self, lane: usize, r: &TileRect) {
+        self.x[lane] = r.x as i32;
+        self.y[lane] = r.y as i32;
+        self.x_end[lane] = (r.right() + ROOM_GAP) as i32;
+        self.y_end[lane] = (r.bottom() + ROOM_GAP) as i32;
+    }
+
+    /// Whether `r` keeps [`ROOM_GAP`] from each of the eight rooms along x
+    /// or along y.
+    #[inline(always)]
+    fn apart(&self, r: &TileRect) -> bool {
+        let (x, y) = (r.x as i32, r.y as i32);
+        let (x_end, y_end) = (
+            (r.right() + ROOM_GAP) as i32,
+            (r.bottom() + ROOM_GAP) as i32,
+        );
+        let mut clash = 0;
+        for i in 0..8 {
+            let apart = (x >= self.x_end[i])
+                | (self.x[i] >= x_end)
+                | (y >= self.y_end[i])
+                | (self.y[i] >= y_end);
+            clash |= i32::from(!apart);
+        }
+        clash == 0
+    }
+}
+
 /// Whether two rooms' floors keep [`ROOM_GAP`] cells between them along x
-/// or along y.
-///
-/// The four comparisons are combined without short-circuits (see
-/// [`place_rooms`]).
-#[inline(always)]
+/// or along y (what [`EightRooms::apart`] tests for eight rooms at once).
+#[cfg(test)]
 fn apart(a: &TileRect, b: &TileRect) -> bool {
     (a.x >= b.right() + ROOM_GAP)
         | (b.x >= a.right() + ROOM_GAP)
@@ -485,6 +549,7 @@ struct Scratch {
     owner: Vec<u32>,
     parent: Vec<u32>,
     rects: Vec<TileRect>,
+    placed: Vec<EightRooms>,
     links: Vec<(usize, usize)>,
     deferred: Vec<(usize, usize)>,
     choose: LinkScratch,
@@ -600,26 +665,6 @@ impl PathShape {
         true
     }
 
-    /// The columns and rows of the path's cells `first..=last`.
-    fn xy_run(&self, first: usize, last: usize) -> Vec<[u32; 2]> {
-        let mut at = self.xy(first);
-        let mut cells = Vec::with_capacity(last + 1 - first);
-        cells.push(at);
-        // Cell k > 0 is reached by the step of the leg whose cells it ends
-        // among: one run of equal steps per leg.
-        let (mut k, mut end) = (first, 0);
-        for (step, &len) in self.steps.iter().zip(&self.legs) {
-            end += len;
-            let (dx, dy) = (step[0] as u32, step[1] as u32);
-            while k < last && k < end {
-                k += 1;
-                at = [at[0].wrapping_add(dx), at[1].wrapping_add(dy)];
-                cells.push(at);
-            }
-        }
-        cells
-    }
-
     /// The column and row of the path's cell `k`.
     fn xy(&self, k: usize) -> [u32; 2] {
         let mut at = self.start;
@@ -654,8 +699,9 @@ struct Ctx {
     zone: Vec<u8>,
     /// Per passable cell: the room (floor, door) or the union-find node of
     /// the corridor that opened it. Read only where this map has opened
-    /// the cell, so the grid may hold another map's values elsewhere: it
-    /// is borrowed from the thread's last map and never cleared.
+    /// the cell, and of a room's floor only beside its ring, so the grid
+    /// may hold another map's values elsewhere (inside rooms too): it is
+    /// borrowed from the thread's last map and never cleared.
     owner: Vec<u32>,
     /// Union-find over the owners: two owners share a root exactly when
     /// their cells are connected.
@@ -680,6 +726,21 @@ impl Ctx {
         let rects = std::mem::take(&mut scratch.rects);
         let mut map = TileMap::filled(width, height, Tile::WALL);
         map.rooms.reserve_exact(rects.len());
+        // The room list in a loop of its own, each room written as a
+        // literal (what TileRoom::rect makes): assembled on the stack with
+        // 4-byte stores (by TileRoom::rect when not inlined, or when pushed
+        // from the loop that draws the rooms) and copied into the list with
+        // wider loads, a room cost a store that could not be forwarded (a
+        // stall).
+        map.rooms.extend(rects.iter().enumerate().map(|(r, rect)| {
+            let (x0, y0, x1, y1) = (rect.x, rect.y, rect.right(), rect.bottom());
+            TileRoom {
+                name: room_name(r),
+                tag: String::new(),
+                bounds: *rect,
+                outline: vec![[x0, y0], [x1, y0], [x1, y1], [x0, y1]],
+            }
+        }));
         let (w, h) = (width as usize, height as usize);
         let mut zone = std::mem::take(&mut scratch.zone);
         zone.clear();
@@ -688,30 +749,34 @@ impl Ctx {
         if owner.len() < w * h {
             owner.resize(w * h, 0);
         }
+        let tiles = &mut map.cells;
         for (r, rect) in rects.iter().enumerate() {
-            map.fill_rect(*rect, Tile::FLOOR);
-            map.rooms.push(TileRoom::rect(room_name(r), "", *rect));
             let (x0, y0) = (rect.x as usize, rect.y as usize);
             let (x1, y1) = (rect.right() as usize, rect.bottom() as usize);
-            for y in y0..y1 {
-                zone[y * w + x0..y * w + x1].fill(FLOOR);
-                owner[y * w + x0..y * w + x1].fill(r as u32);
-            }
-            // The ring: rows above and below, columns left and right, then
-            // the four corners. Rooms keep ROOM_GAP apart, so no ring or
-            // corner lands on another room's floor, ring or corner, and
-            // they can be written in any order; only the border, written
-            // last, takes a ring cell back.
+            // The ring: rows above and below, columns left and right (with
+            // the floor rows between), then the four corners. Rooms keep
+            // ROOM_GAP apart, so no ring or corner lands on another room's
+            // floor, ring or corner, and they can be written in any order;
+            // only the border, written last, takes a ring cell back.
             debug_assert!(
                 ring_cells(rect, w).all(|i| zone[i] == FREE),
                 "room {r}'s ring meets another room"
             );
-            zone[(y0 - 1) * w + x0..(y0 - 1) * w + x1].fill(RING);
-            zone[y1 * w + x0..y1 * w + x1].fill(RING);
-            for y in y0..y1 {
-                zone[y * w + x0 - 1] = RING;
-                zone[y * w + x1] = RING;
+            fill_short(&mut zone[(y0 - 1) * w + x0..(y0 - 1) * w + x1], RING);
+            fill_short(&mut zone[y1 * w + x0..y1 * w + x1], RING);
+            for row in (y0..y1).map(|y| y * w) {
+                fill_short(&mut tiles[row + x0..row + x1], Tile::FLOOR);
+                fill_short(&mut zone[row + x0..row + x1], FLOOR);
+                zone[row + x0 - 1] = RING;
+                zone[row + x1] = RING;
+                owner[row + x0] = r as u32;
+                owner[row + x1 - 1] = r as u32;
             }
+            // Of a room's floor only the cells beside its ring have their
+            // owner read (the cell a door opens onto), so only the floor's
+            // outer rows and columns are written.
+            fill_short(&mut owner[y0 * w + x0..y0 * w + x1], r as u32);
+            fill_short(&mut owner[(y1 - 1) * w + x0..(y1 - 1) * w + x1], r as u32);
             for (x, y) in [(x0 - 1, y0 - 1), (x1, y0 - 1), (x0 - 1, y1), (x1, y1)] {
                 zone[y * w + x] = CORNER;
             }
@@ -776,6 +841,16 @@ impl Ctx {
         n
     }
 
+    /// [`Ctx::union`] of `root`, a root, with `other`; returns the root of
+    /// the two.
+    fn join(&mut self, root: usize, other: usize) -> usize {
+        debug_assert_eq!(self.parent[root] as usize, root, "join takes a root");
+        let ro = self.find(other);
+        let (keep, child) = (root.min(ro), root.max(ro));
+        self.parent[child] = keep as u32;
+        keep
+    }
+
     fn union(&mut self, a: usize, b: usize) {
         let (ra, rb) = (self.find(a), self.find(b));
         // The smaller index stays root, so room 0's component keeps root 0.
@@ -803,6 +878,16 @@ impl Ctx {
         self.map.cells[c] = tile;
         self.zone[c] |= OPEN;
         self.owner[c] = owner;
+    }
+
+    /// Makes ring cell `c`, at column and row `at`, a door of `room` and
+    /// lists it.
+    fn open_door(&mut self, c: usize, at: [u32; 2], room: u32) {
+        self.open(c, Tile::DOOR, room);
+        self.map.doors.push(TileDoor {
+            cells: TileRect::new(at[0], at[1], 1, 1),
+            rooms: [Some(room as usize), None],
+        });
     }
 
     /// Whether one of the four 2 × 2 blocks holding inner cell `c` would be
@@ -1074,37 +1159,64 @@ impl Ctx {
     fn draw_path(&mut self) {
         let node = self.parent.len();
         self.parent.push(node as u32);
+        // The root of the path's component, kept here: each join then
+        // finds only the other side's root.
+        let mut root = node;
         let shape = self.l_shape;
         let stretches = std::mem::take(&mut self.stretches);
         for &(s, e) in &stretches {
             let from = self.owner[shape.cell(s - 1)];
             let to = self.owner[shape.cell(e + 1)];
-            self.union(node, from as usize);
-            self.union(node, to as usize);
-            if shape.all_cells(s, e, |c| self.is_open(c)) {
+            root = self.join(root, from as usize);
+            root = self.join(root, to as usize);
+            let first = shape.cell(s);
+            if self.is_open(first) && shape.all_cells(s, e, |c| self.is_open(c)) {
                 continue;
             }
-            let xy = shape.xy_run(s, e);
-            let w = self.w;
-            for (k, &[x, y]) in xy.iter().enumerate() {
-                let c = y as usize * w + x as usize;
-                if self.is_open(c) {
-                    continue;
-                }
-                if self.kind(c) == RING {
-                    // A stretch's ring cells are its two ends.
-                    let room = if k == 0 { from } else { to };
-                    self.open(c, Tile::DOOR, room);
-                    self.map.doors.push(TileDoor {
-                        cells: TileRect::new(x, y, 1, 1),
-                        rooms: [Some(room as usize), None],
-                    });
-                } else {
-                    self.open(c, Tile::CORRIDOR, node as u32);
+            if !self.is_open(first) {
+                self.open_door(first, shape.xy(s), from);
+            }
+            // One pass lists the stretch's cells and opens those between
+            // its two doors, the ring cells at its ends (between them it
+            // runs on free cells only, so a cell still `FREE` is one to
+            // open). The index and the column and row step together, the
+            // leg picked without a branch: one loop per stretch, not one
+            // per leg, as the end of a loop over a run of random length is
+            // a branch mispredicted.
+            let ends = [shape.legs[0], shape.legs[0] + shape.legs[1]];
+            let offsets = shape.offsets;
+            let steps = shape.steps.map(|[dx, dy]| [dx as u32, dy as u32]);
+            // Slices of one length, so one bounds test serves the three.
+            let zone = &mut self.zone[..];
+            let tiles = &mut self.map.cells[..zone.len()];
+            let owner = &mut self.owner[..zone.len()];
+            let (mut c, mut at) = (first, shape.xy(s));
+            // Written in place rather than pushed: a push's length lives in
+            // memory, a slot of a slice in a register.
+            let mut cells = vec![at; e + 1 - s];
+            for (slot, k) in cells[1..].iter_mut().zip(s + 1..e + 1) {
+                let leg = usize::from(k > ends[0]) + usize::from(k > ends[1]);
+                c = c.wrapping_add(offsets[leg]);
+                at = [
+                    at[0].wrapping_add(steps[leg][0]),
+                    at[1].wrapping_add(steps[leg][1]),
+                ];
+                *slot = at;
+                debug_assert!(
+                    k == e || zone[c] & KIND == FREE,
+                    "a stretch's inner cell is free"
+                );
+                if zone[c] == FREE {
+                    tiles[c] = Tile::CORRIDOR;
+                    zone[c] = FREE | OPEN;
+                    owner[c] = node as u32;
                 }
             }
+            if !self.is_open(c) {
+                self.open_door(c, at, to);
+            }
             self.map.corridors.push(TileCorridor {
-                cells: xy,
+                cells,
                 rooms: [Some(from as usize), Some(to as usize)],
             });
         }
@@ -1114,7 +1226,7 @@ impl Ctx {
         for i in 0..self.meets.len() {
             let met = self.owner[self.meets[i]];
             if met != last {
-                self.union(node, met as usize);
+                root = self.join(root, met as usize);
                 last = met;
             }
         }
@@ -1500,6 +1612,36 @@ impl Ctx {
     }
 }
 
+/// Sets every element of `row` to `v`, for the short rows of a room (at
+/// most a fifth of the map across): with two overlapping writes of a fixed
+/// size picked by the length, where `fill` calls memset, whose call and
+/// dispatch on the length cost more than the writes (a room's rows are
+/// some hundred calls a map). Rows longer than 64 are filled by `fill`.
+#[inline(always)]
+fn fill_short<T: Copy>(row: &mut [T], v: T) {
+    /// Two writes of `N` elements, one at each end, cover `row` when
+    /// `N <= row.len() <= 2 * N`.
+    #[inline(always)]
+    fn ends<T: Copy, const N: usize>(row: &mut [T], v: T) {
+        let n = row.len();
+        row[..N].copy_from_slice(&[v; N]);
+        row[n - N..].copy_from_slice(&[v; N]);
+    }
+    match row.len() {
+        0 => {}
+        n @ 1..=3 => {
+            row[0] = v;
+            row[n / 2] = v;
+            row[n - 1] = v;
+        }
+        4..=8 => ends::<T, 4>(row, v),
+        9..=16 => ends::<T, 8>(row, v),
+        17..=32 => ends::<T, 16>(row, v),
+        33..=64 => ends::<T, 32>(row, v),
+        _ => row.fill(v),
+    }
+}
+
 /// The cells of `rect`'s wall ring on a map `w` cells wide, corners
 /// included (for a debug check).
 fn ring_cells(rect: &TileRect, w: usize) -> impl Iterator<Item = usize> {
@@ -1524,18 +1666,22 @@ struct PathCheck<'a> {
 
 impl PathCheck<'_> {
     /// How many of the next cells after `c` along `step` (at most `left`)
-    /// are plain, read a few at a time: free wall or floor with nothing
-    /// open across the path, so [`PathCheck::cell`] would pass them and
-    /// record nothing. 0 when the next cell needs the full test. Along a
-    /// row, 8 cells and the 8 above and below come in three reads (a
-    /// floor or free byte has no bit but [`FLOOR`]'s, an open byte has
-    /// [`OPEN`]), and the plain ones before the first that is not are
-    /// counted; along a column, a cell and its two sides come in one.
-    /// Reads that would leave the grid count as not plain. Also says
+    /// are plain, read a few at a time: free wall, floor or corridor with
+    /// nothing open across the path, so [`PathCheck::cell`] would pass them
+    /// and record only the corridor cells as met (which this records, in
+    /// walking order). 0 when the next cell needs the full test. Along a
+    /// row, 8 cells and the 8 above and below come in three reads (a plain
+    /// byte has no bit but [`FLOOR`]'s or [`OPEN`]'s, never both, and an
+    /// open byte has [`OPEN`]), and the plain ones before the first that is
+    /// not are counted; along a column, a cell and its two sides come in
+    /// one. Reads that would leave the grid count as not plain. Also says
     /// whether the cell after those may be plain too (`false`: it is not).
+    ///
+    /// A path often runs on a corridor drawn before (out of the same door,
+    /// say): its cells pass here, not one full test each.
     #[inline(always)]
-    fn plain_cells(&self, c: usize, step: usize, left: usize) -> (usize, bool) {
-        const NOT_FLOOR_OR_FREE: u64 = !(FLOOR as u64) & 0xFF;
+    fn plain_cells(&mut self, c: usize, step: usize, left: usize) -> (usize, bool) {
+        const NOT_PLAIN: u64 = !(FLOOR as u64 | OPEN as u64) & 0xFF;
         const OPEN_BYTE: u64 = OPEN as u64;
         const ONES: u64 = u64::from_le_bytes([1; 8]);
         let zone = self.zone;
@@ -1551,21 +1697,44 @@ impl PathCheck<'_> {
             let lo = if step == 1 { c + 1 } else { c.wrapping_sub(8) };
             let (row, up, down) = (word(lo), word(lo.wrapping_sub(w)), word(lo.wrapping_add(w)));
             // A non-zero byte for each cell that is not plain.
-            let bad = row & (NOT_FLOOR_OR_FREE * ONES) | (up | down) & (OPEN_BYTE * ONES);
+            let bad = row & (NOT_PLAIN * ONES) | (up | down) & (OPEN_BYTE * ONES);
             let plain = if step == 1 {
                 bad.trailing_zeros()
             } else {
                 bad.leading_zeros()
             } as usize
                 / 8;
-            (plain.min(left), plain == 8)
+            let n = plain.min(left);
+            // The corridor cells among the n passed, in walking order: the
+            // low bytes first rightward, the high bytes first leftward.
+            let mut open = row & (OPEN_BYTE * ONES);
+            if open != 0 && n > 0 {
+                if step == 1 {
+                    open &= u64::MAX >> (64 - 8 * n);
+                    while open != 0 {
+                        self.meets.push(lo + open.trailing_zeros() as usize / 8);
+                        open &= open - 1;
+                    }
+                } else {
+                    open &= u64::MAX << (64 - 8 * n);
+                    while open != 0 {
+                        let bit = 63 - open.leading_zeros();
+                        self.meets.push(lo + bit as usize / 8);
+                        open &= !(1 << bit);
+                    }
+                }
+            }
+            (n, plain == 8)
         } else {
             // The next cell and its left and right neighbours: bytes 0..3
             // of the word at its left neighbour.
             let next = c.wrapping_add(step);
             let v = word(next.wrapping_sub(1));
-            let mask = OPEN_BYTE | NOT_FLOOR_OR_FREE << 8 | OPEN_BYTE << 16;
+            let mask = OPEN_BYTE | NOT_PLAIN << 8 | OPEN_BYTE << 16;
             let plain = v & mask == 0;
+            if plain && v & OPEN_BYTE << 8 != 0 {
+                self.meets.push(next);
+            }
             (usize::from(plain), plain)
         }
     }
@@ -1671,7 +1840,10 @@ fn walk_coordinates(path: &[usize], w: usize) -> Vec<[u32; 2]> {
 }
 
 /// `room N`, written without the formatting machinery: every room of
-/// every map is named, on the generator's hot path.
+/// every map is named, on the generator's hot path. Inlined: returned
+/// through memory, the String was read back with a load wider than the
+/// stores that wrote it (a stall per room).
+#[inline(always)]
 fn room_name(r: usize) -> String {
     let mut digits = [0u8; 20];
     let mut at = digits.len();
