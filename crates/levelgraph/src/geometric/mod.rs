@@ -59,7 +59,11 @@ pub struct GeometrySettings {
     /// Most force steps after each application (the relaxation also stops
     /// when the drawing's energy settles).
     pub steps: u32,
-    /// Most force steps of the finishing relaxation.
+    /// Most force steps of the finishing relaxation. Default 120: levels
+    /// up to ~50 rooms settle in fewer (23 steps at 20 rooms, 41 at 50);
+    /// at ~98 / ~125 rooms, where 60 was the limit, 120 brings corridors
+    /// from 50 % / 79 % to 37 % / 56 % off their ideal lengths for 3–6 %
+    /// more time (BENCHMARKS.md, geometric derivation).
     pub finish_steps: u32,
     /// Range `[min, max]` of room radii, drawn uniformly per vertex, in
     /// drawing units (the ideal edge length while rewriting is 1).
@@ -81,7 +85,7 @@ impl Default for GeometrySettings {
         GeometrySettings {
             spring: SpringShape::Sigmoid,
             steps: 8,
-            finish_steps: 60,
+            finish_steps: 120,
             room_radius: [1.0, 2.0],
             tag_radius: BTreeMap::new(),
             margin: 0.5,
