@@ -61,7 +61,7 @@ const PLATEAU: Plateau = Plateau {
 /// The evening-out before the scale ([`even_out`]) runs when the spread
 /// of the rewriting's drawing ([`scale_spread`]: the largest factor by
 /// which an edge between two rooms falls short of its desired length while
-/// rewriting, over the median one) is above this: one edge squeezed well
+/// rewriting, over the lower median) is above this: one edge squeezed well
 /// below its length. With 2 it ran on more 50-room levels: corridors
 /// 14.2 % off ideal instead of 15.1 %, for 1.8 % more instructions instead
 /// of 0.2 % (seeds of the default grammar grown to 50 rooms).
