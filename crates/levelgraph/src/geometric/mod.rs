@@ -60,7 +60,8 @@ pub struct GeometrySettings {
     /// when the drawing's energy settles).
     pub steps: u32,
     /// Most force steps of the finishing relaxation. Default 120: levels
-    /// up to ~50 rooms settle in fewer (23 steps at 20 rooms, 41 at 50);
+    /// up to ~50 rooms mostly settle in fewer (on average 23 steps at 20
+    /// rooms, 41 at 50, measured with 60);
     /// at ~98 / ~125 rooms, where 60 was the limit, 120 brings corridors
     /// from 50 % / 79 % to 37 % / 56 % off their ideal lengths for 3–6 %
     /// more time (BENCHMARKS.md, geometric derivation).

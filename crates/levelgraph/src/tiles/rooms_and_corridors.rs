@@ -846,7 +846,8 @@ impl Ctx {
     }
 
     /// [`Ctx::union`] of `root`, a root, with `other`; returns the root of
-    /// the two.
+    /// the two. The smaller index stays root (any rule would do: roots are
+    /// only ever compared).
     fn union_root(&mut self, root: usize, other: usize) -> usize {
         debug_assert_eq!(self.parent[root] as usize, root, "union_root takes a root");
         let ro = self.find(other);
@@ -856,11 +857,8 @@ impl Ctx {
     }
 
     fn union(&mut self, a: usize, b: usize) {
-        let (ra, rb) = (self.find(a), self.find(b));
-        // The smaller index stays root (any rule would do: roots are only
-        // ever compared), as in `union_root`.
-        let (keep, child) = (ra.min(rb), ra.max(rb));
-        self.parent[child] = keep as u32;
+        let ra = self.find(a);
+        self.union_root(ra, b);
     }
 
     /// Cell `i`'s column and row.
@@ -2780,6 +2778,7 @@ mod tests {
             }
         }
     }
+
     #[test]
     fn fill_short_writes_exactly_its_row() {
         // Every length up to and past the 64 of the fixed-size writes,
