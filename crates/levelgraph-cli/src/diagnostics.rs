@@ -4,7 +4,7 @@
 
 use std::io::{IsTerminal, Write};
 
-use ariadne::{Color, Config, Label, Report, ReportKind, Source};
+use ariadne::{Color, Config, IndexType, Label, Report, ReportKind, Source};
 use levelgraph::diagnostic::{Diagnostic, Location, Severity};
 
 /// Source lines longer than this (bytes) are not shown under a diagnostic:
@@ -35,9 +35,16 @@ pub(crate) fn print(file: &str, src: &str, diagnostics: &[Diagnostic]) {
                 }
             }
             Location::Span(span) => {
-                let range = span.start..span.end.max(span.start + 1).min(src.len().max(1));
+                let range = label_range(src, span.start, span.end);
                 let mut report = Report::build(kind, (file, range.clone()))
-                    .with_config(Config::default().with_color(color))
+                    // Spans are byte offsets; ariadne's default reads them
+                    // as character offsets, which put the header's column
+                    // and the underline past a multi-byte character.
+                    .with_config(
+                        Config::default()
+                            .with_color(color)
+                            .with_index_type(IndexType::Byte),
+                    )
                     .with_message(&d.message)
                     .with_label(
                         Label::new((file, range))
@@ -64,6 +71,29 @@ pub(crate) fn print(file: &str, src: &str, diagnostics: &[Diagnostic]) {
         }
     }
     let _ = out.flush();
+}
+
+/// The bytes of `src` ariadne marks for span `start..end`: within the
+/// text and on character boundaries (ariadne slices the line there, so a
+/// byte range that ends inside a character or past the text panics), and
+/// an empty span widened to the character at it, so that the marker has
+/// a width; at the end of the text it stays empty.
+fn label_range(src: &str, start: usize, end: usize) -> std::ops::Range<usize> {
+    let mut start = start.min(src.len());
+    while !src.is_char_boundary(start) {
+        start -= 1;
+    }
+    let mut end = end.min(src.len());
+    if end <= start {
+        end = src[start..]
+            .chars()
+            .next()
+            .map_or(start, |c| start + c.len_utf8());
+    }
+    while !src.is_char_boundary(end) {
+        end += 1;
+    }
+    start..end
 }
 
 /// Where a span diagnostic starts: 1-based line and column (in
@@ -119,4 +149,24 @@ fn places(src: &str, diagnostics: &[Diagnostic]) -> Vec<Option<Place>> {
         });
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::label_range;
+
+    #[test]
+    fn label_ranges_stay_on_the_text_and_its_characters() {
+        // An empty file: nothing to mark (ariadne panicked on `0..1`).
+        assert_eq!(label_range("", 0, 0), 0..0);
+        // An empty span takes the character at it, whole.
+        assert_eq!(label_range("aé", 1, 1), 1..3);
+        assert_eq!(label_range("ab", 0, 0), 0..1);
+        // At or past the end of the text: empty, at the end.
+        assert_eq!(label_range("ab", 2, 2), 2..2);
+        assert_eq!(label_range("ab", 5, 9), 2..2);
+        // Ends inside a character move to its end, starts to its start.
+        assert_eq!(label_range("éé", 1, 3), 0..4);
+        assert_eq!(label_range("abc", 1, 2), 1..2);
+    }
 }

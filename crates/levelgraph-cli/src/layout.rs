@@ -33,20 +33,38 @@ pub(crate) struct Options {
     #[arg(long, value_name = "DIR")]
     pub(crate) rooms: Option<PathBuf>,
     /// Seed of the layout: same input and seed, same output bytes.
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, allow_negative_numbers = true, value_parser = crate::parse_seed)]
     pub(crate) seed: u64,
     /// Output folder, created if missing.
     #[arg(long, default_value = "out")]
     pub(crate) out: PathBuf,
-    /// Most simulated-annealing iterations before giving up.
-    #[arg(long, default_value_t = 1_000_000)]
+    /// Work limit of the whole run, at least 1: simulated-annealing trials,
+    /// greedy placements and the candidates of chains filled by exact
+    /// enumeration, summed.
+    #[arg(long, default_value_t = 1_000_000, value_parser = at_least_one)]
     pub(crate) max_iterations: u64,
     /// Wall-clock limit in seconds (a run it stops is not reproducible).
     #[arg(long, value_name = "SECONDS")]
     pub(crate) time_limit: Option<f64>,
 }
 
+/// `--max-iterations`: a whole number of at least 1. (clap's own range
+/// check said "0 is not in 1..18446744073709551615".)
+fn at_least_one(text: &str) -> Result<u64, String> {
+    match text.parse::<u64>() {
+        Ok(0) => Err("the work limit must be at least 1".to_owned()),
+        Ok(n) => Ok(n),
+        Err(e) => Err(e.to_string()),
+    }
+}
+
 pub(crate) fn run(o: &Options) -> Result<(), Failure> {
+    // Named first: a missing map was reported as its room folder (an Edgar
+    // map) or as a mission graph without --grammar.
+    if let Err(e) = std::fs::metadata(&o.input) {
+        eprintln!("error: {}: {e}", o.input.display());
+        return Err(Failure::BadInput);
+    }
     let is = |ext: &str| {
         o.input
             .extension()
@@ -114,18 +132,17 @@ pub(crate) fn run(o: &Options) -> Result<(), Failure> {
         eprintln!("error: cannot write to {}: {e}", o.out.display());
         Failure::BadInput
     })?;
-    println!(
-        "{}: {} rooms, {} doors, {} corridors, {} iterations, {} backtracks, {:.2} ms -> {}",
+    output::say(format_args!(
+        "{}: {}, {}, {}, {}, {}, {:.2} ms -> {}",
         o.input.display(),
-        layout.rooms.len(),
-        layout.doors.len(),
-        layout.corridors.len(),
-        stats.iterations,
-        stats.backtracks,
+        output::counted(layout.rooms.len() as u64, "room"),
+        output::counted(layout.doors.len() as u64, "door"),
+        output::counted(layout.corridors.len() as u64, "corridor"),
+        output::counted(stats.iterations, "iteration"),
+        output::counted(stats.backtracks, "backtrack"),
         elapsed.as_secs_f64() * 1e3,
         o.out.display()
-    );
-    Ok(())
+    ))
 }
 
 /// The problem of an Edgar map, its room sets from `--rooms` or beside it.
@@ -134,6 +151,27 @@ fn edgar_problem(o: &Options) -> Result<LayoutProblem, Failure> {
         .rooms
         .clone()
         .unwrap_or_else(|| edgar::default_rooms_dir(&o.input));
+    if !rooms_dir.is_dir() {
+        let what = if rooms_dir.exists() {
+            "is not a folder"
+        } else {
+            "does not exist"
+        };
+        match &o.rooms {
+            Some(dir) => eprintln!(
+                "error: --rooms {}: {what}; it names the folder of Edgar room-set files the map's `setName`s refer to",
+                dir.display()
+            ),
+            None => {
+                eprintln!(
+                    "error: {}: {what}; the map's room sets are looked for in the `rooms` folder beside the map's folder",
+                    rooms_dir.display()
+                );
+                eprintln!("  hint: name the folder of Edgar room-set files with --rooms DIR");
+            }
+        }
+        return Err(Failure::BadInput);
+    }
     edgar::RoomSets::load_dir(&rooms_dir)
         .and_then(|sets| edgar::load_map(&o.input, &sets))
         .map_err(|e| {

@@ -44,7 +44,7 @@ enum Command {
         /// grammar when absent.
         grammar: Option<PathBuf>,
         /// Seed of the derivation: same grammar and seed, same output bytes.
-        #[arg(long, default_value_t = 0)]
+        #[arg(long, default_value_t = 0, allow_negative_numbers = true, value_parser = parse_seed)]
         seed: u64,
         /// Output folder, created if missing.
         #[arg(long, default_value = "out")]
@@ -55,14 +55,11 @@ enum Command {
         /// nothing.
         #[arg(long, value_name = "FILE.json")]
         host: Option<PathBuf>,
-        /// Which files to write, comma-separated.
-        #[arg(
-            long,
-            value_enum,
-            value_delimiter = ',',
-            default_value = "json,dot,svg,graphml,txt,layout,tiles"
-        )]
-        formats: Vec<Format>,
+        /// Which files to write, comma-separated [default:
+        /// json,dot,svg,graphml,txt,layout,tiles; layout and tiles only for
+        /// a grammar with a `rooms` block].
+        #[arg(long, value_enum, value_delimiter = ',')]
+        formats: Option<Vec<Format>>,
         /// Geometric derivation (seed 000): keep a plane drawing while
         /// rewriting and end with room circles that pass the
         /// self-intersection test (also on when the grammar's header says
@@ -81,7 +78,7 @@ enum Command {
     Layout(layout::Options),
     /// Make a tile map with one of seed 004's grid generators (rooms,
     /// accretion, caves) and write map.txt, map.csv, map.png, map.tmj and
-    /// map.tmx (with tileset.png).
+    /// map.tmx (with map-tileset.png).
     Tiles(tiles::Options),
     /// Print the JSON form of a grammar on stdout.
     GrammarJson {
@@ -106,7 +103,7 @@ enum Format {
     /// layout.json and layout.svg, the room layout, when the grammar has a
     /// `rooms` block (none otherwise).
     Layout,
-    /// level.png, level.tmj and tileset.png: the layout as a tile map,
+    /// level.png, level.tmj and level-tileset.png: the layout as a tile map,
     /// when the grammar has a `rooms` block (none otherwise).
     Tiles,
 }
@@ -117,6 +114,19 @@ pub(crate) enum Failure {
     Derivation,
     /// Exit 2: bad input or usage (the message is already printed).
     BadInput,
+    /// Exit 0: standard output was closed by its reader (`| head`); what
+    /// was asked is done or no longer wanted. Only a command whose work
+    /// succeeded may return it (`check` of a grammar with errors stays 2).
+    ReaderGone,
+}
+
+/// A `--seed` value: a whole number from 0 to 2^64 − 1. clap's own
+/// messages read "-1" as an unknown flag ("to pass '-1' as a value, use
+/// '-- -1'") and a word as "invalid digit found in string".
+pub(crate) fn parse_seed(text: &str) -> Result<u64, String> {
+    text.trim()
+        .parse()
+        .map_err(|_| format!("a seed is a whole number from 0 to {}", u64::MAX))
 }
 
 fn main() -> ExitCode {
@@ -143,7 +153,7 @@ fn main() -> ExitCode {
         Command::Tiles(options) => tiles::run(&options),
     };
     match result {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(()) | Err(Failure::ReaderGone) => ExitCode::SUCCESS,
         Err(Failure::Derivation) => ExitCode::from(1),
         Err(Failure::BadInput) => ExitCode::from(2),
     }
@@ -165,10 +175,15 @@ pub(crate) fn load_grammar(path: Option<&Path>) -> Result<Loaded, Failure> {
         });
     };
     let display = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|e| {
+    let mut text = std::fs::read_to_string(path).map_err(|e| {
         eprintln!("error: cannot read grammar {display}: {e}");
         Failure::BadInput
     })?;
+    // The library skips a byte-order mark too, but the diagnostics printed
+    // here count columns in this text: without the mark, as the library does.
+    if text.starts_with(levelgraph::diagnostic::BOM) {
+        text.drain(..levelgraph::diagnostic::BOM.len_utf8());
+    }
     let is_json = path
         .extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("json"));
@@ -188,6 +203,11 @@ pub(crate) fn load_grammar(path: Option<&Path>) -> Result<Loaded, Failure> {
         }),
         Err(GrammarError { diagnostics }) => {
             diagnostics::print(&display, &text, &diagnostics);
+            if is_json && text.contains("\"levelgraph.mission/") {
+                eprintln!(
+                    "  hint: {display} is a mission graph, not a grammar: derive from it with `generate GRAMMAR --host {display}`"
+                );
+            }
             Err(Failure::BadInput)
         }
     }
@@ -229,9 +249,13 @@ fn generate(
     seed: u64,
     out: &Path,
     host: Option<&Path>,
-    mut formats: Vec<Format>,
+    formats: Option<Vec<Format>>,
     geometric: bool,
 ) -> Result<(), Failure> {
+    // Asked for by name (not the default list): a layout or tile map the
+    // grammar cannot give is then worth a note.
+    let named = formats.is_some();
+    let mut formats = formats.unwrap_or_else(|| Format::value_variants().to_vec());
     let loaded = load_grammar(path)?;
     reject_lint_errors(&loaded)?;
     let grammar = &loaded.grammar;
@@ -293,8 +317,9 @@ fn generate(
                 layout::report_limit(&limit, &what, level_seed);
                 if retries > 0 {
                     eprintln!(
-                        "  {} levels were tried (seed {seed} and {retries} retries) and none was laid out",
-                        retries + 1
+                        "  {} levels were tried (seed {seed} and {}) and none was laid out",
+                        retries + 1,
+                        output::counted_as(u64::from(retries), "retry", "retries")
                     );
                     eprintln!(
                         "  hint: raise `retries` in the grammar's `rooms` block, or give the templates more doors"
@@ -369,12 +394,18 @@ fn generate(
             ));
         }
         if formats.contains(&Format::Tiles) {
-            files.extend(level_tiles(graph, problem, l, grammar, level_seed)?);
+            files.extend(level_tiles(graph, problem, l, &loaded, level_seed)?);
         }
     }
-    if files.is_empty() {
+    let unlaid: Vec<&str> = [(Format::Layout, "layout"), (Format::Tiles, "tiles")]
+        .into_iter()
+        .filter(|(f, _)| named && layout.is_none() && formats.contains(f))
+        .map(|(_, name)| name)
+        .collect();
+    if !unlaid.is_empty() {
         eprintln!(
-            "note: nothing to write: `--formats layout,tiles` ask for the layout, and grammar `{}` has no `rooms` block",
+            "note: `--formats {}` not written: grammar `{}` has no `rooms` block, so it is not laid out",
+            unlaid.join(","),
             grammar.name()
         );
     }
@@ -386,17 +417,21 @@ fn generate(
         eprintln!("error: cannot write to {}: {e}", out.display());
         Failure::BadInput
     })?;
-    println!(
-        "{}: {} vertices, {} edges, {} applications, stopped: {}, {:.2} ms -> {}",
+    let written = if files.is_empty() {
+        "nothing written".to_owned()
+    } else {
+        out.display().to_string()
+    };
+    output::say(format_args!(
+        "{}: {}, {}, {}, stopped: {}, {:.2} ms -> {}",
         grammar.name(),
-        derivation.graph.vertex_count(),
-        derivation.graph.edge_count(),
-        derivation.trace.len(),
+        output::counted_as(derivation.graph.vertex_count() as u64, "vertex", "vertices"),
+        output::counted(derivation.graph.edge_count() as u64, "edge"),
+        output::counted(derivation.trace.len() as u64, "application"),
         derivation.stop,
         elapsed.as_secs_f64() * 1e3,
-        out.display()
-    );
-    Ok(())
+        written
+    ))
 }
 
 /// Derives one level with `seed`: geometrically when `geometry` is given
@@ -418,8 +453,8 @@ fn derive_level(
             outcome.map(|g| {
                 if g.attempts > 1 {
                     eprintln!(
-                        "note: the drawings of {} attempts failed the self-intersection test; attempt {} (seed {}) passed",
-                        g.attempts - 1,
+                        "note: the drawings of {} failed the self-intersection test; attempt {} (seed {}) passed",
+                        output::counted(u64::from(g.attempts - 1), "attempt"),
                         g.attempts,
                         g.derivation.seed
                     );
@@ -451,24 +486,56 @@ fn report_derive_error(grammar: &CompiledGrammar, err: &DeriveError, seed: u64) 
     eprintln!("  hint: {hint}");
 }
 
-/// The tile map of a laid-out level: level.png, level.tmj and tileset.png.
+/// A level the rasterizer cannot draw at the grammar's scale: the scale is
+/// the `rooms` block's `tile_scale`, named with its place in the grammar
+/// when the text writes it (exit code 2, like the setting's other errors).
+fn report_tile_scale(loaded: &Loaded, scale: u32, message: &str) -> Failure {
+    let rooms = loaded.grammar.model().rooms.as_ref();
+    let written = rooms.and_then(|r| r.setting_spans.get("tile_scale"));
+    let file = &loaded.name;
+    match (written, rooms.and_then(|r| r.tile_scale)) {
+        (Some(span), _) => {
+            let at = levelgraph::diagnostic::line_col(&loaded.text, span.start);
+            eprintln!(
+                "error: {file}:{}:{}: tile_scale {scale} in the `rooms` block: {message}",
+                at.line, at.column
+            );
+        }
+        (None, Some(_)) => {
+            eprintln!("error: {file}: tile_scale {scale} (at rooms.tile_scale): {message}")
+        }
+        (None, None) => eprintln!(
+            "error: {file}: the default tile_scale {scale} (the `rooms` block sets none): {message}"
+        ),
+    }
+    Failure::BadInput
+}
+
+/// The tile map of a laid-out level: level.png, level.tmj and level-tileset.png.
 fn level_tiles(
     graph: &Graph,
     problem: &levelgraph::layout::LayoutProblem,
     layout: &levelgraph::layout::Layout,
-    grammar: &CompiledGrammar,
+    loaded: &Loaded,
     seed: u64,
 ) -> Result<Vec<(String, Vec<u8>)>, Failure> {
     use levelgraph::formats::tilemap::TiledProperty;
     use levelgraph::tiles::raster::{rasterize, stored_items, RasterSettings};
+    use levelgraph::tiles::TilesError;
+    let grammar = &loaded.grammar;
     let items = stored_items(graph, problem);
     let settings = grammar
         .model()
         .rooms
         .as_ref()
         .map_or_else(RasterSettings::default, RasterSettings::for_rooms);
-    let map = rasterize(problem, layout, &items, &settings, seed)
-        .map_err(|e| tiles::report("tile map of the layout", &e))?;
+    let map = rasterize(problem, layout, &items, &settings, seed).map_err(|e| match &e {
+        TilesError::Parameter {
+            field: "scale",
+            message,
+        } => report_tile_scale(loaded, settings.scale, message),
+        _ => tiles::report("tile map of the layout", &e),
+    })?;
     let properties = vec![
         TiledProperty::string("grammar", grammar.name()),
         TiledProperty::string("seed", seed.to_string()),
@@ -502,22 +569,26 @@ fn check(path: &Path) -> Result<(), Failure> {
         .filter(|d| d.severity == Severity::Error)
         .count();
     let warnings = findings.len() - errors;
-    println!(
-        "{}: grammar `{}`, {} rules, {} tags: {errors} errors, {warnings} warnings",
+    let said = output::say(format_args!(
+        "{}: grammar `{}`, {}, {}: {}, {}",
         loaded.name,
         loaded.grammar.name(),
-        loaded.grammar.rule_count(),
-        loaded.grammar.tags().len()
-    );
+        output::counted(loaded.grammar.rule_count() as u64, "rule"),
+        output::counted(loaded.grammar.tags().len() as u64, "tag"),
+        output::counted(errors as u64, "error"),
+        output::counted(warnings as u64, "warning"),
+    ));
+    // The exit code is check's answer: a grammar with errors is exit 2
+    // even when the summary line found no reader (`check bad.lg | head -0`
+    // under `set -o pipefail` passed).
     if errors > 0 {
         Err(Failure::BadInput)
     } else {
-        Ok(())
+        said
     }
 }
 
 fn grammar_json(path: Option<&Path>) -> Result<(), Failure> {
     let loaded = load_grammar(path)?;
-    println!("{}", loaded.grammar.model().to_json());
-    Ok(())
+    output::say(format_args!("{}", loaded.grammar.model().to_json()))
 }

@@ -1,8 +1,41 @@
-//! Writing result files without leaving half-written output behind.
+//! Writing result files without leaving half-written output behind, and
+//! the summary lines on standard output.
 
 use std::fs;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
+
+use crate::Failure;
+
+/// `n thing` or `n things`, for the summary lines.
+pub(crate) fn counted(n: u64, thing: &str) -> String {
+    counted_as(n, thing, &format!("{thing}s"))
+}
+
+/// `n one` or `n many`, for a word whose plural is not `-s` (`vertex`,
+/// `vertices`).
+pub(crate) fn counted_as(n: u64, one: &str, many: &str) -> String {
+    match n {
+        1 => format!("1 {one}"),
+        n => format!("{n} {many}"),
+    }
+}
+
+/// Prints `text` and a newline on standard output. A reader that has gone
+/// away (a pipe closed by `head`) ends the command quietly and
+/// successfully, as ripgrep does; any other write error (a full disk behind
+/// `>`) is reported, exit code 2. (`println!` panicked in both cases.)
+pub(crate) fn say(text: std::fmt::Arguments<'_>) -> Result<(), Failure> {
+    let mut out = io::stdout().lock();
+    match writeln!(out, "{text}").and_then(|()| out.flush()) {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Err(Failure::ReaderGone),
+        Err(e) => {
+            eprintln!("error: cannot write to standard output: {e}");
+            Err(Failure::BadInput)
+        }
+    }
+}
 
 /// Writes every `(file name, contents)` into `dir` (created if missing).
 /// All contents go to temporary files first; only when every one is written
@@ -14,6 +47,12 @@ use std::path::{Path, PathBuf};
 pub(crate) fn write_all<C: AsRef<[u8]>>(dir: &Path, files: &[(&str, C)]) -> io::Result<()> {
     if files.is_empty() {
         return Ok(());
+    }
+    if fs::metadata(dir).is_ok_and(|m| !m.is_dir()) {
+        return Err(io::Error::new(
+            io::ErrorKind::NotADirectory,
+            "it is a file, not a folder",
+        ));
     }
     // The folders create_dir_all will make, deepest first.
     let created: Vec<PathBuf> = dir

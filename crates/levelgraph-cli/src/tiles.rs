@@ -24,10 +24,10 @@ pub(crate) struct Options {
     #[command(subcommand)]
     generator: Generator,
     /// Seed of the map: same generator, parameters and seed, same bytes.
-    #[arg(long, default_value_t = 0, global = true)]
+    #[arg(long, default_value_t = 0, allow_negative_numbers = true, value_parser = crate::parse_seed, global = true, help_heading = "Output")]
     seed: u64,
     /// Output folder, created if missing.
-    #[arg(long, default_value = "out", global = true)]
+    #[arg(long, default_value = "out", global = true, help_heading = "Output")]
     out: PathBuf,
     /// Which files to write, comma-separated.
     #[arg(
@@ -35,125 +35,135 @@ pub(crate) struct Options {
         value_enum,
         value_delimiter = ',',
         default_value = "txt,csv,png,tmj,tmx",
-        global = true
+        global = true,
+        help_heading = "Output"
     )]
     formats: Vec<TileFormat>,
     /// Pixels per cell in map.png (1: one pixel per cell).
-    #[arg(long, default_value_t = 4, global = true)]
+    #[arg(long, default_value_t = 4, global = true, help_heading = "Output")]
     cell_px: u32,
 }
 
 /// A tile-map file.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub(crate) enum TileFormat {
-    /// NAME.txt: ASCII, one character per cell.
+    /// map.txt: ASCII, one character per cell.
     Txt,
-    /// NAME.csv: tile codes, one row per line.
+    /// map.csv: tile codes, one row per line.
     Csv,
-    /// NAME.png: a picture, `--cell-px` pixels per cell.
+    /// map.png: a picture, `--cell-px` pixels per cell.
     Png,
-    /// NAME.tmj: Tiled JSON map with tileset.png beside it.
+    /// map.tmj: Tiled JSON map with map-tileset.png beside it.
     Tmj,
-    /// NAME.tmx: Tiled XML map with tileset.png beside it.
+    /// map.tmx: Tiled XML map with map-tileset.png beside it.
     Tmx,
 }
 
+// Each parameter's default is the library's (`RoomsParams::default()` and
+// so on), shown by `--help`; the ranges are checked by the library's
+// `validate`, which names the parameter.
 #[derive(clap::Subcommand, Debug)]
 enum Generator {
     /// Seed 004 algorithm 1: rooms of random size joined by L-shaped
     /// corridors, every room reachable from the first.
     Rooms {
-        /// Map columns.
-        #[arg(long)]
-        width: Option<u32>,
-        /// Map rows.
-        #[arg(long)]
-        height: Option<u32>,
-        /// Rooms to place (roomN).
-        #[arg(long)]
-        rooms: Option<u32>,
-        /// Corridors sent from each room to random other rooms (corridorN).
-        #[arg(long)]
-        corridors: Option<u32>,
-        /// Placement tries per room.
-        #[arg(long)]
-        placement_tries: Option<u32>,
-        /// Smallest room side in cells.
-        #[arg(long)]
-        min_room_size: Option<u32>,
+        /// Map columns, in cells (5 × min_room_size to 4096).
+        #[arg(long, default_value_t = RoomsParams::default().width)]
+        width: u32,
+        /// Map rows, in cells (5 × min_room_size to 4096).
+        #[arg(long, default_value_t = RoomsParams::default().height)]
+        height: u32,
+        /// Rooms to place (roomN), 1 to 1024; a room that finds no place in
+        /// its tries is left out.
+        #[arg(long, default_value_t = RoomsParams::default().rooms)]
+        rooms: u32,
+        /// Corridors sent from each room to random other rooms (corridorN),
+        /// 0 to 16.
+        #[arg(long, default_value_t = RoomsParams::default().corridors)]
+        corridors: u32,
+        /// Placement tries per room, 1 to 1000.
+        #[arg(long, default_value_t = RoomsParams::default().placement_tries)]
+        placement_tries: u32,
+        /// Smallest room side, in cells (the largest is width/5 × height/5).
+        #[arg(long, default_value_t = RoomsParams::default().min_room_size)]
+        min_room_size: u32,
     },
     /// Seed 004 algorithm 2: rooms and corridors accreted onto the walls of
     /// what is already dug, then dead ends removed.
     Accretion {
-        /// Map columns (maxW).
-        #[arg(long)]
-        width: Option<u32>,
-        /// Map rows (maxH).
-        #[arg(long)]
-        height: Option<u32>,
+        /// Map columns, in cells (maxW).
+        #[arg(long, default_value_t = AccretionParams::default().width)]
+        width: u32,
+        /// Map rows, in cells (maxH).
+        #[arg(long, default_value_t = AccretionParams::default().height)]
+        height: u32,
         /// Attempts to add a room or corridor (at most 1,000,000).
-        #[arg(long)]
-        steps: Option<u32>,
-        /// Narrowest room.
-        #[arg(long)]
-        min_room_width: Option<u32>,
-        /// Widest room.
-        #[arg(long)]
-        max_room_width: Option<u32>,
-        /// Lowest room.
-        #[arg(long)]
-        min_room_height: Option<u32>,
-        /// Highest room.
-        #[arg(long)]
-        max_room_height: Option<u32>,
-        /// Shortest corridor.
-        #[arg(long)]
-        min_corridor_length: Option<u32>,
-        /// Longest corridor.
-        #[arg(long)]
-        max_corridor_length: Option<u32>,
-        /// Chance of a room rather than a corridor, 0..1.
-        #[arg(long)]
-        room_chance: Option<f64>,
-        /// How far a corridor is extended to join open space.
-        #[arg(long)]
-        connect_distance: Option<u32>,
+        #[arg(long, default_value_t = AccretionParams::default().steps)]
+        steps: u32,
+        /// Narrowest room, in cells.
+        #[arg(long, default_value_t = AccretionParams::default().min_room_width)]
+        min_room_width: u32,
+        /// Widest room, in cells.
+        #[arg(long, default_value_t = AccretionParams::default().max_room_width)]
+        max_room_width: u32,
+        /// Lowest room, in cells.
+        #[arg(long, default_value_t = AccretionParams::default().min_room_height)]
+        min_room_height: u32,
+        /// Highest room, in cells.
+        #[arg(long, default_value_t = AccretionParams::default().max_room_height)]
+        max_room_height: u32,
+        /// Shortest corridor, in cells.
+        #[arg(long, default_value_t = AccretionParams::default().min_corridor_length)]
+        min_corridor_length: u32,
+        /// Longest corridor, in cells.
+        #[arg(long, default_value_t = AccretionParams::default().max_corridor_length)]
+        max_corridor_length: u32,
+        /// Chance of a room rather than a corridor, 0..=1.
+        #[arg(long, default_value_t = AccretionParams::default().room_chance)]
+        room_chance: f64,
+        /// How many cells past its length a corridor may be extended to
+        /// join open space (connectDistance).
+        #[arg(long, default_value_t = AccretionParams::default().connect_distance)]
+        connect_distance: u32,
     },
     /// Seed 004 algorithm 3: cellular-automaton caves with a floor-ratio
     /// test, reduced or joined to one region.
     Caves {
-        /// Map columns.
-        #[arg(long)]
-        width: Option<u32>,
-        /// Map rows.
-        #[arg(long)]
-        height: Option<u32>,
-        /// Chance of floor in the random start, 0..1.
-        #[arg(long)]
-        floor_chance: Option<f64>,
-        /// Least share of floor for a map to be accepted, 0..1.
-        #[arg(long)]
-        floor_ratio: Option<f64>,
+        /// Map columns, in cells (3 to 2048; with iterations at least 4,
+        /// and 5 on the longer side).
+        #[arg(long, default_value_t = CaveParams::default().width)]
+        width: u32,
+        /// Map rows, in cells (as width).
+        #[arg(long, default_value_t = CaveParams::default().height)]
+        height: u32,
+        /// Chance of floor in the random start, 0..=1 (floorChance).
+        #[arg(long, default_value_t = CaveParams::default().floor_chance)]
+        floor_chance: f64,
+        /// Least share of floor for a map to be accepted, 0..=1
+        /// (floorRatio); a start below it is retried with floor_chance
+        /// raised by 0.01.
+        #[arg(long, default_value_t = CaveParams::default().floor_ratio)]
+        floor_ratio: f64,
         /// Iterations with the 4×4 (or 5×5) wall-adding rule (wallAddIts).
-        #[arg(long)]
-        wall_add_iterations: Option<u32>,
+        #[arg(long, default_value_t = CaveParams::default().wall_add_iterations)]
+        wall_add_iterations: u32,
         /// Iterations without it (noWallAddIts).
-        #[arg(long)]
-        no_wall_add_iterations: Option<u32>,
+        #[arg(long, default_value_t = CaveParams::default().no_wall_add_iterations)]
+        no_wall_add_iterations: u32,
         /// The rule set: seed 004's 3×3/4×4/3×3 rules or RogueBasin's
         /// classic 3×3/5×5.
-        #[arg(long, value_enum)]
-        rule: Option<RuleArg>,
+        #[arg(long, value_enum, default_value_t = RuleArg::from(CaveParams::default().rule))]
+        rule: RuleArg,
         /// Starts before giving up on the floor ratio.
-        #[arg(long)]
-        max_tries: Option<u32>,
+        #[arg(long, default_value_t = CaveParams::default().max_tries)]
+        max_tries: u32,
         /// Keep the largest region, or join every region by tunnels.
-        #[arg(long, value_enum)]
-        connect: Option<ConnectArg>,
+        #[arg(long, value_enum, default_value_t = ConnectArg::from(CaveParams::default().connect))]
+        connect: ConnectArg,
     },
 }
 
-#[derive(clap::ValueEnum, Clone, Copy, Debug)]
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 enum RuleArg {
     /// Seed 004: 3×3 ≥ 5 walls → wall; 4×4 ≤ 2 walls → wall; 3×3 ≤ 2 walls → floor.
     Seed004,
@@ -161,7 +171,25 @@ enum RuleArg {
     Roguebasin,
 }
 
-#[derive(clap::ValueEnum, Clone, Copy, Debug)]
+impl From<CaveRule> for RuleArg {
+    fn from(rule: CaveRule) -> Self {
+        match rule {
+            CaveRule::Seed004 => RuleArg::Seed004,
+            CaveRule::RogueBasin => RuleArg::Roguebasin,
+        }
+    }
+}
+
+impl From<RuleArg> for CaveRule {
+    fn from(rule: RuleArg) -> Self {
+        match rule {
+            RuleArg::Seed004 => CaveRule::Seed004,
+            RuleArg::Roguebasin => CaveRule::RogueBasin,
+        }
+    }
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 enum ConnectArg {
     /// Fill every region but the largest.
     Largest,
@@ -169,15 +197,40 @@ enum ConnectArg {
     Join,
 }
 
-fn set<T>(field: &mut T, value: Option<T>) {
-    if let Some(v) = value {
-        *field = v;
+impl From<Connectivity> for ConnectArg {
+    fn from(connect: Connectivity) -> Self {
+        match connect {
+            Connectivity::Largest => ConnectArg::Largest,
+            Connectivity::Join => ConnectArg::Join,
+        }
     }
 }
 
+impl From<ConnectArg> for Connectivity {
+    fn from(connect: ConnectArg) -> Self {
+        match connect {
+            ConnectArg::Largest => Connectivity::Largest,
+            ConnectArg::Join => Connectivity::Join,
+        }
+    }
+}
+
+/// The value name `--help` shows as the default.
+macro_rules! display_as_value_name {
+    ($($t:ty),*) => {$(
+        impl std::fmt::Display for $t {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                let value = clap::ValueEnum::to_possible_value(self).expect("no skipped values");
+                f.write_str(value.get_name())
+            }
+        }
+    )*};
+}
+display_as_value_name!(RuleArg, ConnectArg);
+
 pub(crate) fn run(o: &Options) -> Result<(), Failure> {
     let started = Instant::now();
-    let (name, map) = match &o.generator {
+    let (name, map) = match o.generator {
         Generator::Rooms {
             width,
             height,
@@ -186,13 +239,14 @@ pub(crate) fn run(o: &Options) -> Result<(), Failure> {
             placement_tries,
             min_room_size,
         } => {
-            let mut p = RoomsParams::default();
-            set(&mut p.width, *width);
-            set(&mut p.height, *height);
-            set(&mut p.rooms, *rooms);
-            set(&mut p.corridors, *corridors);
-            set(&mut p.placement_tries, *placement_tries);
-            set(&mut p.min_room_size, *min_room_size);
+            let p = RoomsParams {
+                width,
+                height,
+                rooms,
+                corridors,
+                placement_tries,
+                min_room_size,
+            };
             ("rooms", rooms_and_corridors::generate(&p, o.seed))
         }
         Generator::Accretion {
@@ -208,18 +262,19 @@ pub(crate) fn run(o: &Options) -> Result<(), Failure> {
             room_chance,
             connect_distance,
         } => {
-            let mut p = AccretionParams::default();
-            set(&mut p.width, *width);
-            set(&mut p.height, *height);
-            set(&mut p.steps, *steps);
-            set(&mut p.min_room_width, *min_room_width);
-            set(&mut p.max_room_width, *max_room_width);
-            set(&mut p.min_room_height, *min_room_height);
-            set(&mut p.max_room_height, *max_room_height);
-            set(&mut p.min_corridor_length, *min_corridor_length);
-            set(&mut p.max_corridor_length, *max_corridor_length);
-            set(&mut p.room_chance, *room_chance);
-            set(&mut p.connect_distance, *connect_distance);
+            let p = AccretionParams {
+                width,
+                height,
+                steps,
+                min_room_width,
+                max_room_width,
+                min_room_height,
+                max_room_height,
+                min_corridor_length,
+                max_corridor_length,
+                room_chance,
+                connect_distance,
+            };
             ("accretion", accretion::generate(&p, o.seed))
         }
         Generator::Caves {
@@ -233,28 +288,17 @@ pub(crate) fn run(o: &Options) -> Result<(), Failure> {
             max_tries,
             connect,
         } => {
-            let mut p = CaveParams::default();
-            set(&mut p.width, *width);
-            set(&mut p.height, *height);
-            set(&mut p.floor_chance, *floor_chance);
-            set(&mut p.floor_ratio, *floor_ratio);
-            set(&mut p.wall_add_iterations, *wall_add_iterations);
-            set(&mut p.no_wall_add_iterations, *no_wall_add_iterations);
-            set(&mut p.max_tries, *max_tries);
-            set(
-                &mut p.rule,
-                rule.map(|r| match r {
-                    RuleArg::Seed004 => CaveRule::Seed004,
-                    RuleArg::Roguebasin => CaveRule::RogueBasin,
-                }),
-            );
-            set(
-                &mut p.connect,
-                connect.map(|c| match c {
-                    ConnectArg::Largest => Connectivity::Largest,
-                    ConnectArg::Join => Connectivity::Join,
-                }),
-            );
+            let p = CaveParams {
+                width,
+                height,
+                floor_chance,
+                floor_ratio,
+                wall_add_iterations,
+                no_wall_add_iterations,
+                rule: rule.into(),
+                max_tries,
+                connect: connect.into(),
+            };
             ("caves", caves::generate(&p, o.seed))
         }
     };
@@ -281,21 +325,24 @@ pub(crate) fn run(o: &Options) -> Result<(), Failure> {
         Failure::BadInput
     })?;
     let m = Metrics::of(&map);
-    println!(
-        "{name}: {} × {}, floor {:.1} %, {} region(s), {} dead end(s), {} rooms, {} corridors, longest path {}{}, {:.2} ms -> {}",
+    output::say(format_args!(
+        "{name}: {} × {}, floor {:.1} %, {}, {}, {}, {}, longest path {}{}, {:.2} ms -> {}",
         m.width,
         m.height,
         m.floor_ratio * 100.0,
-        m.regions,
-        m.dead_ends,
-        m.rooms,
-        m.corridors,
+        output::counted(m.regions as u64, "region"),
+        output::counted(m.dead_ends as u64, "dead end"),
+        output::counted(m.rooms as u64, "room"),
+        output::counted(m.corridors as u64, "corridor"),
         m.longest_path,
-        if m.longest_path_exact { "" } else { " (at least)" },
+        if m.longest_path_exact {
+            ""
+        } else {
+            " (at least)"
+        },
         elapsed.as_secs_f64() * 1e3,
         o.out.display()
-    );
-    Ok(())
+    ))
 }
 
 /// Prints a generator's error; parameters are bad input (exit 2), a limit
@@ -314,8 +361,12 @@ pub(crate) fn report(what: &str, e: &TilesError) -> Failure {
     }
 }
 
-/// The files of `map` in `formats`, named `stem.EXT`, plus `tileset.png`
-/// when a Tiled map is among them.
+/// The files of `map` in `formats`, named `stem.EXT`, plus
+/// `stem-tileset.png` when a Tiled map is among them. The tile set is named
+/// after its map: `generate` (`level`) and `tiles` (`map`) write to the same
+/// default folder, and their tile sets differ (one tile per kind the map
+/// names), so a shared `tileset.png` written by one broke the other's
+/// Tiled map.
 pub(crate) fn tile_files(
     map: &TileMap,
     stem: &str,
@@ -327,7 +378,7 @@ pub(crate) fn tile_files(
     let palette = TilePalette::new(map, alphabet);
     let tiled = TiledOptions {
         tile_px: 16,
-        tileset_image: "tileset.png".to_owned(),
+        tileset_image: format!("{stem}-tileset.png"),
         properties: properties.to_vec(),
     };
     // The map is ours and the options fixed: an error here is a defect,

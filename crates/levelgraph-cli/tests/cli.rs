@@ -197,7 +197,7 @@ fn examples_generate_and_check_clean() {
                 "layout.svg",
                 "level.png",
                 "level.tmj",
-                "tileset.png",
+                "level-tileset.png",
             ]);
             rooms += 1;
         }
@@ -210,6 +210,88 @@ fn examples_generate_and_check_clean() {
         "expected the example grammars in {}",
         examples().display()
     );
+}
+
+/// Header settings are located by line and column in a text grammar, and
+/// a leading byte-order mark is skipped without moving the columns.
+#[test]
+fn header_errors_and_byte_order_marks_are_located_by_line_and_column() {
+    let dir = scratch("header");
+    let tail = "tags { s room }\nrule start { (a:s) => (a:room) }\n";
+    let minmax = write(
+        &dir,
+        "minmax.lg",
+        &format!("grammar \"mm\" {{\n  min_vertices 50\n  max_vertices 40\n}}\n{tail}"),
+    );
+    let empty = write(&dir, "empty.lg", "");
+    let grid = write(
+        &dir,
+        "grid.lg",
+        "grammar \"g\" {\n  grid 0 x 9 of n\n}\ntags { n }\nrule r { (a:n @0,0) => (a:n) }\n",
+    );
+    let bom = write(
+        &dir,
+        "bom.lg",
+        &format!("\u{feff}grammar \"b\" {{ min_vertices 5 max_vertices 4 }}\n{tail}"),
+    );
+    for (file, at, message) in [
+        (
+            &minmax,
+            "minmax.lg:2:3",
+            "min_vertices 50 is greater than max_vertices 40",
+        ),
+        (
+            &empty,
+            "empty.lg:1:1",
+            "the grammar is empty: it has no `tags` block and no rules",
+        ),
+        (&grid, "grid.lg:2:3", "the grid 0 x 9 is empty"),
+        (
+            &bom,
+            "bom.lg:1:15",
+            "min_vertices 5 is greater than max_vertices 4",
+        ),
+    ] {
+        let o = run(&["check", file]);
+        assert_eq!(o.status.code(), Some(2), "{file}");
+        let err = stderr(&o);
+        assert!(err.contains(&format!("{at} ]")), "no {at} in {err}");
+        assert!(err.contains(message), "{err}");
+        assert!(!err.contains("(at "), "a field path in {err}");
+    }
+    // Multi-byte characters before the span: the column counts characters
+    // and the underline sits under `min_vertices` (ariadne read the byte
+    // offsets as character offsets: column 20, three characters right).
+    let accents = write(
+        &dir,
+        "accents.lg",
+        &format!("\u{feff}grammar \"ééé\" {{ min_vertices 5 max_vertices 4 }}\n{tail}"),
+    );
+    let o = run(&["check", &accents]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(err.contains("accents.lg:1:17 ]"), "{err}");
+    let lines: Vec<&str> = err.lines().collect();
+    let source = lines
+        .iter()
+        .position(|l| l.contains("grammar \"ééé\""))
+        .unwrap_or_else(|| panic!("no source line in {err}"));
+    let column = |line: &str, pat: &str| line[..line.find(pat).unwrap()].chars().count();
+    assert_eq!(
+        column(lines[source], "min_vertices"),
+        column(lines[source + 1], "─"),
+        "{err}"
+    );
+    let bom_default = write(
+        &dir,
+        "bom-default.lg",
+        &format!(
+            "\u{feff}{}",
+            fs::read_to_string(examples().join("default.lg")).unwrap()
+        ),
+    );
+    let o = run(&["check", &bom_default]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
 }
 
 #[test]
@@ -295,11 +377,7 @@ fn lint_errors_exit_2_and_name_rule_and_line() {
         "{err}"
     );
     assert!(err.contains("lint.lg:3:"), "{err}");
-    assert!(
-        stdout(&o).contains("1 errors, 0 warnings"),
-        "{}",
-        stdout(&o)
-    );
+    assert!(stdout(&o).contains("1 error, 0 warnings"), "{}", stdout(&o));
     let out = dir.join("out");
     let o = run(&["generate", &grammar, "--out", out.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(2));
@@ -317,7 +395,7 @@ fn lint_warnings_keep_exit_0() {
     let o = run(&["check", &grammar]);
     assert_eq!(o.status.code(), Some(0));
     assert!(stderr(&o).contains("tag `boss` is declared but never produced"));
-    assert!(stdout(&o).contains("0 errors, 1 warnings"));
+    assert!(stdout(&o).contains("0 errors, 1 warning"));
 }
 
 #[test]
@@ -573,7 +651,7 @@ fn host_nested_50000_deep_is_read_drawn_and_deleted() {
     ]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert!(
-        stdout(&o).starts_with("delete: 1 vertices"),
+        stdout(&o).starts_with("delete: 1 vertex, 0 edges, "),
         "{}",
         stdout(&o)
     );
@@ -835,7 +913,9 @@ fn layout_bad_input_exits_2_and_a_limit_exits_1_writing_nothing() {
     let out = scratch("layout-bad");
     let dir = out.join("never").to_string_lossy().into_owned();
     // Neither a YAML map nor a mission graph.
-    let o = run(&["layout", "level.txt", "--out", &dir]);
+    let level = write(&out, "level.txt", "not a map\n");
+    let mission = write(&out, "mission.json", "{}\n");
+    let o = run(&["layout", &level, "--out", &dir]);
     assert_eq!(o.status.code(), Some(2));
     assert!(
         stderr(&o).contains("Edgar-DotNet YAML map"),
@@ -843,14 +923,14 @@ fn layout_bad_input_exits_2_and_a_limit_exits_1_writing_nothing() {
         stderr(&o)
     );
     // A mission graph without the grammar that says which rooms to use.
-    let o = run(&["layout", "mission.json", "--out", &dir]);
+    let o = run(&["layout", &mission, "--out", &dir]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("needs --grammar"), "{}", stderr(&o));
     // A grammar without a rooms block.
     let default = examples().join("default.lg");
     let o = run(&[
         "layout",
-        "mission.json",
+        &mission,
         "--grammar",
         default.to_str().unwrap(),
         "--out",
@@ -944,6 +1024,41 @@ fn generate_lays_out_a_grammar_with_rooms_and_layout_reads_its_mission_back() {
     assert_eq!(relaid["doors"], doc["doors"]);
 }
 
+/// `generate` and `tiles` share the default folder `out`: each Tiled map
+/// must find its own tile set beside it (the two differ in tile count),
+/// whichever command ran last.
+#[test]
+fn generate_and_tiles_in_one_folder_keep_their_own_tile_sets() {
+    let out = scratch("shared-folder");
+    let grammar = examples().join("dungeon-rooms.lg");
+    let o = run(&[
+        "generate",
+        grammar.to_str().unwrap(),
+        "--seed",
+        "7",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let o = run(&["tiles", "caves", "--out", out.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    for map in ["level.tmj", "map.tmj"] {
+        let tmj: serde_json::Value =
+            serde_json::from_str(&fs::read_to_string(out.join(map)).unwrap()).unwrap();
+        let tileset = &tmj["tilesets"][0];
+        let image = tileset["image"].as_str().unwrap();
+        let png = fs::read(out.join(image)).unwrap();
+        // PNG header: the width is the big-endian u32 at bytes 16..20.
+        let width = u32::from_be_bytes(png[16..20].try_into().unwrap());
+        let tile = tileset["tilewidth"].as_u64().unwrap() as u32;
+        assert_eq!(
+            u64::from(width / tile),
+            tileset["tilecount"].as_u64().unwrap(),
+            "{map}: {image}"
+        );
+    }
+}
+
 #[test]
 fn generate_writes_the_laid_out_level_as_a_tiled_map() {
     let out = scratch("level-tiles");
@@ -959,7 +1074,10 @@ fn generate_writes_the_laid_out_level_as_a_tiled_map() {
         out.to_str().unwrap(),
     ]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    assert_eq!(listing(&out), ["level.png", "level.tmj", "tileset.png"]);
+    assert_eq!(
+        listing(&out),
+        ["level-tileset.png", "level.png", "level.tmj"]
+    );
     let tmj: serde_json::Value =
         serde_json::from_str(&fs::read_to_string(out.join("level.tmj")).unwrap()).unwrap();
     let (w, h) = (
@@ -983,7 +1101,7 @@ fn generate_writes_the_laid_out_level_as_a_tiled_map() {
     assert!(count("key", false) > 0, "seed 7 has keys");
     assert_eq!(count("key", true), count("key", false));
     assert!(count("lock", true) >= count("lock", false));
-    assert_eq!(tmj["tilesets"][0]["image"], "tileset.png");
+    assert_eq!(tmj["tilesets"][0]["image"], "level-tileset.png");
     let png = fs::read(out.join("level.png")).unwrap();
     assert_eq!(&png[1..4], b"PNG");
 }
@@ -1047,10 +1165,109 @@ fn generate_names_a_tile_scale_that_fits_or_says_none_does() {
         let out = dir.join("out");
         let o = run(&["generate", &grammar, "--out", out.to_str().unwrap()]);
         assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
-        assert!(stderr(&o).contains("invalid parameter `scale`"), "{}", stderr(&o));
+        // The grammar's setting, where the grammar writes it.
+        let at = format!("big.lg:6:3: tile_scale {scale} in the `rooms` block: ");
+        assert!(stderr(&o).contains(&at), "{}", stderr(&o));
         assert!(stderr(&o).contains(hint), "{}", stderr(&o));
         assert!(!out.exists());
     }
+}
+
+/// A door the grammar's `tile_scale` closes is reported as that setting,
+/// at its line in the grammar, with points as the grammar writes them.
+#[test]
+fn a_tile_scale_that_closes_a_door_names_the_grammar_line() {
+    let dir = scratch("closed-door");
+    let text = fs::read_to_string(examples().join("dungeon-rooms.lg"))
+        .unwrap()
+        .replacen("door 2 corner 1", "door 1 corner 0", 1);
+    let (index, line) = text
+        .lines()
+        .enumerate()
+        .find(|(_, l)| l.trim() == "tile_scale 1")
+        .expect("the example sets tile_scale 1");
+    let column = line.find("tile_scale").unwrap() + 1;
+    let grammar = write(&dir, "that.lg", &text);
+    let out = dir.join("out");
+    let o = run(&["generate", &grammar, "--out", out.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let err = stderr(&o);
+    let at = format!(
+        "that.lg:{}:{column}: tile_scale 1 in the `rooms` block: the door of room ",
+        index + 1
+    );
+    assert!(err.contains(&at), "{err}");
+    assert!(
+        err.contains(
+            " is one grid unit long, which leaves no door tile at 1 tile per grid unit; use a scale of 2 or more"
+        ),
+        "{err}"
+    );
+    assert!(
+        !err.contains("GridPoint") && !err.contains("`scale`"),
+        "{err}"
+    );
+    assert!(!out.exists());
+}
+
+/// Caves too small for the automaton are refused by name (exit 2); a
+/// search that runs out says which limit stopped it, after how many
+/// starts, and why they failed (exit 1).
+#[test]
+fn caves_refuse_maps_too_small_and_say_what_stopped_a_search() {
+    let out = scratch("caves-limits");
+    let o = out.to_str().unwrap();
+    let cases: [(&[&str], i32, &str); 4] = [
+        (
+            &["--width", "3", "--height", "3", "--floor-ratio", "0"],
+            2,
+            "error: caves: invalid parameter `width`: 3 is too small for the automaton",
+        ),
+        (
+            &["--height", "3"],
+            2,
+            "error: caves: invalid parameter `height`: 3 is too small for the automaton",
+        ),
+        (
+            &["--floor-chance", "1"],
+            1,
+            "error: caves: floor_chance 1 (after 1 of max_tries 100 starts) reached without success: \
+             the best floor ratio in the only start was 0.0558, below floor_ratio 0.2 (floor_chance 1)",
+        ),
+        (
+            &["--width", "6", "--height", "4", "--floor-ratio", "0"],
+            1,
+            "error: caves: floor_chance 1 (after 36 of max_tries 100 starts) reached without success: \
+             no floor cell survived in all 36 starts (floor_chance rose from 0.65 to 1.00)",
+        ),
+    ];
+    for (args, code, message) in cases {
+        let mut all = vec!["tiles", "caves", "--out", o];
+        all.extend_from_slice(args);
+        let r = run(&all);
+        assert_eq!(r.status.code(), Some(code), "{args:?}: {}", stderr(&r));
+        assert!(stderr(&r).starts_with(message), "{args:?}: {}", stderr(&r));
+    }
+    // Without iterations a 3 × 3 map is its random fill.
+    let r = run(&[
+        "tiles",
+        "caves",
+        "--out",
+        o,
+        "--width",
+        "3",
+        "--height",
+        "3",
+        "--floor-ratio",
+        "0",
+        "--floor-chance",
+        "1",
+        "--wall-add-iterations",
+        "0",
+        "--no-wall-add-iterations",
+        "0",
+    ]);
+    assert_eq!(r.status.code(), Some(0), "{}", stderr(&r));
 }
 
 #[test]
@@ -1069,19 +1286,19 @@ fn tiles_runs_each_generator_and_writes_every_format() {
         assert_eq!(
             listing(&out),
             [
+                "map-tileset.png",
                 "map.csv",
                 "map.png",
                 "map.tmj",
                 "map.tmx",
                 "map.txt",
-                "tileset.png"
             ],
             "{generator}"
         );
         let summary = stdout(&o);
         assert!(
             summary.starts_with(&format!("{generator}: 80 × 50, floor "))
-                && summary.contains(" 1 region(s), "),
+                && summary.contains(" 1 region, "),
             "{summary}"
         );
         // Same seed, same bytes; the ASCII map has 50 lines of 80.
@@ -1354,4 +1571,303 @@ fn generate_derives_the_next_level_when_one_cannot_be_laid_out() {
         stderr(&o)
     );
     assert!(!out.exists());
+}
+
+/// A reader that closes the pipe early (`levelgraph grammar-json | head`)
+/// ends the command quietly with exit code 0, as ripgrep does; `println!`
+/// panicked (exit 101 and a backtrace).
+#[test]
+fn a_closed_standard_output_ends_the_command_quietly() {
+    // Standard output closed before the command has read its grammar, so
+    // its first write finds no reader.
+    let run_unread = |args: &[&str]| {
+        let mut child = Command::new(BIN)
+            .args(args)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        drop(child.stdout.take());
+        child.wait_with_output().unwrap()
+    };
+    let dormans = examples().join("dormans2010.lg");
+    for args in [
+        vec!["grammar-json", dormans.to_str().unwrap()],
+        vec!["check", dormans.to_str().unwrap()],
+    ] {
+        let o = run_unread(&args);
+        assert_eq!(o.status.code(), Some(0), "{args:?}: {}", stderr(&o));
+        assert!(!stderr(&o).contains("panicked"), "{args:?}: {}", stderr(&o));
+    }
+    // The exit code is check's answer: a grammar with errors stays exit 2
+    // when the summary finds no reader (`check bad.lg | head -0`).
+    let dir = scratch("closed-check");
+    let bad = dir.join("bad.lg");
+    fs::write(
+        &bad,
+        "grammar \"bad\" { start s min_vertices 20 max_vertices 10 }\n\
+         tags { s \"start\" room \"room\" terminal }\n\
+         rule start { (a:s) => (a:room) -- (b:room) }\n",
+    )
+    .unwrap();
+    let o = run_unread(&["check", bad.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("min_vertices 20 is greater than max_vertices 10"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+/// Standard output on a full disk is an error the command reports (exit 2),
+/// not a panic.
+#[test]
+fn a_full_standard_output_is_reported() {
+    let Ok(full) = fs::OpenOptions::new().write(true).open("/dev/full") else {
+        return; // Not Linux: no device that is always full.
+    };
+    let o = Command::new(BIN)
+        .args(["grammar-json"])
+        .stdout(full)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).starts_with("error: cannot write to standard output: No space left on device"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+/// `--formats` naming a layout or tile map that a grammar without a `rooms`
+/// block cannot give: a note quoting what was asked, and the summary says
+/// when nothing was written; the default list stays quiet about it.
+#[test]
+fn formats_the_grammar_cannot_give_are_noted() {
+    let out = scratch("formats-note");
+    let dir = out.join("never");
+    let o = run(&[
+        "generate",
+        "--formats",
+        "layout",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(
+        stderr(&o),
+        "note: `--formats layout` not written: grammar `keys-and-cycles` has no `rooms` block, so it is not laid out\n"
+    );
+    assert!(
+        stdout(&o).ends_with(" ms -> nothing written\n"),
+        "{}",
+        stdout(&o)
+    );
+    assert!(!dir.exists());
+    let o = run(&[
+        "generate",
+        "--formats",
+        "json,tiles",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        stderr(&o).starts_with("note: `--formats tiles` not written"),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(listing(&dir), ["mission.json"]);
+    let o = run(&["generate", "--out", dir.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stderr(&o), "");
+}
+
+/// Newcomers' mistakes with `layout` and `--out`: each named, exit code 2,
+/// nothing written.
+#[test]
+fn newcomer_mistakes_are_named_and_write_nothing() {
+    let out = scratch("named-mistakes");
+    let map = out.join("maps").join("m.yml");
+    fs::create_dir_all(map.parent().unwrap()).unwrap();
+    fs::copy(edgar_map("backtracking.yml"), &map).unwrap();
+    let dir = out.join("o");
+    let dir = dir.to_str().unwrap();
+    // No `rooms` folder beside the map's folder.
+    let o = run(&["layout", map.to_str().unwrap(), "--out", dir]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("rooms: does not exist; the map's room sets are looked for in the `rooms` folder beside the map's folder")
+            && stderr(&o).contains("hint: name the folder of Edgar room-set files with --rooms DIR"),
+        "{}",
+        stderr(&o)
+    );
+    // --rooms naming a file.
+    let o = run(&[
+        "layout",
+        map.to_str().unwrap(),
+        "--rooms",
+        map.to_str().unwrap(),
+        "--out",
+        dir,
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("m.yml: is not a folder;"),
+        "{}",
+        stderr(&o)
+    );
+    // A map that is not there is named before any folder or flag.
+    for missing in ["no-such-map.yml", "no-such-mission.json"] {
+        let o = run(&["layout", missing, "--out", dir]);
+        assert_eq!(o.status.code(), Some(2));
+        assert!(
+            stderr(&o).starts_with(&format!("error: {missing}: ")),
+            "{}",
+            stderr(&o)
+        );
+    }
+    // No work at all.
+    let o = run(&[
+        "layout",
+        map.to_str().unwrap(),
+        "--max-iterations",
+        "0",
+        "--out",
+        dir,
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains(
+            "invalid value '0' for '--max-iterations <MAX_ITERATIONS>': the work limit must be at least 1"
+        ),
+        "{}",
+        stderr(&o)
+    );
+    // --out naming a file.
+    let o = run(&["generate", "--out", map.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).ends_with("m.yml: it is a file, not a folder\n"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!Path::new(dir).exists());
+    // A mission graph given as the grammar.
+    let generated = out.join("g");
+    let o = run(&[
+        "generate",
+        "--formats",
+        "json",
+        "--out",
+        generated.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let mission = generated.join("mission.json");
+    let o = run(&["generate", mission.to_str().unwrap(), "--out", dir]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains(
+            "is a mission graph, not a grammar: derive from it with `generate GRAMMAR --host "
+        ),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!Path::new(dir).exists());
+}
+
+/// `tiles GENERATOR --help` shows each parameter's default, which is the
+/// library's, and a run without parameters uses exactly those.
+#[test]
+fn tiles_help_shows_the_library_defaults() {
+    use levelgraph::tiles::accretion::AccretionParams;
+    use levelgraph::tiles::caves::CaveParams;
+    use levelgraph::tiles::rooms_and_corridors::RoomsParams;
+    let help = |generator: &str| stdout(&run(&["tiles", generator, "-h"]));
+    let (rooms, accretion, caves) = (
+        RoomsParams::default(),
+        AccretionParams::default(),
+        CaveParams::default(),
+    );
+    for (text, flag, default) in [
+        (help("rooms"), "--rooms <ROOMS>", rooms.rooms.to_string()),
+        (
+            help("rooms"),
+            "--min-room-size <MIN_ROOM_SIZE>",
+            rooms.min_room_size.to_string(),
+        ),
+        (
+            help("accretion"),
+            "--steps <STEPS>",
+            accretion.steps.to_string(),
+        ),
+        (
+            help("accretion"),
+            "--room-chance <ROOM_CHANCE>",
+            accretion.room_chance.to_string(),
+        ),
+        (
+            help("caves"),
+            "--floor-chance <FLOOR_CHANCE>",
+            caves.floor_chance.to_string(),
+        ),
+        (help("caves"), "--rule <RULE>", "seed004".to_owned()),
+        (help("caves"), "--connect <CONNECT>", "join".to_owned()),
+    ] {
+        let at = text
+            .find(flag)
+            .unwrap_or_else(|| panic!("{flag} in {text}"));
+        let line = text[at..].lines().nth(1).unwrap();
+        assert!(
+            line.contains(&format!("[default: {default}]")),
+            "{flag}: {line}"
+        );
+    }
+}
+
+/// `check`'s summary counts in words: `1 rule`, `1 error`, not `1 rules`.
+#[test]
+fn check_summary_says_one_without_a_plural() {
+    let out = scratch("one-rule");
+    let path = out.join("one.lg");
+    fs::write(
+        &path,
+        "grammar \"one\" {\n  start s\n  min_vertices 50\n  max_vertices 40\n}\ntags { s \"s\" room \"r\" terminal }\nrule start { (a:s) => (a:room) }\n",
+    )
+    .unwrap();
+    let o = run(&["check", path.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stdout(&o).ends_with("grammar `one`, 1 rule, 2 tags: 1 error, 0 warnings\n"),
+        "{}",
+        stdout(&o)
+    );
+    // The error is the header's, at its line and column.
+    assert!(stderr(&o).contains("one.lg:3:3"), "{}", stderr(&o));
+}
+
+/// A seed that is not a whole number from 0 to 2^64 − 1 is a usage error
+/// (exit 2) that says what a seed is, for every command that takes one;
+/// `-1` is not taken for a flag, in `--seed -1` (where `--seed=-1` would
+/// not need `allow_negative_numbers`) as well.
+#[test]
+fn a_bad_seed_says_what_a_seed_is() {
+    let expected = format!("a seed is a whole number from 0 to {}", u64::MAX);
+    for args in [
+        &["generate", "--seed", "-1"][..],
+        &["generate", "--seed", "x"],
+        &["tiles", "caves", "--seed", "-1"],
+        &["tiles", "--seed", "-1", "caves"],
+        &["tiles", "caves", "--seed=x"],
+        &["layout", "map.yml", "--seed", "-1"],
+        &["layout", "map.yml", "--seed=18446744073709551616"],
+    ] {
+        let o = run(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(
+            stderr(&o).contains(&format!("for '--seed <SEED>': {expected}")),
+            "{args:?}: {}",
+            stderr(&o)
+        );
+    }
 }

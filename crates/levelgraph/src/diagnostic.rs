@@ -38,12 +38,26 @@ pub struct LineCol {
     pub column: usize,
 }
 
+/// The UTF-8 byte-order mark. Text inputs may start with one (some Windows
+/// editors write it); readers skip it, and columns count from the
+/// character after it.
+pub const BOM: char = '\u{feff}';
+
+/// `text` without a leading byte-order mark.
+pub fn strip_bom(text: &str) -> &str {
+    text.strip_prefix(BOM).unwrap_or(text)
+}
+
 /// Line and column of byte `offset` in `source` (clamped to its length).
+/// A leading byte-order mark takes no column.
 pub fn line_col(source: &str, offset: usize) -> LineCol {
     let offset = floor_char_boundary(source, offset.min(source.len()));
     let before = &source[..offset];
     let line = before.matches('\n').count() + 1;
-    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    let mut line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    if line_start == 0 && source.starts_with(BOM) {
+        line_start = BOM.len_utf8().min(offset);
+    }
     let column = source[line_start..offset].chars().count() + 1;
     LineCol { line, column }
 }
@@ -139,7 +153,7 @@ impl Diagnostic {
                     "{file}:{}:{}: {kind}: {}\n",
                     lc.line, lc.column, self.message
                 ));
-                let line_text = source.lines().nth(lc.line - 1).unwrap_or("");
+                let line_text = strip_bom(source).lines().nth(lc.line - 1).unwrap_or("");
                 let end = span.end.max(span.start + 1);
                 let end_lc = line_col(source, end);
                 let width = if end_lc.line == lc.line {

@@ -429,3 +429,34 @@ fn deeply_nested_brackets_are_refused_at_once() {
     let e = edgar::parse_map(&shallow, Path::new("s.yml"), &s).unwrap_err();
     assert!(!e.to_string().contains("nested"), "{e}");
 }
+
+/// A byte-order mark before a room set or a map (some Windows editors
+/// write one) is skipped, and error lines count as without it.
+#[test]
+fn a_leading_byte_order_mark_is_skipped() {
+    let s = sets();
+    for name in ["example1_basic.yml", "backtracking_corridors.yml"] {
+        let path = data().join("maps").join(name);
+        let text = std::fs::read_to_string(&path).unwrap();
+        let plain = edgar::parse_map(&text, &path, &s).unwrap();
+        let marked = edgar::parse_map(&format!("\u{feff}{text}"), &path, &s)
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(format!("{marked:?}"), format!("{plain:?}"), "{name}");
+    }
+    let dir = data().join("rooms");
+    let first = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.is_file())
+        .expect("a room set file");
+    let text = std::fs::read_to_string(&first).unwrap();
+    let mut fresh = RoomSets::new();
+    fresh
+        .parse(&format!("\u{feff}{text}"), &first)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let bad = "\u{feff}roomsRange: {from: 0, to: 1}\npassages: 7\n";
+    let e = edgar::parse_map(bad, Path::new("bad.yml"), &s).unwrap_err();
+    let plain =
+        edgar::parse_map(&bad['\u{feff}'.len_utf8()..], Path::new("bad.yml"), &s).unwrap_err();
+    assert_eq!(e.to_string(), plain.to_string());
+}

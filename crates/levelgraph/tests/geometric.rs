@@ -720,12 +720,10 @@ fn squeezed_large_levels_are_evened_out_before_the_scale() {
     // out squeezed drawings (finish.rs, `even_out`), one corridor squeezed
     // to a tenth of its length set the scale of the whole level: seeds 3
     // and 4 ended with corridors 726 % and 133 % off their ideal length on
-    // average; evened out, 35 % each. Seed 12's first evening-out (10
-    // steps) makes corridors cross and is undone; the second try (2 steps)
-    // takes it from 640 % to 235 %.
+    // average; evened out, 35 % each.
     let g = grown_default(100);
     let settings = GeometrySettings::default();
-    for (seed, bound) in [(3, 0.6), (4, 0.6), (12, 3.0)] {
+    for (seed, bound) in [(3, 0.6), (4, 0.6)] {
         let d = geometric::derive(&g, seed, &settings).unwrap();
         assert!(
             d.derivation.graph.vertex_count() >= 90,
@@ -737,5 +735,41 @@ fn squeezed_large_levels_are_evened_out_before_the_scale() {
             "seed {seed}: corridors {:.0} % off their ideal length",
             100.0 * off
         );
+    }
+}
+
+#[test]
+fn the_evening_out_keeps_every_step_on_the_worst_levels() {
+    // Levels whose 10 evening-out steps make corridors cross and are
+    // undone. Tried again with 2 steps, then 1, they kept 2, 1 or none,
+    // and were the worst finished of seeds 1..=60 grown to ~100 rooms
+    // (12: 151 %, 38: 189 % off their ideal length) and to ~125 rooms
+    // (19: 328 %, 28: 310 %). Tried again with 10 steps each bounded so
+    // that none makes corridors cross (finish.rs, `EVEN_OUT_SHARE`): 25 %,
+    // 32 %, 26 % and 23 %.
+    let settings = GeometrySettings::default();
+    for (cap, seeds) in [(100, [12, 38]), (200, [19, 28])] {
+        let g = grown_default(cap);
+        for seed in seeds {
+            let d = geometric::derive(&g, seed, &settings).unwrap();
+            assert_eq!(d.attempts, 1, "seed {seed}: passes at its first try");
+            // One relaxation per application, the evening-out's two tries
+            // (its first was undone) and the last relaxation.
+            assert_eq!(
+                d.relax.relaxations as usize,
+                d.derivation.trace.len() + 3,
+                "seed {seed}: the evening-out is tried twice"
+            );
+            assert!(
+                d.derivation.graph.vertex_count() >= 100,
+                "seed {seed}: a small level"
+            );
+            let off = corridors_off_ideal(&d.derivation.graph, settings.margin);
+            assert!(
+                off < 0.5,
+                "grown to {cap}, seed {seed}: corridors {:.0} % off their ideal length",
+                100.0 * off
+            );
+        }
     }
 }

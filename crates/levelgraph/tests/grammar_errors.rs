@@ -34,6 +34,61 @@ fn check(src: &str, message: &str, line: usize, column: usize, hint: &str) {
     assert!(got_hint.contains(hint), "hint {got_hint:?} lacks {hint:?}");
 }
 
+/// A forgotten `}` is reported as the rule left open, at the next
+/// top-level word or the end of the file, with the line of its `{`; not as
+/// "expected a vertex, found `rule`".
+#[test]
+fn a_rule_left_open_is_named() {
+    check(
+        &format!("{TAGS}rule start {{\n  (a:s) => (a:room)\n\nrule more {{ (a:room) => (a) -- (b:key) }}\n"),
+        "rule `start` is not closed: expected `}` before `rule`",
+        5,
+        1,
+        "its `{` is at line 2, column 12; end the block with `}`",
+    );
+    check(
+        &format!("{TAGS}rule start {{\n  (a:s) => (a:room)\n"),
+        "rule `start` is not closed: expected `}` before end of file",
+        4,
+        1,
+        "its `{` is at line 2, column 12",
+    );
+    // `rule` inside a line is not taken for the next rule: the error stays.
+    check(
+        &format!("{TAGS}rule start {{ (a:s) => (a:room) rule"),
+        "expected a vertex `(name:tag)`, found `rule`",
+        2,
+        32,
+        "",
+    );
+}
+
+/// `->` typed for `=>` makes a pattern give one vertex two tags; the hint
+/// says which arrow was meant.
+#[test]
+fn a_directed_edge_for_the_rule_arrow_is_hinted() {
+    check(
+        &format!("{TAGS}rule start {{ (a:s) -> (a:room) -- (b:key) }}\n"),
+        "vertex `a` is given different tags on the same side",
+        2,
+        23,
+        "`->` is a directed edge; the arrow from a rule's pattern to its replacement is `=>`",
+    );
+    // Two tags after an undirected edge get the plain hint.
+    let diags = errors(&format!(
+        "{TAGS}rule start {{ (a:s) -- (a:room) => (a) }}\n"
+    ));
+    assert_eq!(
+        diags[0].message,
+        "vertex `a` is given different tags on the same side"
+    );
+    assert!(diags[0]
+        .hint
+        .as_deref()
+        .unwrap_or("")
+        .contains("its tags are set"));
+}
+
 #[test]
 fn unknown_tag_on_the_right() {
     check(
@@ -87,15 +142,237 @@ fn duplicate_tag() {
     );
 }
 
+/// The first line of every error of text grammar `src` saved as `file`,
+/// as `levelgraph check` finds them: compile errors, else lint errors.
+fn rendered(file: &str, src: &str) -> Vec<String> {
+    let diags = match grammar::load(src, "test") {
+        Err(e) => e.diagnostics,
+        Ok(g) => grammar::lint::errors(&g),
+    };
+    diags
+        .iter()
+        .map(|d| {
+            let text = d.render_plain(file, src);
+            text.lines().next().unwrap_or("").to_owned()
+        })
+        .collect()
+}
+
 #[test]
-fn undeclared_start_symbol_is_a_field_error() {
-    let diags = errors("grammar \"g\" { start begin }\ntags { room }\n");
-    assert_eq!(diags.len(), 1);
+fn undeclared_start_symbol_is_at_the_start_setting() {
+    let src = "grammar \"g\" {\n  start begin\n}\ntags { room }\n";
     assert_eq!(
-        diags[0].message,
-        "start symbol `begin` is not declared in `tags`"
+        rendered("g.lg", src),
+        ["g.lg:2:3: error: start symbol `begin` is not declared in `tags`"]
     );
+    // The caret covers the setting with its value.
+    let d = &errors(src)[0];
+    assert!(d
+        .render_plain("g.lg", src)
+        .contains("\n      start begin\n      ^^^^^^^^^^^\n"));
+}
+
+#[test]
+fn an_unwritten_start_symbol_is_at_the_header_or_the_start_of_the_file() {
+    let src = "# no start setting\ngrammar \"g\" { max_vertices 10 }\ntags { room }\n";
+    assert_eq!(
+        rendered("g.lg", src),
+        ["g.lg:2:1: error: the start symbol is `s` (the header sets no `start`), but `tags` does not declare it"]
+    );
+    let d = &errors(src)[0];
+    assert!(d.hint.as_deref().unwrap().contains("`start TAG`"));
+    // No header: line 1, column 1.
+    assert_eq!(
+        rendered("h.lg", "\n  tags { room }\nrule r { (a:room) => (a) }\n"),
+        ["h.lg:1:1: error: the start symbol is `s` (the header sets no `start`), but `tags` does not declare it"]
+    );
+}
+
+#[test]
+fn an_empty_grammar_file_says_what_is_missing_at_1_1() {
+    for src in ["", "\n\n", "# only a comment\n"] {
+        assert_eq!(
+            rendered("empty.lg", src),
+            ["empty.lg:1:1: error: the grammar is empty: it has no `tags` block and no rules"],
+            "{src:?}"
+        );
+    }
+    assert!(errors("")[0]
+        .hint
+        .as_deref()
+        .unwrap()
+        .contains("start symbol `s`"));
+}
+
+#[test]
+fn contradicting_limits_are_at_the_min_vertices_setting() {
+    let src = "grammar \"mm\" {\n  min_vertices 50\n  max_vertices 40\n}\ntags { s room }\nrule start { (a:s) => (a:room) }\n";
+    assert_eq!(
+        rendered("minmax.lg", src),
+        ["minmax.lg:2:3: error: min_vertices 50 is greater than max_vertices 40, so every derivation fails"]
+    );
+    // min_vertices above the default max_vertices, which is not written.
+    let src = "grammar \"mm\" { max_iterations 5\n  min_vertices 20000 }\ntags { s room }\nrule start { (a:s) => (a:room) }\n";
+    assert_eq!(
+        rendered("minmax.lg", src),
+        ["minmax.lg:2:3: error: min_vertices 20000 is greater than max_vertices 10000, so every derivation fails"]
+    );
+    // max_vertices below the default min_vertices cannot happen (0), but
+    // max_vertices alone is found when min_vertices is not written.
+    let g = grammar::parse("grammar \"x\" {\n max_vertices 3 }", "x").unwrap();
+    assert_eq!(
+        g.spans.locate(&["min_vertices", "max_vertices"], "limits"),
+        Location::Span(levelgraph::diagnostic::Span::new(15, 29))
+    );
+}
+
+#[test]
+fn grid_errors_are_at_the_grid_setting() {
+    let src = "grammar \"g\" {\n  grid 0 x 9 of n\n}\ntags { n }\nrule r { (a:n @0,0) => (a:n) }\n";
+    assert_eq!(
+        rendered("grid.lg", src),
+        ["grid.lg:2:3: error: the grid 0 x 9 is empty"]
+    );
+    let src = "grammar \"g\" { max_vertices 10\n grid 4 x 4 of m }\ntags { n }\nrule r { (a:n @0,0) => (a:n) }\n";
+    assert_eq!(
+        rendered("grid.lg", src),
+        [
+            "grid.lg:2:2: error: the grid 4 x 4 has more vertices than max_vertices 10",
+            "grid.lg:2:2: error: unknown tag `m`"
+        ]
+    );
+}
+
+#[test]
+fn start_rule_and_recipe_findings_are_located_in_the_text() {
+    let src = "grammar \"g\" {\n  start s\n}\ntags { s room }\nrule r { (a:room) -- (b:room) => (a) -- (b) }\n";
+    assert_eq!(
+        rendered("g.lg", src),
+        ["g.lg:2:3: error: no start rule: no rule's pattern is a single `s` vertex"]
+    );
+    // Without a header, the start of the file.
+    let src = "tags { s room }\nrule r { (a:room) -- (b:room) => (a) -- (b) }\n";
+    assert_eq!(
+        rendered("g.lg", src),
+        ["g.lg:1:1: error: no start rule: no rule's pattern is a single `s` vertex"]
+    );
+    let src = "tags { s room }\nrule start { (a:s) => (a:room) }\n\nrecipe {\n}\n";
+    assert_eq!(
+        rendered("r.lg", src),
+        ["r.lg:4:1: error: the recipe has no stages"]
+    );
+    let src = "tags { s room }\nrule start { (a:s) => (a:room) }\nrule grow { (a:room) => (a) -- (b:room) }\n  recipe { grow 0..3 }\n";
+    assert_eq!(
+        rendered("r.lg", src),
+        ["r.lg:4:3: error: the recipe runs no start rule, so no derivation can begin"]
+    );
+}
+
+#[test]
+fn a_containment_cycle_is_at_its_first_containment() {
+    let src = "tags { s room }\nrule start { (a:s) => (a:room) }\nrule c { (a:room) => (a:room) (b:room) in (a), (a) in (b) }\n";
+    assert_eq!(
+        rendered("c.lg", src),
+        ["c.lg:3:40: error: containment on this side puts a vertex inside itself"]
+    );
+}
+
+#[test]
+fn geometric_findings_are_at_the_setting() {
+    let src = "grammar \"g\" {\n  grid 2 x 2 of s\n  geometric { radius foo 2 }\n}\ntags { s room }\nrule start { (a:s) => (a:room) }\n";
+    assert_eq!(
+        rendered("geo.lg", src),
+        [
+            "geo.lg:3:3: error: a grid grammar cannot be `geometric`",
+            "geo.lg:3:22: error: unknown tag `foo`"
+        ]
+    );
+}
+
+#[test]
+fn rooms_settings_are_at_their_own_lines() {
+    let src = "tags { s room }\nrule start { (a:s) => (a:room) }\nrooms {\n  template \"sq\" (0,0) (4,0) (4,4) (0,4)\n  use *: sq\n  tile_scale 0\n  retries 5000\n  min_distance 3000000\n}\n";
+    assert_eq!(
+        rendered("rooms.lg", src),
+        [
+            "rooms.lg:8:3: error: min_distance 3000000 is out of range",
+            "rooms.lg:6:3: error: tile_scale 0 is out of range",
+            "rooms.lg:7:3: error: retries 5000 is out of range",
+        ]
+    );
+    let src = "tags { s room }\nrule start { (a:s) => (a:room) }\nrooms {\n  template \"sq\" (0,0) (4,0) (4,4) (0,4)\n  use *: sq\n  load \"rooms\"\n  load \"\"\n}\n";
+    assert_eq!(
+        rendered("rooms.lg", src),
+        ["rooms.lg:7:3: error: `load` needs a file or folder name"]
+    );
+    let src = "tags { s room }\nrule start { (a:s) => (a:room) }\nrooms {\n  template \"sq\" (0,0) (4,0) (4,4) (0,4)\n  use *: sq\n\n  corridors: nope\n}\n";
+    let lines = rendered("rooms.lg", src);
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    assert!(lines[0].starts_with("rooms.lg:7:3: error: "), "{lines:?}");
+}
+
+#[test]
+fn json_grammars_keep_field_paths_for_header_findings() {
+    let model = grammar::parse(
+        "grammar \"g\" { start begin min_vertices 5 max_vertices 4 }\ntags { s room }\nrule start { (a:s) => (a:room) }\n",
+        "g",
+    )
+    .unwrap();
+    let diags = grammar::load_json(&model.to_json())
+        .unwrap_err()
+        .diagnostics;
     assert_eq!(diags[0].location, Location::Field("start".into()));
+    assert_eq!(
+        diags[0].render_plain("g.json", ""),
+        "g.json: error: start symbol `begin` is not declared in `tags` (at start)\n    hint: add `begin \"start symbol\"` to the tags block\n"
+    );
+    let mut model = model;
+    model.start = "s".into();
+    let g = grammar::load_json(&model.to_json()).unwrap();
+    let lint = grammar::lint::errors(&g);
+    assert_eq!(lint[0].location, Location::Field("limits".into()));
+    model.rules.clear();
+    model.limits.min_vertices = 0;
+    let g = grammar::load_json(&model.to_json()).unwrap();
+    assert_eq!(grammar::lint::errors(&g)[0].location, Location::Whole);
+}
+
+/// A byte-order mark before the text (some Windows editors write one) is
+/// skipped, and columns count from the first character after it.
+#[test]
+fn a_leading_byte_order_mark_is_skipped() {
+    let with_bom = format!("\u{feff}{}", grammar::DEFAULT_GRAMMAR);
+    let g = grammar::load(&with_bom, "bom").expect("loads with a byte-order mark");
+    let plain = grammar::default_grammar();
+    for seed in 1..=5 {
+        assert_eq!(
+            levelgraph::derive(&g, seed).unwrap().trace,
+            levelgraph::derive(&plain, seed).unwrap().trace
+        );
+    }
+    let src = "\u{feff}grammar \"b\" { min_vertices 5 max_vertices 4 }\ntags { s room }\nrule start { (a:s) => (a:room) }\n";
+    assert_eq!(
+        rendered("bom.lg", src),
+        ["bom.lg:1:15: error: min_vertices 5 is greater than max_vertices 4, so every derivation fails"]
+    );
+    // The source line is shown without the mark, the caret under the setting.
+    let g = grammar::load(src, "b").unwrap();
+    assert_eq!(
+        grammar::lint::errors(&g)[0].render_plain("bom.lg", src),
+        "bom.lg:1:15: error: min_vertices 5 is greater than max_vertices 4, so every derivation fails\n    grammar \"b\" { min_vertices 5 max_vertices 4 }\n                  ^^^^^^^^^^^^^^\n    hint: lower min_vertices or raise max_vertices in the grammar header\n"
+    );
+    let bad = "\u{feff}%";
+    let d = grammar::parse(bad, "b").unwrap_err();
+    assert_eq!(d.message, "unexpected character `%`");
+    assert_eq!(
+        d.line_col(bad).unwrap(),
+        levelgraph::diagnostic::LineCol { line: 1, column: 1 }
+    );
+    // The mark only at the start: elsewhere it is an unexpected character.
+    assert!(grammar::parse("tags { s }\u{feff}", "b").is_err());
+    // The JSON form too.
+    let json = format!("\u{feff}{}", plain.model().to_json());
+    assert!(grammar::load_json(&json).is_ok());
 }
 
 #[test]
@@ -368,11 +645,13 @@ fn json_form_round_trips_and_derives_identically() {
                 }
             }
             g.groups.iter_mut().for_each(|grp| grp.span = None);
+            g.spans = Default::default();
             if let Some(recipe) = &mut g.recipe {
                 recipe.stages.iter_mut().for_each(|st| st.span = None);
             }
             if let Some(rooms) = &mut g.rooms {
                 rooms.span = None;
+                rooms.setting_spans = Default::default();
                 rooms.templates.iter_mut().for_each(|t| t.span = None);
                 rooms.sets.iter_mut().for_each(|s| s.span = None);
                 rooms.uses.iter_mut().for_each(|u| u.span = None);

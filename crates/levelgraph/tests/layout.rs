@@ -608,6 +608,14 @@ fn a_drawing_with_crossings_is_not_taken_for_the_embedding() {
     ]);
     let err = Prepared::new(&p).unwrap_err();
     assert!(matches!(err, LayoutError::NotPlanar(_)), "{err}");
+    // Said once: the message read "not planar (the graph is not planar (…))".
+    let message = err.to_string();
+    assert!(
+        message.starts_with("the graph is not planar (5 vertices, 10 distinct edges")
+            && message.ends_with("): rooms that touch can only make planar graphs")
+            && message.matches("not planar").count() == 1,
+        "{message}"
+    );
 }
 
 #[test]

@@ -26,6 +26,47 @@ fn examples_are_clean() {
     }
 }
 
+/// A tag's colour with a digit too few or too many is a comment by the
+/// `#` rule, which takes the rest of the line (`terminal` too): warned at
+/// the `#`, after spaces or a tab. Six digits, a comment after a space,
+/// and a `#` on the line after a tag (LF or CRLF) are not: each of those
+/// lines follows a tag with nothing after it, so a look past the line's
+/// end would find them.
+#[test]
+fn a_colour_with_the_wrong_digit_count_is_warned() {
+    let src = "tags {\n  s \"start\" #9e9e9 terminal\n  room #abc\n  key \"key\" #c0ffee # fine\n  goal \"goal\" # 12345 a comment\n  hall \"hall\"\n#deadbeef on its own line\n  bell\r\n#abc on its own line after a CRLF\r\n  lock #deadbeef\n  door\t#f00\n}\n\
+               rule start { (a:s) => (a:room) -- (b:key) -- (c:goal) -- (d:lock) -- (e:hall) -- (f:bell) -- (g:door) }\n";
+    let warned: Vec<(String, usize)> = findings(src)
+        .into_iter()
+        .filter(|(_, m, _)| m.contains("is a comment, not a colour"))
+        .map(|(severity, m, line)| {
+            assert_eq!(severity, Warning);
+            (m, line)
+        })
+        .collect();
+    assert_eq!(
+        warned,
+        [
+            (
+                "tag `s`: `#` and 5 hex digits is a comment, not a colour".to_owned(),
+                2
+            ),
+            (
+                "tag `room`: `#` and 3 hex digits is a comment, not a colour".to_owned(),
+                3
+            ),
+            (
+                "tag `lock`: `#` and 8 hex digits is a comment, not a colour".to_owned(),
+                10
+            ),
+            (
+                "tag `door`: `#` and 3 hex digits is a comment, not a colour".to_owned(),
+                11
+            ),
+        ]
+    );
+}
+
 #[test]
 fn start_rule_limits() {
     let src = "tags { s room }\n\
@@ -66,7 +107,8 @@ fn missing_start_rule() {
         (
             Error,
             "no start rule: no rule's pattern is a single `s` vertex".into(),
-            0
+            // No header: the start of the file.
+            1
         )
     );
     // With no start rule nothing is produced, so grow can never match.
@@ -179,7 +221,7 @@ fn min_vertices_above_max_vertices() {
         [(
             Error,
             "min_vertices 9 is greater than max_vertices 4, so every derivation fails".into(),
-            0
+            1
         )]
     );
 }
@@ -245,7 +287,8 @@ fn recipe_findings() {
         f.contains(&(
             Error,
             "the recipe runs no start rule, so no derivation can begin".into(),
-            0
+            // The word `recipe`.
+            4
         )),
         "{f:?}"
     );

@@ -105,3 +105,13 @@ fn positions_and_radii_beyond_the_drawing_are_rejected() {
     let g = MissionDoc::from_json(&text).unwrap().to_graph().unwrap();
     assert_eq!(MissionDoc::from_graph(&g, "hand-made", 5).to_json(), text);
 }
+
+/// A byte-order mark before the JSON (some Windows editors write one) is
+/// skipped; serde_json alone refuses it.
+#[test]
+fn a_leading_byte_order_mark_is_skipped() {
+    let text = doc_with_hole().to_json();
+    assert!(serde_json::from_str::<serde_json::Value>(&format!("\u{feff}{text}")).is_err());
+    let back = MissionDoc::from_json(&format!("\u{feff}{text}")).unwrap();
+    assert_eq!(back, doc_with_hole());
+}

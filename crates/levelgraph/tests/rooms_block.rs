@@ -55,6 +55,7 @@ fn strings(names: &[&str]) -> Vec<String> {
 
 /// The model with its spans removed (they are not in the JSON form).
 fn strip(mut g: Grammar) -> Grammar {
+    g.spans = Default::default();
     g.tags.iter_mut().for_each(|t| t.span = None);
     for r in &mut g.rules {
         r.span = None;
@@ -67,6 +68,7 @@ fn strip(mut g: Grammar) -> Grammar {
     }
     if let Some(rooms) = &mut g.rooms {
         rooms.span = None;
+        rooms.setting_spans = Default::default();
         rooms.templates.iter_mut().for_each(|t| t.span = None);
         rooms.sets.iter_mut().for_each(|s| s.span = None);
         rooms.uses.iter_mut().for_each(|u| u.span = None);
@@ -172,6 +174,7 @@ fn the_parser_reads_every_line() {
             },
         ],
         span: None,
+        setting_spans: Default::default(),
     };
     assert_eq!(rooms, expected);
 }
@@ -519,7 +522,7 @@ fn template_that_does_not_build() {
     // The block's door is too long for the template's sides.
     check(
         &block("door 3 corner 1\n  template small (0,0) (4,0) (4,4) (0,4)\nuse *: small"),
-        "template `small`: no side is long enough for a door (Overlap { length: 3, corner_distance: 1 })",
+        "template `small`: no side is long enough for a door: a door 3 long, at least 1 from each corner, needs a side of 5 grid units",
         5,
         "LENGTH + 2 × DISTANCE",
     );
@@ -580,11 +583,11 @@ fn unknown_members() {
         5,
         "`s`, `sq`",
     );
-    // Corridors are located at the block (their line is not kept).
+    // Corridors are located at their line.
     check(
         &block(&format!("{SQ}\nuse *: sq\ncorridors: cor")),
         "unknown template or set `cor`",
-        3,
+        6,
         "`sq`",
     );
     check(
@@ -665,7 +668,7 @@ fn retries_line() {
     check(
         &block(&format!("{SQ}\nuse *: sq\nretries 1001")),
         "retries 1001 is out of range",
-        3,
+        6,
         "0 to 1000",
     );
     check(
@@ -689,13 +692,13 @@ fn min_distance_line() {
     check(
         &block(&format!("{SQ}\nuse *: sq\nmin_distance 4294967295")),
         "min_distance 4294967295 is out of range",
-        3,
+        6,
         "0 to 2000000",
     );
     check(
         &block(&format!("{SQ}\nuse *: sq\nmin_distance 2000001")),
         "min_distance 2000001 is out of range",
-        3,
+        6,
         "0 to 2000000",
     );
     let g = levelgraph::grammar::load(
@@ -711,7 +714,7 @@ fn tile_scale_and_fill_lines() {
     check(
         &block(&format!("{SQ}\nuse *: sq\ntile_scale 0")),
         "tile_scale 0 is out of range",
-        3,
+        6,
         "1 to 64",
     );
     check(

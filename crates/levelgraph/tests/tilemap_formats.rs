@@ -75,7 +75,7 @@ fn sample_map() -> TileMap {
         name: "v3".into(),
         tag: "cave".into(),
         bounds: TileRect::new(9, 1, 5, 6),
-        outline: vec![[9, 1], [14, 1], [14, 7], [11, 7], [11, 4], [9, 4]],
+        outline: vec![[9, 1], [14, 1], [14, 7], [11, 7], [11, 4], [9, 4]].into(),
     });
     // v5: rectangular, tagged.
     let v5 = TileRect::new(1, 6, 4, 3);

@@ -126,7 +126,18 @@ fn a_scale_that_closes_a_door_is_refused_by_name() {
     match rasterize(&problem, &l, &[], &RasterSettings::for_rooms(&spec), 2) {
         Err(TilesError::Parameter { field, message }) => {
             assert_eq!(field, "scale");
-            assert!(message.contains("use scale 2"), "{message}");
+            // Points as the grammar writes them, not Rust's debug form.
+            assert!(
+                message.starts_with("the door of room ") && message.contains(")–("),
+                "{message}"
+            );
+            assert!(!message.contains("GridPoint"), "{message}");
+            assert!(
+                message.ends_with(
+                    "is one grid unit long, which leaves no door tile at 1 tile per grid unit; use a scale of 2 or more"
+                ),
+                "{message}"
+            );
         }
         other => panic!("expected a scale error, got {other:?}"),
     }

@@ -290,13 +290,13 @@ impl MissionDoc {
         s
     }
 
-    /// Parses JSON text.
+    /// Parses JSON text (a leading byte-order mark is skipped).
     ///
     /// # Errors
     /// [`MissionError::Json`] or [`MissionError::Format`].
     pub fn from_json(text: &str) -> Result<Self, MissionError> {
-        let doc: MissionDoc =
-            serde_json::from_str(text).map_err(|e| MissionError::Json(e.to_string()))?;
+        let doc: MissionDoc = serde_json::from_str(crate::diagnostic::strip_bom(text))
+            .map_err(|e| MissionError::Json(e.to_string()))?;
         if doc.format != MISSION_FORMAT {
             return Err(MissionError::Format(doc.format));
         }

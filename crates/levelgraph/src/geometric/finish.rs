@@ -67,17 +67,39 @@ const PLATEAU: Plateau = Plateau {
 /// of 0.2 % (seeds of the default grammar grown to 50 rooms).
 const EVEN_OUT_SPREAD: f64 = 3.0;
 
-/// Force steps of the evening-out's tries: a relaxation undone because it
-/// made corridors cross is tried again with fewer steps, skipping any
-/// count not below the steps the undone one made (its first steps would
-/// be made again to the bit, and undone again). Measured (seeds 1..=60
-/// grown to ~98 / ~125 rooms, evening out every level): corridors 48 % /
-/// 78 % off ideal with 10 steps first, 45 % / 75 % with 20 or 40 (for
-/// more instructions), 93 % / 146 % with 10 steps and no second try;
-/// steps of up to 0.2 instead of the rewriting's 0.1 crossed more often
-/// (183 % / 306 %). Of 25 such levels whose 10 steps were undone, a
-/// second try of 5 steps was undone every time, of 2 kept 17 of 25.
-const EVEN_OUT_TRIES: [u32; 3] = [10, 2, 1];
+/// Force steps of the evening-out ([`even_out`]), in each of its two
+/// tries. Measured when it came (seeds 1..=60 grown to ~98 / ~125 rooms,
+/// evening out every level): corridors 48 % / 78 % off ideal with 10
+/// steps, 45 % / 75 % with 20 or 40 (for more instructions); steps of up
+/// to 0.2 instead of the rewriting's 0.1 crossed more often (183 % /
+/// 306 %).
+const EVEN_OUT_STEPS: u32 = 10;
+
+/// The step bound of the evening-out's second try ([`RelaxParams::planar`],
+/// after Bertault's PrEd, 1999, whose third this is, and ImPrEd,
+/// Simonetto et al. 2011, which bounds a move by its direction rather than
+/// in every direction, as this does): in a step, a vertex moves toward a corridor it is not
+/// an end of by at most a third of its distance to it, and the corridor's
+/// ends toward it likewise, so no step makes corridors cross and the try
+/// keeps all its steps.
+///
+/// The first try's 10 steps made corridors cross and were undone on 22 of
+/// the 162 levels evened out of seeds 1..=200 grown to ~98 rooms (49 of
+/// 195 at ~125). Those were the worst finished: tried again with 2 steps,
+/// then 1, they kept 2, 1 or none (seeds 1..=60: 189 % / 328 % off ideal
+/// for the worst level at ~98 / ~125 rooms). With the bounded try no
+/// evening-out is undone; over seeds 1..=200, corridors 34 % → 26 % /
+/// 64 % → 30 % off ideal on average, the worst level 226 % → 57 % /
+/// 623 % → 77 %, for about 1 % more instructions per level there.
+///
+/// Bounding the first try instead (one try) gave the same means (25 % /
+/// 30 %) but left 4 / 13 levels more than 10 points worse than before, by
+/// up to 56 points (the bound also slows steps that would not have
+/// crossed), and changed 2 of 60 levels at 50 rooms. A bounded try of 20
+/// steps: 26 % / 29 %, the worst level 57 % / 58 %, for 3–4 % more
+/// instructions per level at ~98 / ~125 rooms. Shares from a quarter to
+/// 0.49 gave the same means within a point (with one bounded try).
+const EVEN_OUT_SHARE: f64 = 1.0 / 3.0;
 
 /// Evens out a squeezed drawing ([`even_out`]), gives each top-level
 /// vertex of `host` a radius (its tag's range from
@@ -152,6 +174,7 @@ pub(crate) fn finish(
         settled: FINISH_SETTLED,
         max_steps: settings.finish_steps,
         plateau: Some(PLATEAU),
+        planar: None,
     };
     let out = relax_host(host, &params, Some(settings.margin), None, scratch);
     stats.add(out);
@@ -170,17 +193,21 @@ pub(crate) fn finish(
 /// every other corridor back from several times its ideal length. A few
 /// steps of the rewriting's relaxation with every vertex moving spread
 /// the crowded corner first. A relaxation that makes corridors cross is
-/// undone (as every relaxation is) and tried again with fewer steps
-/// ([`EVEN_OUT_TRIES`]). Stored vertices are left where they were: the
-/// finishing puts them at their rooms at its end.
+/// undone (as every relaxation is) and run again with its steps bounded
+/// so that none can ([`EVEN_OUT_SHARE`]). Stored vertices are left where
+/// they were: the finishing puts them at their rooms at its end.
 ///
 /// Measured over seeds 1..=60 of the default grammar grown to 20 / 50 /
-/// ~98 / ~125 rooms (`GEO_GROWN` in `benches/geometric.rs`): corridors
-/// 8 % (unchanged) / 21 → 15 % / 266 → 50 % / 410 → 79 % off their ideal
-/// length, every level passing at its first try as before, for about a
-/// third more time per level at ~98 rooms and up (a whole-drawing step
-/// there costs what a dozen steps around an application do;
-/// BENCHMARKS.md, geometric derivation).
+/// ~98 / ~125 rooms (`GEO_GROWN` in `benches/geometric.rs`), when it came
+/// (df7de30, 60 finishing steps): corridors 8 % (unchanged) / 21 → 15 % /
+/// 266 → 50 % / 410 → 79 % off their ideal length, every level passing
+/// at its first try as before, for about a third more time per level at
+/// ~98 rooms and up (a whole-drawing step there costs what a dozen steps
+/// around an application do; BENCHMARKS.md, geometric derivation). With
+/// 120 finishing steps and the bounded second try: 8 % / 14 % / 27 % /
+/// 30 % (37 % / 56 % at ~98 / ~125 rooms without it), the worst level
+/// 57 % / 58 % off (189 % / 328 %); the levels whose first try is kept,
+/// every one at 20 and 50 rooms, come out with the same bits as before.
 fn even_out(
     host: &mut Graph,
     settings: &GeometrySettings,
@@ -191,18 +218,14 @@ fn even_out(
         return;
     }
     let mut params = settings.rewrite_params();
-    let mut undone_after = u32::MAX;
-    for steps in EVEN_OUT_TRIES {
-        if steps >= undone_after {
-            continue;
-        }
-        params.max_steps = steps;
+    params.max_steps = EVEN_OUT_STEPS;
+    for planar in [None, Some(EVEN_OUT_SHARE)] {
+        params.planar = planar;
         let out = relax_host(host, &params, None, None, scratch);
         stats.add(out);
         if !out.reverted {
             return;
         }
-        undone_after = out.steps;
     }
 }
 
@@ -313,7 +336,7 @@ mod tests {
         let after = scale_spread(&g);
         assert!(after < before / 2.0, "spread {before} -> {after}");
         assert_eq!(stats.relaxations, 1);
-        assert!(stats.steps >= 1 && stats.steps <= u64::from(EVEN_OUT_TRIES[0]));
+        assert!(stats.steps >= 1 && stats.steps <= u64::from(EVEN_OUT_STEPS));
     }
 
     #[test]

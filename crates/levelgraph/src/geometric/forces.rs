@@ -2,7 +2,9 @@
 //! toward each edge's desired length, inverse-square repulsion between
 //! vertices that counts their room radii, a short-range push of vertices
 //! off edges they are not part of, and a cap on each vertex's move per
-//! step. Stops when the drawing's energy stops changing, or at a step limit.
+//! step (and, where asked, a bound that keeps every step from making
+//! edges cross: [`RelaxParams::planar`]). Stops when the drawing's energy
+//! stops changing, or at a step limit.
 //!
 //! The spring is Eades' logarithmic one ("A heuristic for graph drawing",
 //! 1984), which seed 000 uses, or an algebraic sigmoid, which seed 000
@@ -81,6 +83,18 @@ pub(crate) struct RelaxParams {
     pub(crate) max_steps: u32,
     /// The plateau stop, if any (see [`Plateau`]).
     pub(crate) plateau: Option<Plateau>,
+    /// The planarity-preserving step bound, if any (after Bertault's
+    /// PrEd, 1999): in a step, a vertex moves toward a solid edge it is
+    /// not an end of by at most this share of its distance to the edge,
+    /// and the edge's ends toward the vertex likewise
+    /// ([`Lists::bound_moves`]). Below one half, no step can bring a
+    /// vertex onto such an edge, so no step makes two corridors cross (a
+    /// negative share would turn moves around: not allowed).
+    /// Only where every vertex moves (the neighbour lists hold the pairs
+    /// it looks at; ignored otherwise), and only with `max_step` at most
+    /// this share of `base / 2`: the pairs it can bind are then among
+    /// those the vertex–edge push lists.
+    pub(crate) planar: Option<f64>,
 }
 
 /// A relaxation's plateau stop: it also stops when the energy summed over
@@ -177,6 +191,13 @@ pub(crate) fn relax(
     // within reach plus the skin, in index order, so the forces are the
     // sums a scan of every candidate would make, in the same order.
     let listed = n > 0 && active.len() == n;
+    let planar = params.planar.filter(|_| listed);
+    debug_assert!(
+        planar.is_none_or(
+            |share| (0.0..0.5).contains(&share) && params.max_step <= share * 0.5 * params.base
+        ),
+        "the step bound needs a share in [0, 1/2) and max_step within its reach"
+    );
     let skin = if listed {
         LIST_SKIN * params.max_step
     } else {
@@ -242,18 +263,36 @@ pub(crate) fn relax(
             outcome.converged = true;
             break;
         }
-        for &i in active {
-            let f = force[i];
-            let len = (f[0] * f[0] + f[1] * f[1]).sqrt();
-            // Step = a fraction of the force (in base units), capped at
-            // `max_step`: with the whole force, an edge's two ends would
-            // overshoot its length and oscillate for ever.
-            let step = GAIN * params.base * len;
-            if step > 0.0 {
-                let scale = step.min(params.max_step) / len;
-                pos[i][0] += f[0] * scale;
-                pos[i][1] += f[1] * scale;
-                outcome.moved = true;
+        if let Some(share) = planar {
+            // The same moves, cut down where they would take a vertex and
+            // an edge too near each other; an uncut move (not multiplied
+            // by 1) is added with the same bits as below.
+            let moves = &mut scratch.moves;
+            moves.clear();
+            moves.resize(n, [0.0, 0.0]);
+            for &i in active {
+                if let Some(m) = capped_move(force[i], params) {
+                    moves[i] = m;
+                }
+            }
+            scratch
+                .lists
+                .bound_moves(pos, springs, share, moves, &mut scratch.allowed);
+            for &i in active {
+                let m = moves[i];
+                if m != [0.0, 0.0] {
+                    pos[i][0] += m[0];
+                    pos[i][1] += m[1];
+                    outcome.moved = true;
+                }
+            }
+        } else {
+            for &i in active {
+                if let Some(m) = capped_move(force[i], params) {
+                    pos[i][0] += m[0];
+                    pos[i][1] += m[1];
+                    outcome.moved = true;
+                }
             }
         }
         if listed {
@@ -262,6 +301,24 @@ pub(crate) fn relax(
         previous = energy;
     }
     outcome
+}
+
+/// The move of a vertex under the force `f` in one step: a fraction
+/// ([`GAIN`]) of the force, in base units, capped at `max_step` (with the
+/// whole force, an edge's two ends would overshoot its length and
+/// oscillate for ever); `None` under no force. The same bits whether it is
+/// added at once or first cut down by the step bound
+/// ([`RelaxParams::planar`]).
+#[inline]
+fn capped_move(f: Point, params: &RelaxParams) -> Option<Point> {
+    let len = (f[0] * f[0] + f[1] * f[1]).sqrt();
+    let step = GAIN * params.base * len;
+    if step > 0.0 {
+        let scale = step.min(params.max_step) / len;
+        Some([f[0] * scale, f[1] * scale])
+    } else {
+        None
+    }
 }
 
 /// Pairs of solid springs that share no end, at least one of which has a
@@ -354,6 +411,10 @@ pub(crate) struct RelaxScratch {
     springs: Vec<Spring>,
     near: Neighbours,
     lists: Lists,
+    /// The moves of a bounded step ([`RelaxParams::planar`]), and the
+    /// share of each that is allowed.
+    moves: Vec<Point>,
+    allowed: Vec<f64>,
 }
 
 /// The skin of the neighbour lists, in maximum steps: lists are remade
@@ -505,6 +566,71 @@ impl Lists {
             }
             force[i][0] += fi[0];
             force[i][1] += fi[1];
+        }
+    }
+
+    /// Cuts `moves` (one per vertex) down so that no vertex moves toward
+    /// a solid spring it is not an end of by more than `share` of its
+    /// distance `d` to the spring, and neither of the spring's ends
+    /// toward the vertex. "Toward" is along the direction from the
+    /// spring's nearest point to the vertex: before the step the spring
+    /// lies on one side of the line through that point square to it, the
+    /// vertex `d` away on the other; while they move straight to their
+    /// new places, the vertex comes at most `share · d` nearer that line
+    /// and every point of the spring (between its ends) at most
+    /// `share · d` too, so with `share` below one half they stay apart.
+    /// A vertex never meeting an edge it is not an end of, no two edges
+    /// without a common end come to cross (to cross, an end of one would
+    /// first have to touch the other). Moves away from a spring are not
+    /// cut. A move is scaled as a whole, by the smallest factor
+    /// any of its pairs allows; a vertex on a spring (or at a
+    /// zero-length spring's point) stops, with the spring's ends.
+    /// Only the pairs in the lists are looked at: a pair `d` apart binds
+    /// only when `share · d` is below `max_step`, and the lists hold every
+    /// pair within `base / 2` ([`RelaxParams::planar`]). O(listed pairs).
+    fn bound_moves(
+        &self,
+        pos: &[Point],
+        springs: &[Spring],
+        share: f64,
+        moves: &mut [Point],
+        allowed: &mut Vec<f64>,
+    ) {
+        let n = pos.len();
+        allowed.clear();
+        allowed.resize(n, 1.0);
+        let dot = |m: Point, u: Point| m[0] * u[0] + m[1] * u[1];
+        for i in 0..n {
+            let p = pos[i];
+            let (a, b) = (self.spring_start[i], self.spring_start[i + 1]);
+            for &k in &self.springs[a as usize..b as usize] {
+                let s = &springs[k as usize];
+                // `off` points from the spring's nearest point to `p`.
+                let (_, off) = off_segment(p, pos[s.a], pos[s.b]);
+                let d2 = dot(off, off);
+                if d2 < 1e-24 {
+                    allowed[i] = 0.0;
+                    allowed[s.a] = 0.0;
+                    allowed[s.b] = 0.0;
+                    continue;
+                }
+                // A move `m` comes nearer by `m · off / d`; at most
+                // `share · d` means `m · off` at most `share · d²`.
+                let limit = share * d2;
+                let mut cut = |v: usize, toward: f64| {
+                    if toward > limit {
+                        allowed[v] = allowed[v].min(limit / toward);
+                    }
+                };
+                cut(i, -dot(moves[i], off));
+                cut(s.a, dot(moves[s.a], off));
+                cut(s.b, dot(moves[s.b], off));
+            }
+        }
+        for (m, &f) in moves.iter_mut().zip(allowed.iter()) {
+            if f < 1.0 {
+                *m = [m[0] * f, m[1] * f];
+            }
         }
     }
 
@@ -1152,6 +1278,7 @@ mod tests {
             settled: SETTLED,
             max_steps: 2_000,
             plateau: None,
+            planar: None,
         }
     }
 
@@ -1452,6 +1579,161 @@ mod tests {
         let mut pos = vec![[0.0, 0.0], [100.0, 0.0]];
         let out = relax_pair(&mut pos, &springs, &p);
         assert!(out.converged && out.steps == 10, "{out:?}");
+    }
+
+    /// A plane drawing of `n` vertices squeezed into a square of side
+    /// `side` (edges of length 1 want to be several times longer): the
+    /// greedy triangulation, shortest pairs first, each edge kept when it
+    /// crosses none kept before.
+    fn squeezed_triangulation(
+        rng: &mut crate::rng::Rng,
+        n: usize,
+        side: f64,
+    ) -> (Vec<Point>, Vec<Spring>) {
+        let pos: Vec<Point> = (0..n)
+            .map(|_| [side * rng.unit(), side * rng.unit()])
+            .collect();
+        let mut pairs: Vec<(f64, usize, usize)> = (0..n)
+            .flat_map(|a| (a + 1..n).map(move |b| (a, b)))
+            .map(|(a, b)| (distance(pos[a], pos[b]), a, b))
+            .collect();
+        pairs.sort_by(|x, y| x.0.total_cmp(&y.0));
+        let mut springs: Vec<Spring> = Vec::new();
+        for (_, a, b) in pairs {
+            let crosses = springs.iter().any(|s| {
+                s.a != a
+                    && s.a != b
+                    && s.b != a
+                    && s.b != b
+                    && segments_cross(pos[a], pos[b], pos[s.a], pos[s.b])
+            });
+            if !crosses {
+                springs.push(Spring {
+                    a,
+                    b,
+                    length: 1.0,
+                    strength: 1.0,
+                    solid: true,
+                });
+            }
+        }
+        (pos, springs)
+    }
+
+    /// The step bound ([`RelaxParams::planar`]) keeps a squeezed plane
+    /// drawing plane at every step, and over a relaxation of many steps
+    /// (neighbour lists kept between steps), where the same relaxation
+    /// without it makes edges cross.
+    #[test]
+    fn the_bounded_step_never_makes_edges_cross() {
+        let mut rng = crate::rng::Rng::seeded(3);
+        // The evening-out's relaxation, every step made.
+        let mut free = params(SpringShape::Sigmoid);
+        free.settled = 0.0;
+        free.tolerance = -1.0;
+        free.max_steps = 1;
+        let bounded = RelaxParams {
+            planar: Some(1.0 / 3.0),
+            ..free
+        };
+        let mut crossed_without = 0;
+        for round in 0..12 {
+            let n = 20 + rng.below(60);
+            let side = 0.5 + 2.0 * rng.unit();
+            let (start, springs) = squeezed_triangulation(&mut rng, n, side);
+            let radius = vec![0.0; n];
+            let all = vec![true; n];
+            let active: Vec<usize> = (0..n).collect();
+            let mut movers = Vec::new();
+            let mut scratch = RelaxScratch::default();
+            assert_eq!(crossings(&start, &springs, &all, &mut movers), 0);
+            let (mut a, mut b) = (start.clone(), start.clone());
+            let mut crossed = false;
+            for step in 0..30 {
+                relax(&mut a, &radius, &active, &springs, &free, &mut scratch);
+                crossed |= crossings(&a, &springs, &all, &mut movers) > 0;
+                relax(&mut b, &radius, &active, &springs, &bounded, &mut scratch);
+                let after = crossings(&b, &springs, &all, &mut movers);
+                assert_eq!(after, 0, "round {round} step {step}");
+            }
+            crossed_without += usize::from(crossed);
+            // The same 30 steps in one relaxation.
+            let mut long = start.clone();
+            let p = RelaxParams {
+                max_steps: 30,
+                ..bounded
+            };
+            let out = relax(&mut long, &radius, &active, &springs, &p, &mut scratch);
+            assert_eq!(out.steps, 30);
+            assert!(
+                out.moved && long != start,
+                "round {round}: the drawing moves"
+            );
+            assert_eq!(long, b, "round {round}: as step by step");
+            let after = crossings(&long, &springs, &all, &mut movers);
+            assert_eq!(after, 0, "round {round}: 30 steps at once");
+        }
+        // Without the bound, these drawings cross.
+        assert!(crossed_without >= 6, "{crossed_without} of 12 crossed");
+    }
+
+    /// Odd input to the bounded step: coincident vertices, zero-length
+    /// edges, a vertex on an edge it is not an end of. Nothing panics,
+    /// positions stay finite and no crossing is added (a vertex on an
+    /// edge stops, and the edge's ends with it).
+    #[test]
+    fn the_bounded_step_takes_odd_drawings() {
+        let spring = |a: usize, b: usize| Spring {
+            a,
+            b,
+            length: 1.0,
+            strength: 1.0,
+            solid: true,
+        };
+        let start = vec![
+            [0.0, 0.0],
+            [0.0, 0.0],
+            [0.5, 0.0],
+            [0.25, 0.0],
+            [0.3, 0.2],
+            [0.3, 0.2],
+            [0.1, 0.1],
+        ];
+        let springs = [
+            spring(0, 1),
+            spring(0, 2),
+            spring(1, 4),
+            spring(3, 4),
+            spring(4, 5),
+            spring(2, 5),
+            spring(6, 6),
+        ];
+        let n = start.len();
+        let all = vec![true; n];
+        let mut movers = Vec::new();
+        let before = crossings(&start, &springs, &all, &mut movers);
+        let mut p = params(SpringShape::Sigmoid);
+        p.settled = 0.0;
+        p.tolerance = -1.0;
+        p.max_steps = 20;
+        p.planar = Some(1.0 / 3.0);
+        let mut pos = start.clone();
+        let active: Vec<usize> = (0..n).collect();
+        relax(
+            &mut pos,
+            &[0.0; 7],
+            &active,
+            &springs,
+            &p,
+            &mut RelaxScratch::default(),
+        );
+        assert!(pos.iter().all(|q| q[0].is_finite() && q[1].is_finite()));
+        assert!(crossings(&pos, &springs, &all, &mut movers) <= before);
+        // Vertex 3 lies on edge 0–2: the three stay.
+        for i in [0, 2, 3] {
+            assert_eq!(pos[i], start[i], "vertex {i}");
+        }
+        assert_ne!(pos[6], start[6], "vertex 6 is free to move");
     }
 
     #[test]

@@ -14,9 +14,10 @@
 //! - After each application a few force-directed steps (module `forces`)
 //!   untangle the drawing.
 //! - Finishing (module `finish`): a drawing with a squeezed corridor is first
-//!   relaxed as a whole at the rewriting's lengths; each vertex gets a room
-//!   radius, the drawing is
-//!   scaled by the largest factor any edge needs to reach its ideal length
+//!   relaxed as a whole at the rewriting's lengths (if that makes
+//!   corridors cross, again in steps bounded so that none can); each
+//!   vertex gets a room radius, the drawing is scaled by the largest
+//!   factor any edge needs to reach its ideal length
 //!   (the two radii plus a margin) and relaxed toward the ideals; the
 //!   self-intersection test ([`check_drawing`]) then decides. A derivation that
 //!   fails it is run again with the next seed of [`attempt_seed`], up to
@@ -64,7 +65,9 @@ pub struct GeometrySettings {
     /// rooms, 41 at 50, measured with 60);
     /// at ~98 / ~125 rooms, where 60 was the limit, 120 brings corridors
     /// from 50 % / 79 % to 37 % / 56 % off their ideal lengths for 3–6 %
-    /// more time (BENCHMARKS.md, geometric derivation).
+    /// more time (BENCHMARKS.md, geometric derivation); since the
+    /// evening-out has a bounded second try (`finish::EVEN_OUT_SHARE`),
+    /// from 30 % / 34 % to 27 % / 30 %.
     pub finish_steps: u32,
     /// Range `[min, max]` of room radii, drawn uniformly per vertex, in
     /// drawing units (the ideal edge length while rewriting is 1).
@@ -123,6 +126,7 @@ impl GeometrySettings {
             settled: REWRITE_SETTLED,
             max_steps: self.steps,
             plateau: None,
+            planar: None,
         }
     }
 }
@@ -135,7 +139,7 @@ pub use crate::rng::attempt_seed;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct RelaxStats {
     /// Relaxations run: one per application, plus the finishing's (its
-    /// evening-out of a squeezed drawing, 1 to 3 tries when it runs, and
+    /// evening-out of a squeezed drawing, 1 or 2 tries when it runs, and
     /// its last relaxation).
     pub relaxations: u32,
     /// Force steps in all.

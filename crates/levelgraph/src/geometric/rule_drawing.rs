@@ -202,6 +202,7 @@ fn rule_params(shape: SpringShape) -> RelaxParams {
         settled: super::forces::SETTLED,
         max_steps: 3_000,
         plateau: None,
+        planar: None,
     }
 }
 

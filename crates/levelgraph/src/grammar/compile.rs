@@ -287,14 +287,38 @@ fn compile_parts(grammar: &Grammar, src: Option<&str>) -> Result<Parts, Vec<Diag
         // Grid mode starts from the grid; an undeclared start symbol is unused.
         None if grammar.grid.is_some() => Symbol(0),
         None => {
-            cx.error(
-                format!("start symbol `{}` is not declared in `tags`", grammar.start),
-                Location::Field("start".into()),
-                Some(format!(
-                    "add `{} \"start symbol\"` to the tags block",
-                    grammar.start
-                )),
-            );
+            let spans = &grammar.spans;
+            if spans.is_text() && grammar.tags.is_empty() && grammar.rules.is_empty() {
+                cx.error(
+                    "the grammar is empty: it has no `tags` block and no rules".into(),
+                    spans.locate(&["grammar"], ""),
+                    Some(format!(
+                        "a grammar declares its tags, among them the start symbol `{}`, and rules; see docs/grammar-language.md",
+                        grammar.start
+                    )),
+                );
+            } else if spans.is_text() && spans.get("start").is_none() {
+                cx.error(
+                    format!(
+                        "the start symbol is `{}` (the header sets no `start`), but `tags` does not declare it",
+                        grammar.start
+                    ),
+                    spans.locate(&["grammar"], ""),
+                    Some(format!(
+                        "add `{} \"start symbol\"` to the tags block, or name a declared tag with `start TAG` in the grammar header",
+                        grammar.start
+                    )),
+                );
+            } else {
+                cx.error(
+                    format!("start symbol `{}` is not declared in `tags`", grammar.start),
+                    spans.locate(&["start"], "start"),
+                    Some(format!(
+                        "add `{} \"start symbol\"` to the tags block",
+                        grammar.start
+                    )),
+                );
+            }
             Symbol(0)
         }
     };
@@ -347,15 +371,16 @@ fn compile_parts(grammar: &Grammar, src: Option<&str>) -> Result<Parts, Vec<Diag
             rules.push(r);
         }
     }
-    let recipe = grammar
-        .recipe
-        .as_ref()
-        .map(|recipe| compile_recipe(&mut cx, recipe, &grammar.rules));
+    let recipe = grammar.recipe.as_ref().map(|recipe| {
+        let at = grammar.spans.locate(&["recipe"], "recipe");
+        compile_recipe(&mut cx, recipe, &grammar.rules, at)
+    });
+    let grid_at = grammar.spans.locate(&["grid"], "grid");
     let grid = grammar.grid.as_ref().and_then(|spec| {
         if spec.rows == 0 || spec.columns == 0 {
             cx.error(
                 format!("the grid {} x {} is empty", spec.rows, spec.columns),
-                Location::Field("grid".into()),
+                grid_at.clone(),
                 None,
             );
         }
@@ -365,15 +390,15 @@ fn compile_parts(grammar: &Grammar, src: Option<&str>) -> Result<Parts, Vec<Diag
                     "the grid {} x {} has more vertices than max_vertices {}",
                     spec.rows, spec.columns, grammar.limits.max_vertices
                 ),
-                Location::Field("grid".into()),
+                grid_at.clone(),
                 Some("raise max_vertices or make the grid smaller".into()),
             );
         }
-        let tag = resolve_tag(&mut cx, &tags, &spec.tag, &Location::Field("grid".into()))?;
+        let tag = resolve_tag(&mut cx, &tags, &spec.tag, &grid_at)?;
         Some((spec.rows, spec.columns, tag))
     });
     if let Some(settings) = &grammar.geometry {
-        check_geometry(&mut cx, &tags, settings, grammar.grid.is_some());
+        check_geometry(&mut cx, &tags, settings, grammar);
     }
     if let Some(rooms) = &grammar.rooms {
         check_rooms(&mut cx, &tags, rooms);
@@ -397,11 +422,12 @@ fn compile_recipe(
     cx: &mut Cx<'_>,
     recipe: &model::Recipe,
     rules: &[model::Rule],
+    recipe_at: Location,
 ) -> Vec<CompiledStage> {
     if recipe.stages.is_empty() {
         cx.error(
             "the recipe has no stages".into(),
-            Location::Field("recipe".into()),
+            recipe_at,
             Some("list stages as `rule 1..5`, or remove the recipe".into()),
         );
     }
@@ -566,13 +592,16 @@ fn check_geometry(
     cx: &mut Cx<'_>,
     tags: &Symbols,
     settings: &crate::geometric::GeometrySettings,
-    grid: bool,
+    grammar: &Grammar,
 ) {
-    let at = |field: &str| Location::Field(format!("geometry.{field}"));
-    if grid {
+    // The text form checks the numbers as it reads them, so only the JSON
+    // form reaches most of these, and those are located by field path.
+    let spans = &grammar.spans;
+    let at = |field: &str| spans.locate(&["geometric"], &format!("geometry.{field}"));
+    if grammar.grid.is_some() {
         cx.error(
             "a grid grammar cannot be `geometric`".into(),
-            Location::Field("geometry".into()),
+            spans.locate(&["geometric", "grid"], "geometry"),
             Some("grid vertices are drawn at their cells; remove `geometric` or `grid`".into()),
         );
     }
@@ -590,7 +619,11 @@ fn check_geometry(
         );
     }
     for (tag, &range) in &settings.tag_radius {
-        resolve_tag(cx, tags, tag, &at("tag_radius"));
+        let tag_at = spans.locate(
+            &[&format!("radius {tag}"), "geometric"],
+            "geometry.tag_radius",
+        );
+        resolve_tag(cx, tags, tag, &tag_at);
         if !range_ok(range) {
             cx.error(
                 format!(
@@ -640,13 +673,15 @@ impl RoomName {
 /// the layout reads them.
 fn check_rooms(cx: &mut Cx<'_>, tags: &Symbols, rooms: &model::RoomsSpec) {
     let block = Path::field("rooms");
+    // A setting's own line in the text, else the block's.
+    let setting = |key: &str| rooms.setting_spans.get(key).or(rooms.span);
     let mut block_door_ok = true;
     if let Some(d) = rooms.door {
         if d.length == 0 {
             block_door_ok = false;
             cx.error(
                 "door length must be at least 1".into(),
-                cx_loc(rooms.span, block.child("door")),
+                cx_loc(setting("door"), block.child("door")),
                 None,
             );
         }
@@ -655,7 +690,7 @@ fn check_rooms(cx: &mut Cx<'_>, tags: &Symbols, rooms: &model::RoomsSpec) {
         if path.trim().is_empty() {
             cx.error(
                 "`load` needs a file or folder name".into(),
-                cx_loc(rooms.span, block.item("load", k)),
+                cx_loc(setting(&format!("load {k}")), block.item("load", k)),
                 Some("write `load \"rooms\"`, relative to the grammar file".into()),
             );
         }
@@ -806,7 +841,7 @@ fn check_rooms(cx: &mut Cx<'_>, tags: &Symbols, rooms: &model::RoomsSpec) {
         check_members(
             cx,
             std::slice::from_ref(c),
-            &cx_loc(rooms.span, block.item("corridors", k)),
+            &cx_loc(setting("corridors"), block.item("corridors", k)),
         );
     }
 
@@ -918,7 +953,7 @@ fn check_rooms(cx: &mut Cx<'_>, tags: &Symbols, rooms: &model::RoomsSpec) {
     if rooms.min_distance > model::RoomsSpec::MAX_MIN_DISTANCE {
         cx.error(
             format!("min_distance {} is out of range", rooms.min_distance),
-            cx_loc(rooms.span, block.child("min_distance")),
+            cx_loc(setting("min_distance"), block.child("min_distance")),
             Some(format!(
                 "grid units between rooms that no edge joins: 0 to {}",
                 model::RoomsSpec::MAX_MIN_DISTANCE
@@ -931,7 +966,7 @@ fn check_rooms(cx: &mut Cx<'_>, tags: &Symbols, rooms: &model::RoomsSpec) {
         if !(1..=64).contains(&scale) {
             cx.error(
                 format!("tile_scale {scale} is out of range"),
-                cx_loc(rooms.span, block.child("tile_scale")),
+                cx_loc(setting("tile_scale"), block.child("tile_scale")),
                 Some("tiles per grid unit: 1 to 64".into()),
             );
         }
@@ -940,7 +975,7 @@ fn check_rooms(cx: &mut Cx<'_>, tags: &Symbols, rooms: &model::RoomsSpec) {
         if retries > model::RoomsSpec::MAX_RETRIES {
             cx.error(
                 format!("retries {retries} is out of range"),
-                cx_loc(rooms.span, block.child("retries")),
+                cx_loc(setting("retries"), block.child("retries")),
                 Some(format!(
                     "more levels derived when one cannot be laid out: 0 to {}",
                     model::RoomsSpec::MAX_RETRIES
@@ -1324,6 +1359,8 @@ fn resolve_inside(
     path: Path<'_>,
 ) -> Vec<(usize, usize)> {
     let mut out: Vec<(usize, usize)> = Vec::new();
+    // Where each pair of `out` was written.
+    let mut written: Vec<(Option<Span>, usize)> = Vec::new();
     for (k, c) in inside.iter().enumerate() {
         let at = cx_loc(c.span, path.item("inside", k));
         let (Some(&child), Some(&parent)) =
@@ -1359,17 +1396,18 @@ fn resolve_inside(
         }
         if !out.contains(&(child, parent)) {
             out.push((child, parent));
+            written.push((c.span, k));
         }
     }
     // No cycle: following parents from any vertex must end.
-    for &(start, _) in &out {
+    for (&(start, _), &(span, k)) in out.iter().zip(&written) {
         let mut at = start;
         for _ in 0..=out.len() {
             match out.iter().find(|&&(ch, _)| ch == at) {
                 Some(&(_, p)) if p == start => {
                     cx.error(
                         "containment on this side puts a vertex inside itself".into(),
-                        Location::Field(path.to_string()),
+                        cx_loc(span, path.item("inside", k)),
                         None,
                     );
                     return out;

@@ -12,7 +12,7 @@
 //! parser looked at them) was the largest single cost of reading a grammar.
 //! The parser makes owned strings only for what the model keeps.
 
-use crate::diagnostic::{Diagnostic, Span};
+use crate::diagnostic::{strip_bom, Diagnostic, Span};
 
 /// One token with its span.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -112,7 +112,7 @@ fn is_ident_start(c: u8) -> bool {
     c.is_ascii_alphabetic() || c == b'_'
 }
 
-fn is_ident_char(c: u8) -> bool {
+pub(crate) fn is_ident_char(c: u8) -> bool {
     c.is_ascii_alphanumeric() || c == b'_'
 }
 
@@ -122,7 +122,9 @@ pub(crate) fn tokenize(src: &str) -> Result<Vec<Token<'_>>, Diagnostic> {
     // The examples have one token per 6 to 14 bytes: reserving for one per 6
     // makes one allocation instead of a series of doublings.
     let mut out = Vec::with_capacity(src.len() / 6 + 1);
-    let mut i = 0;
+    // A UTF-8 byte-order mark (some Windows editors write one) is not part
+    // of the text; spans stay offsets into `src` as given.
+    let mut i = src.len() - strip_bom(src).len();
     let at = |i: usize| bytes.get(i).copied().unwrap_or(0);
     while i < bytes.len() {
         let c = bytes[i];

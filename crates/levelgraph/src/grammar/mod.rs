@@ -15,8 +15,8 @@ pub use compile::{compile, CompiledGrammar, MAX_PATTERN_VERTICES};
 pub(crate) use compile::{CompiledAlternative, CompiledRule, End, NewEdge};
 pub use model::{
     Alternative, DoorSpec, FillKind, FillSpec, Grammar, GroupDecl, Limits, PatternVertex, Recipe,
-    ReplacementVertex, RoomsSpec, Rule, RuleEdge, SetSpec, Side, Stage, StageRule, TagDecl,
-    TemplateSpec, UseSpec, WILDCARD,
+    ReplacementVertex, RoomsSpec, Rule, RuleEdge, SetSpec, SettingSpans, Side, Stage, StageRule,
+    TagDecl, TemplateSpec, UseSpec, WILDCARD,
 };
 pub use parser::parse;
 

@@ -52,6 +52,61 @@ pub struct Grammar {
     /// level out.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rooms: Option<RoomsSpec>,
+    /// Where the text wrote the header's settings (`start`, `min_vertices`,
+    /// `grid`, …), the word `grammar` of the header, the word `recipe`,
+    /// and in a `geometric` block `radius TAG` (at the tag); empty for a
+    /// grammar read from JSON.
+    #[serde(skip)]
+    pub spans: SettingSpans,
+}
+
+/// Where a grammar's text wrote each setting of a block, by the setting's
+/// word: from the word to the end of its value. Diagnostics about a
+/// setting point there; a grammar read from JSON has none of these and its
+/// diagnostics name field paths instead.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SettingSpans {
+    /// Whether the grammar came from text (even one that writes none of
+    /// its settings).
+    from_text: bool,
+    spans: BTreeMap<String, Span>,
+}
+
+impl SettingSpans {
+    /// No spans yet, for a grammar read from text.
+    pub fn text() -> Self {
+        SettingSpans {
+            from_text: true,
+            spans: BTreeMap::new(),
+        }
+    }
+
+    /// Whether the grammar came from text.
+    pub fn is_text(&self) -> bool {
+        self.from_text
+    }
+
+    /// Records that setting `key` was written at `span`.
+    pub fn insert(&mut self, key: &str, span: Span) {
+        self.spans.insert(key.to_owned(), span);
+    }
+
+    /// Where setting `key` was written, if it was.
+    pub fn get(&self, key: &str) -> Option<Span> {
+        self.spans.get(key).copied()
+    }
+
+    /// Where a diagnostic about settings `keys` points: the first of them
+    /// the text writes; for text that writes none, the start of the file
+    /// (line 1, column 1); for JSON, the field path `path`.
+    pub fn locate(&self, keys: &[&str], path: &str) -> crate::diagnostic::Location {
+        use crate::diagnostic::Location;
+        if !self.from_text {
+            return Location::Field(path.to_owned());
+        }
+        let span = keys.iter().find_map(|k| self.get(k));
+        Location::Span(span.unwrap_or_default())
+    }
 }
 
 /// The `rooms { … }` block: room templates (inline, or from Edgar-DotNet
@@ -104,6 +159,11 @@ pub struct RoomsSpec {
     /// Where the block was written.
     #[serde(skip)]
     pub span: Option<Span>,
+    /// Where the text wrote the block's settings: `door`, `repeat`,
+    /// `min_distance`, `corridors`, `tile_scale`, `retries`, and each
+    /// `load` line as `load N` (N from 0); empty for JSON.
+    #[serde(skip)]
+    pub setting_spans: SettingSpans,
 }
 
 impl RoomsSpec {
@@ -398,6 +458,11 @@ pub struct TagDecl {
     /// Where it was declared.
     #[serde(skip)]
     pub span: Option<Span>,
+    /// A `#` right after the name or description that looks like a
+    /// mistyped colour (3 to 8 hex digits, not 6) and so starts a comment
+    /// (section 3.2 of the language reference): the lint warns about it.
+    #[serde(skip)]
+    pub colour_comment: Option<Span>,
 }
 
 fn is_false(b: &bool) -> bool {
@@ -617,8 +682,9 @@ pub(crate) fn same_edge(a: &RuleEdge, b: &RuleEdge) -> bool {
 
 impl Grammar {
     /// Reads the JSON form. Errors name the line and column in the JSON text.
+    /// A leading byte-order mark is skipped.
     pub fn from_json(text: &str) -> Result<Grammar, serde_json::Error> {
-        serde_json::from_str(text)
+        serde_json::from_str(crate::diagnostic::strip_bom(text))
     }
 
     /// Writes the JSON form (pretty-printed, fields in a fixed order).

@@ -8,13 +8,13 @@
 
 use std::collections::BTreeMap;
 
-use super::lexer::{string_value, tokenize, Token, TokenKind};
+use super::lexer::{is_ident_char, string_value, tokenize, Token, TokenKind};
 use super::model::{
     Alternative, Containment, DoorSpec, FillKind, FillSpec, Grammar, GridSpec, GroupDecl, Limits,
-    PatternVertex, Recipe, ReplacementVertex, RoomsSpec, Rule, RuleEdge, SetSpec, Side, Stage,
-    StageRule, TagDecl, TemplateSpec, UseSpec, WILDCARD,
+    PatternVertex, Recipe, ReplacementVertex, RoomsSpec, Rule, RuleEdge, SetSpec, SettingSpans,
+    Side, Stage, StageRule, TagDecl, TemplateSpec, UseSpec, WILDCARD,
 };
-use crate::diagnostic::{line_col, Diagnostic, Span};
+use crate::diagnostic::{line_col, Diagnostic, Location, Span};
 use crate::geometric::{GeometrySettings, SpringShape};
 use crate::layout::{GridPoint, RepeatMode};
 
@@ -146,6 +146,11 @@ impl<'src> Parser<'src> {
         t
     }
 
+    /// The span of the token read last.
+    fn last_span(&self) -> Span {
+        self.tokens[self.pos.saturating_sub(1)].span
+    }
+
     fn at(&self, kind: &TokenKind<'_>) -> bool {
         self.tokens[self.pos].kind == *kind
     }
@@ -194,6 +199,7 @@ impl<'src> Parser<'src> {
             groups: Vec::new(),
             recipe: None,
             rooms: None,
+            spans: SettingSpans::text(),
         };
         let mut seen_recipe: Option<Span> = None;
         let mut seen_header: Option<Span> = None;
@@ -209,6 +215,7 @@ impl<'src> Parser<'src> {
                         return Err(self.duplicate_block("grammar", tok.span, first));
                     }
                     seen_header = Some(tok.span);
+                    grammar.spans.insert("grammar", tok.span);
                     self.header(&mut grammar)?;
                 }
                 TokenKind::Ident("tags") => {
@@ -249,6 +256,7 @@ impl<'src> Parser<'src> {
                         return Err(self.duplicate_block("recipe", tok.span, first));
                     }
                     seen_recipe = Some(tok.span);
+                    grammar.spans.insert("recipe", tok.span);
                     grammar.recipe = Some(self.recipe()?);
                 }
                 TokenKind::Ident("rooms") => {
@@ -327,18 +335,24 @@ impl<'src> Parser<'src> {
                         tag: tag.to_owned(),
                     });
                 }
-                "geometric" => grammar.geometry = Some(self.geometric()?),
+                "geometric" => {
+                    grammar.geometry = Some(self.geometric(&mut grammar.spans)?);
+                    // The word alone: a `{ … }` block may run over many lines.
+                    grammar.spans.insert(key, span);
+                    continue;
+                }
                 _ => {
                     return Err(Diagnostic::error(format!("unknown setting `{key}`"), span)
                         .with_hint(format!("settings are: {SETTINGS}")))
                 }
             }
+            grammar.spans.insert(key, span.to(self.last_span()));
         }
         Ok(())
     }
 
     /// `geometric`, optionally followed by `{ settings }`.
-    fn geometric(&mut self) -> Result<GeometrySettings, Diagnostic> {
+    fn geometric(&mut self, spans: &mut SettingSpans) -> Result<GeometrySettings, Diagnostic> {
         let mut settings = GeometrySettings::default();
         if !self.eat(&TokenKind::LBrace) {
             return Ok(settings);
@@ -368,6 +382,7 @@ impl<'src> Parser<'src> {
                 "room_radius" => settings.room_radius = self.length_range(key)?,
                 "radius" => {
                     let (tag, at) = self.ident("a tag name after `radius`")?;
+                    spans.insert(&format!("radius {tag}"), at);
                     let range = self.length_range("radius")?;
                     if settings.tag_radius.insert(tag.to_owned(), range).is_some() {
                         return Err(
@@ -449,14 +464,18 @@ impl<'src> Parser<'src> {
                 color: None,
                 terminal: false,
                 span: Some(span),
+                colour_comment: None,
             };
+            let mut end = span.end;
             if let TokenKind::Str(text, escaped) = self.peek().kind {
                 decl.description = string_value(text, escaped);
-                self.bump();
+                end = self.bump().span.end;
             }
             if let TokenKind::Color(c) = self.peek().kind {
                 decl.color = Some(c.to_ascii_lowercase());
                 self.bump();
+            } else {
+                decl.colour_comment = colour_comment_at(self.src, end);
             }
             if matches!(self.peek().kind, TokenKind::Ident("terminal")) {
                 self.bump();
@@ -572,7 +591,15 @@ impl<'src> Parser<'src> {
         if !self.at(&TokenKind::LBrace) {
             return Err(self.unexpected("a rule attribute or `{`"));
         }
-        self.bump();
+        let open = self.bump().span;
+        self.rule_body(&mut rule)
+            .map_err(|e| self.unclosed(&format!("rule `{name}`"), open, e))?;
+        Ok(rule)
+    }
+
+    /// A rule's body after its `{`: pattern, `where not` conditions,
+    /// alternatives, and the closing `}`.
+    fn rule_body(&mut self, rule: &mut Rule) -> Result<(), Diagnostic> {
         rule.lhs = self.side(SideKind::Lhs)?;
         while matches!(self.peek().kind, TokenKind::Ident("where")) {
             self.bump();
@@ -614,7 +641,38 @@ impl<'src> Parser<'src> {
                 .with_hint("a rule body is `pattern => replacement`"));
         }
         self.expect(TokenKind::RBrace)?;
-        Ok(rule)
+        Ok(())
+    }
+
+    /// `e`, an error inside the block `what` opened at `open`, or, when it
+    /// stopped at the end of the file or at a word that starts a top-level
+    /// item at the start of a line (`rule`, `tags`, …), the error that the
+    /// block was not closed: a forgotten `}` was reported at the next rule
+    /// as "expected a vertex, found `rule`".
+    fn unclosed(&self, what: &str, open: Span, e: Diagnostic) -> Diagnostic {
+        let t = self.peek();
+        let starts_item = match t.kind {
+            TokenKind::Eof => true,
+            TokenKind::Ident("grammar" | "tags" | "rule" | "group" | "recipe" | "rooms") => {
+                line_col(self.src, t.span.start).column == 1
+            }
+            _ => false,
+        };
+        if !starts_item || e.location != Location::Span(t.span) {
+            return e;
+        }
+        let at = line_col(self.src, open.start);
+        Diagnostic::error(
+            format!(
+                "{what} is not closed: expected `}}` before {}",
+                t.kind.describe()
+            ),
+            t.span,
+        )
+        .with_hint(format!(
+            "its `{{` is at line {}, column {}; end the block with `}}`",
+            at.line, at.column
+        ))
     }
 
     /// `recipe { [label:] rule[:w] | rule[:w] … COUNT … }` where COUNT is
@@ -705,6 +763,7 @@ impl<'src> Parser<'src> {
         self.expect(TokenKind::LBrace)?;
         let mut spec = RoomsSpec {
             span: Some(at),
+            setting_spans: SettingSpans::text(),
             ..RoomsSpec::default()
         };
         let mut seen: BTreeMap<&str, Span> = BTreeMap::new();
@@ -736,7 +795,9 @@ impl<'src> Parser<'src> {
                 "min_distance" => spec.min_distance = self.count("min_distance")?,
                 "load" => match self.peek().kind {
                     TokenKind::Str(path, escaped) => {
-                        self.bump();
+                        let at = self.bump().span;
+                        let key = format!("load {}", spec.load.len());
+                        spec.setting_spans.insert(&key, span.to(at));
                         spec.load.push(string_value(path, escaped));
                     }
                     _ => {
@@ -825,6 +886,9 @@ impl<'src> Parser<'src> {
                     )
                     .with_hint(format!("a `rooms` block holds: {}", ROOMS_WORDS.join(", "))))
                 }
+            }
+            if seen.contains_key(key) {
+                spec.setting_spans.insert(key, span.to(self.last_span()));
             }
         }
         Ok(spec)
@@ -1023,7 +1087,23 @@ impl<'src> Parser<'src> {
                 if !self.at(&TokenKind::LParen) {
                     return Err(self.unexpected("a vertex after the edge"));
                 }
-                let next = self.vertex(&mut side)?;
+                // `(a:s) -> (a:room)` in a pattern: `->` (a directed edge)
+                // typed for `=>`, which reads as one vertex given two tags.
+                let arrow_typo = kind == SideKind::Lhs
+                    && matches!(edge, Some((true, false, None)))
+                    && matches!(
+                        (self.peek_kind(1), self.peek_kind(2)),
+                        (TokenKind::Ident(n), TokenKind::Colon) if self.names.get(n).is_some()
+                    );
+                let next = self.vertex(&mut side).map_err(|e| {
+                    if arrow_typo {
+                        e.with_hint(
+                            "`->` is a directed edge; the arrow from a rule's pattern to its replacement is `=>`",
+                        )
+                    } else {
+                        e
+                    }
+                })?;
                 match edge {
                     Some((directed, cosmetic, label)) => side.edges.push(RuleEdge {
                         source: prev.to_owned(),
@@ -1350,6 +1430,29 @@ impl SideVertex for ReplacementVertex {
         self.tag = spec.tags.into_iter().next();
         Ok(())
     }
+}
+
+/// The span of a `#` after byte `from` on the same line (past spaces and
+/// tabs) that is followed by 3 to 8 hexadecimal digits other than 6 and
+/// then by a character that cannot continue a name: a colour typed with a
+/// digit too few or too many, which the `#` rule reads as a comment.
+fn colour_comment_at(src: &str, from: usize) -> Option<Span> {
+    let rest = &src.as_bytes()[from..];
+    let hash = from
+        + rest
+            .iter()
+            .take_while(|&&b| b == b' ' || b == b'\t')
+            .count();
+    if src.as_bytes().get(hash) != Some(&b'#') {
+        return None;
+    }
+    let digits = src.as_bytes()[hash + 1..]
+        .iter()
+        .take_while(|b| b.is_ascii_hexdigit())
+        .count();
+    let after = src.as_bytes().get(hash + 1 + digits).copied();
+    let ends = after.is_none_or(|b| !is_ident_char(b));
+    ((3..=8).contains(&digits) && digits != 6 && ends).then(|| Span::new(hash, hash + 1 + digits))
 }
 
 #[cfg(test)]

@@ -608,6 +608,9 @@ impl RoomSets {
     /// [`EdgarError::Invalid`] for a missing or empty `name`, the reserved
     /// name [`CUSTOM_SET`], or a name another file already took.
     pub fn parse(&mut self, text: &str, file: &Path) -> Result<(), EdgarError> {
+        // A leading byte-order mark is not part of the text; the YAML
+        // reader takes one for the start of a second document.
+        let text = crate::diagnostic::strip_bom(text);
         check_flow_depth(file, text)?;
         let model: SetModel =
             serde_norway::from_str(text).map_err(|e| yaml_error(file, text, &e))?;
@@ -701,6 +704,8 @@ pub fn load_map(path: &Path, sets: &RoomSets) -> Result<LayoutProblem, EdgarErro
 /// [`EdgarError::Template`] for a description whose outline or doors are
 /// not a valid template.
 pub fn parse_map(text: &str, file: &Path, sets: &RoomSets) -> Result<LayoutProblem, EdgarError> {
+    // As in `RoomSets::parse`.
+    let text = crate::diagnostic::strip_bom(text);
     check_flow_depth(file, text)?;
     let map: MapModel = serde_norway::from_str(text).map_err(|e| yaml_error(file, text, &e))?;
     let Some(range) = map.rooms_range else {

@@ -176,8 +176,9 @@ pub enum LayoutError {
     #[error("{0}")]
     Problem(String),
     /// The level graph has no planar embedding, so no layout of touching
-    /// rooms exists.
-    #[error("the level graph is not planar ({0}): rooms that touch can only make planar graphs")]
+    /// rooms exists: the planarity test's message (`the graph is not planar
+    /// (…)`).
+    #[error("{0}: rooms that touch can only make planar graphs")]
     NotPlanar(String),
     /// A limit stopped the search.
     #[error(

@@ -24,6 +24,27 @@ pub enum DoorRule {
     Specific(Vec<[GridPoint; 2]>),
 }
 
+/// As a person reads it: `door length 3, corner distance 1`, or
+/// `doors [0, 0]–[2, 0], [0, 4]–[2, 4]`.
+impl std::fmt::Display for DoorRule {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            DoorRule::Overlap {
+                length,
+                corner_distance,
+            } => write!(f, "door length {length}, corner distance {corner_distance}"),
+            DoorRule::Specific(doors) => {
+                f.write_str("doors")?;
+                for (i, [a, b]) in doors.iter().enumerate() {
+                    let sep = if i == 0 { " " } else { ", " };
+                    write!(f, "{sep}{a}–{b}")?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
 /// Why a template is refused.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum TemplateError {
@@ -113,10 +134,17 @@ impl RoomTemplate {
             }
         }
         if door_lines(&t.outline, &t.doors).is_empty() {
-            return Err(bad(format!(
-                "no side is long enough for a door ({:?})",
-                t.doors
-            )));
+            return Err(bad(match &t.doors {
+                &DoorRule::Overlap {
+                    length,
+                    corner_distance,
+                } => format!(
+                    "no side is long enough for a door: a door {length} long, at least \
+                     {corner_distance} from each corner, needs a side of {} grid units",
+                    u64::from(length) + 2 * u64::from(corner_distance)
+                ),
+                rule => format!("no side is long enough for a door ({rule})"),
+            }));
         }
         Ok(t)
     }
@@ -346,6 +374,18 @@ pub enum RepeatMode {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn door_rules_display_as_a_person_reads_them() {
+        let overlap = DoorRule::Overlap {
+            length: 7,
+            corner_distance: 1,
+        };
+        assert_eq!(overlap.to_string(), "door length 7, corner distance 1");
+        let p = GridPoint::new;
+        let specific = DoorRule::Specific(vec![[p(0, 0), p(2, 0)], [p(0, 4), p(2, 4)]]);
+        assert_eq!(specific.to_string(), "doors [0, 0]–[2, 0], [0, 4]–[2, 4]");
+    }
 
     fn pts(p: &[(i32, i32)]) -> Vec<GridPoint> {
         p.iter().map(|&(x, y)| GridPoint::new(x, y)).collect()

@@ -71,7 +71,7 @@
 
 use std::collections::BTreeMap;
 
-use super::map::{Tile, TileCorridor, TileDoor, TileMap, TileRect, TileRoom};
+use super::map::{room_name, Tile, TileCorridor, TileDoor, TileMap, TileRect, TileRoom};
 use super::TilesError;
 use crate::rng::Rng;
 
@@ -761,8 +761,7 @@ impl<'a> Grower<'a> {
             self.enqueue_around(x, y1 - 1);
         }
         self.room_at.insert(self.index(x0, y0) as u32, room);
-        self.rooms
-            .push(TileRoom::rect(format!("room {room}"), "", rect));
+        self.rooms.push(TileRoom::rect(room_name(room), "", rect));
         self.drawn += 1;
     }
 

@@ -71,10 +71,12 @@
 //!   fill, the same map every time, so the search stops after the first
 //!   such start fails. The seed's note that chance 1 *"menee varmasti
 //!   läpi"* (surely passes) does not hold for its own rules: in all-floor
-//!   ground the 4 × 4 rule walls every cell it can, and the next iteration
-//!   walls the rest. The floor share peaks near chance 0.7 (about 0.29 of
-//!   an 80 × 50 map) and falls beyond, so raising the chance helps only
-//!   a few steps (see [`CaveParams::floor_ratio`]).
+//!   ground the 4 × 4 rule walls every cell it can, and the next
+//!   iterations wall nearly all the rest (0.056 of an 80 × 50 map is
+//!   left, below the default `floor_ratio`). The floor share peaks near
+//!   chance 0.7 (about 0.29 of an 80 × 50 map) and falls beyond, so
+//!   raising the chance helps only a few steps (see
+//!   [`CaveParams::floor_ratio`]).
 //!
 //! # The RogueBasin rule
 //!
@@ -122,6 +124,26 @@ pub const MAX_SIDE: u32 = 2048;
 
 /// The smallest `width` and `height`: a wall ring around one cell.
 pub const MIN_SIDE: u32 = 3;
+
+/// The smallest side on which floor can survive an iteration of either
+/// rule: with a side of 3 the interior is one cell wide, every interior
+/// cell's 3 × 3 block holds at least 6 cells of the wall ring (≥ 5 walls
+/// makes wall), so the first iteration walls it all over.
+/// [`CaveParams::validate`] asks for it when any iteration runs.
+pub const MIN_SIDE_WITH_ITERATIONS: u32 = 4;
+
+/// The smallest longer side on which floor can survive an iteration, when
+/// the shorter is [`MIN_SIDE_WITH_ITERATIONS`]: a 4 × 4 map's interior is
+/// 2 × 2 cells, each holding 5 ring cells in its 3 × 3 block. From 4 × 5
+/// on, an interior cell away from the map's corners sees only 3.
+pub const MIN_LONG_SIDE_WITH_ITERATIONS: u32 = 5;
+
+/// Below this many cells on its shorter side, a map that kept no floor is
+/// told it may be too small: with the default 4 + 3 iterations no fill of
+/// maps up to 4 × 7, 5 × 7, 6 × 5 or 7 × 5 keeps any (an exhaustive check
+/// of every fill of at most 16 interior cells, both rules), while 6 × 6
+/// can.
+const SMALL_MAP_SIDE: u32 = 8;
 
 /// The most iterations of either phase [`CaveParams::validate`] accepts;
 /// the automaton settles within a handful.
@@ -237,9 +259,13 @@ impl FromStr for Connectivity {
 /// ranges given on each field.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct CaveParams {
-    /// Columns, [`MIN_SIDE`] ..= [`MAX_SIDE`]; default 80.
+    /// Columns, [`MIN_SIDE`] ..= [`MAX_SIDE`]; default 80. When any
+    /// iteration runs, both sides must be at least
+    /// [`MIN_SIDE_WITH_ITERATIONS`] (4) and one at least
+    /// [`MIN_LONG_SIDE_WITH_ITERATIONS`] (5): smaller maps can hold no floor
+    /// after the automaton's first iteration.
     pub width: u32,
-    /// Rows, [`MIN_SIDE`] ..= [`MAX_SIDE`]; default 50.
+    /// Rows, [`MIN_SIDE`] ..= [`MAX_SIDE`]; default 50; see `width`.
     pub height: u32,
     /// `floorChance`: the probability that an interior cell starts as
     /// floor, 0 ..= 1; default 0.65 (the seed's).
@@ -307,6 +333,33 @@ impl CaveParams {
                     format!(
                         "{side} is out of range: a cave map has {MIN_SIDE} to {MAX_SIDE} \
                          cells a side (its outer ring is wall)"
+                    ),
+                ));
+            }
+        }
+        if self.wall_add_iterations > 0 || self.no_wall_add_iterations > 0 {
+            for (field, side) in [("width", self.width), ("height", self.height)] {
+                if side < MIN_SIDE_WITH_ITERATIONS {
+                    return Err(TilesError::parameter(
+                        field,
+                        format!(
+                            "{side} is too small for the automaton: the interior is one cell \
+                             wide, so every interior cell sees at least 6 cells of the wall ring \
+                             in its 3×3 block and the first iteration walls it over; use at \
+                             least {MIN_SIDE_WITH_ITERATIONS} (or 0 iterations)"
+                        ),
+                    ));
+                }
+            }
+            if self.width.max(self.height) < MIN_LONG_SIDE_WITH_ITERATIONS {
+                return Err(TilesError::parameter(
+                    "width",
+                    format!(
+                        "a {}×{} map is too small for the automaton: each interior cell \
+                         touches a corner and sees 5 cells of the wall ring in its 3×3 block, \
+                         so the first iteration walls it over; make width or height at least \
+                         {MIN_LONG_SIDE_WITH_ITERATIONS} (or use 0 iterations)",
+                        self.width, self.height
                     ),
                 ));
             }
@@ -432,21 +485,78 @@ pub fn generate(params: &CaveParams, seed: u64) -> Result<TileMap, TilesError> {
             break;
         }
     }
-    let stopped_early = if starts < params.max_tries {
-        "; floor_chance reached 1, where every start is the same all-floor fill, so \
-         the later starts were skipped"
+    Err(limit_error(params, starts, best, chance))
+}
+
+/// The [`TilesError::Limit`] of [`generate`] after `starts` starts that
+/// all failed, the best reaching floor share `best`, the last filled at
+/// `chance`: which limit stopped the search (`max_tries`, or `floor_chance`
+/// reaching 1 before it), how many starts ran, and why they failed (too
+/// little floor, or none at all).
+fn limit_error(params: &CaveParams, starts: u32, best: f64, chance: f64) -> TilesError {
+    let limit = if starts < params.max_tries {
+        format!(
+            "floor_chance 1 (after {starts} of max_tries {} starts)",
+            params.max_tries
+        )
+    } else {
+        let word = if params.max_tries == 1 {
+            "start"
+        } else {
+            "starts"
+        };
+        format!("{} {word} (max_tries)", params.max_tries)
+    };
+    let starts_ran = if starts == 1 {
+        "the only start".to_owned()
+    } else {
+        format!("all {starts} starts")
+    };
+    // Small maps lose all floor to the rules' wall ring, not to bad luck
+    // (with 4 + 3 iterations no fill of a 4 x 7 or 7 x 5 map keeps floor):
+    // say so where that can be the cause. It cannot be without iterations
+    // (the fill is the map), nor when every start was filled at
+    // floor_chance 0 (`chance` is the last start's, and it only rises).
+    let iterations = params.wall_add_iterations + params.no_wall_add_iterations;
+    let small = if best == 0.0
+        && iterations > 0
+        && chance > 0.0
+        && params.width.min(params.height) < SMALL_MAP_SIDE
+    {
+        format!(
+            "; a {} × {} map may be too small to keep floor through {iterations} iterations",
+            params.width, params.height,
+        )
+    } else {
+        String::new()
+    };
+    let why = if best == 0.0 {
+        format!("no floor cell survived in {starts_ran}")
+    } else {
+        format!(
+            "the best floor ratio in {starts_ran} was {best:.4}, below floor_ratio {}",
+            params.floor_ratio
+        )
+    };
+    let chance_note = if starts == 1 {
+        format!("floor_chance {}", params.floor_chance)
+    } else {
+        format!(
+            "floor_chance rose from {} to {chance:.2}",
+            params.floor_chance
+        )
+    };
+    let skipped = if starts < params.max_tries {
+        "; at floor_chance 1 every start is the same all-floor fill, so the later \
+         starts were skipped"
     } else {
         ""
     };
-    Err(TilesError::Limit {
+    TilesError::Limit {
         generator: "caves",
-        limit: format!("{} floor-ratio starts (max_tries)", params.max_tries),
-        detail: format!(
-            "the best floor ratio in {starts} starts was {best:.4}, below floor_ratio {} \
-             (floor_chance rose from {} to {chance:.2}){stopped_early}",
-            params.floor_ratio, params.floor_chance
-        ),
-    })
+        limit,
+        detail: format!("{why} ({chance_note}){skipped}{small}"),
+    }
 }
 
 /// Runs seed 004's steps 1–4 on the cells of `mask` only, for a cave room
@@ -1513,11 +1623,22 @@ mod tests {
                 detail,
             }) => {
                 assert_eq!(generator, "caves");
-                assert!(limit.contains("max_tries"), "{limit}");
                 // Chance 0.65 + 0.01 × 35 = 1 is the 36th start; after it
-                // every start would be the same.
-                assert!(detail.contains("in 36 starts"), "{detail}");
-                assert!(detail.contains("below floor_ratio 0.6"), "{detail}");
+                // every start would be the same, so chance 1 stopped it,
+                // not max_tries.
+                assert_eq!(limit, "floor_chance 1 (after 36 of max_tries 100 starts)");
+                assert!(
+                    detail.starts_with("the best floor ratio in all 36 starts was 0."),
+                    "{detail}"
+                );
+                assert!(
+                    detail.ends_with(
+                        ", below floor_ratio 0.6 (floor_chance rose from 0.65 to 1.00); \
+                         at floor_chance 1 every start is the same all-floor fill, so the \
+                         later starts were skipped"
+                    ),
+                    "{detail}"
+                );
             }
             other => panic!("expected a limit error, got {other:?}"),
         }
@@ -1525,18 +1646,179 @@ mod tests {
             max_tries: 3,
             ..params
         };
-        let Err(TilesError::Limit { detail, .. }) = generate(&few, 3) else {
+        let Err(TilesError::Limit { limit, detail, .. }) = generate(&few, 3) else {
             panic!("expected a limit error");
         };
-        assert!(detail.contains("in 3 starts"), "{detail}");
+        assert_eq!(limit, "3 starts (max_tries)");
+        assert!(detail.contains("in all 3 starts was 0."), "{detail}");
+        assert!(
+            detail.ends_with("(floor_chance rose from 0.65 to 0.67)"),
+            "{detail}"
+        );
+    }
+
+    /// A start with no floor at all is said to be one, not a ratio "below"
+    /// a floor_ratio of 0; one start is not "starts".
+    #[test]
+    fn a_limit_without_any_floor_says_so() {
+        // Chance 1 fills the interior with floor, which the 4 × 4 rule
+        // walls over but for a few cells: one start, then the same.
+        let all_floor = CaveParams {
+            floor_chance: 1.0,
+            ..CaveParams::default()
+        };
+        let e = generate(&all_floor, 0).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "caves: floor_chance 1 (after 1 of max_tries 100 starts) reached without success: \
+             the best floor ratio in the only start was 0.0558, below floor_ratio 0.2 \
+             (floor_chance 1); at floor_chance 1 every start is the same all-floor fill, so the \
+             later starts were skipped"
+        );
+        let no_floor = CaveParams {
+            floor_chance: 0.0,
+            floor_ratio: 0.0,
+            max_tries: 1,
+            ..CaveParams::default()
+        };
+        assert_eq!(
+            generate(&no_floor, 0).unwrap_err().to_string(),
+            "caves: 1 start (max_tries) reached without success: no floor cell survived in \
+             the only start (floor_chance 0)"
+        );
+        let small = CaveParams {
+            width: 4,
+            height: 5,
+            ..CaveParams::default()
+        };
+        assert!(generate(&small, 0).unwrap_err().to_string().ends_with(
+            "starts were skipped; a 4 × 5 map may be too small to keep floor through 7 iterations"
+        ),);
+        // Not when the size cannot be the cause: every start filled at
+        // floor_chance 0, or no iteration to wall the fill over.
+        let small_no_floor = CaveParams {
+            width: 5,
+            height: 5,
+            ..no_floor
+        };
+        assert_eq!(
+            generate(&small_no_floor, 0).unwrap_err().to_string(),
+            "caves: 1 start (max_tries) reached without success: no floor cell survived in \
+             the only start (floor_chance 0)"
+        );
+        let small_no_iterations = CaveParams {
+            wall_add_iterations: 0,
+            no_wall_add_iterations: 0,
+            max_tries: 2,
+            ..small_no_floor
+        };
+        assert_eq!(
+            generate(&small_no_iterations, 0).unwrap_err().to_string(),
+            "caves: 2 starts (max_tries) reached without success: no floor cell survived in \
+             all 2 starts (floor_chance rose from 0 to 0.01)"
+        );
+        let two = CaveParams {
+            max_tries: 2,
+            ..no_floor
+        };
+        assert_eq!(
+            generate(&two, 0).unwrap_err().to_string(),
+            "caves: 2 starts (max_tries) reached without success: no floor cell survived in \
+             all 2 starts (floor_chance rose from 0 to 0.01)"
+        );
+    }
+
+    /// Below 4 cells a side, or at 4 × 4, no floor survives an iteration
+    /// of either rule, whatever the fill: such maps are refused when any
+    /// iteration runs, and allowed without iterations.
+    #[test]
+    fn maps_too_small_to_hold_floor_are_refused() {
+        for rule in [CaveRule::Seed004, CaveRule::RogueBasin] {
+            for (w, h) in [(3usize, 3usize), (3, 40), (40, 3), (4, 4)] {
+                for seed in 0..20 {
+                    for chance in [0.3, 0.65, 0.9, 1.0] {
+                        for steps in [(1, 0), (0, 1), (4, 3)] {
+                            let mut rng = Rng::seeded(seed);
+                            let params = CaveParams {
+                                floor_chance: chance,
+                                floor_ratio: 0.0,
+                                wall_add_iterations: steps.0,
+                                no_wall_add_iterations: steps.1,
+                                max_tries: 1,
+                                rule,
+                                ..CaveParams::default()
+                            };
+                            let floor =
+                                fill_mask(&interior(w, h), w as u32, h as u32, &params, &mut rng);
+                            assert!(!floor.contains(&true), "{w}×{h} {rule} {chance} {steps:?}");
+                        }
+                    }
+                }
+            }
+        }
+        let small = |width, height| CaveParams {
+            width,
+            height,
+            floor_ratio: 0.0,
+            ..CaveParams::default()
+        };
+        let message = |p: CaveParams| match p.validate() {
+            Err(TilesError::Parameter { field, message }) => format!("{field}: {message}"),
+            other => panic!("{p:?}: {other:?}"),
+        };
+        assert_eq!(
+            message(small(3, 3)),
+            "width: 3 is too small for the automaton: the interior is one cell wide, so every \
+             interior cell sees at least 6 cells of the wall ring in its 3×3 block and the first \
+             iteration walls it over; use at least 4 (or 0 iterations)"
+        );
+        assert!(message(small(80, 3)).starts_with("height: 3 is too small"));
+        assert_eq!(
+            message(small(4, 4)),
+            "width: a 4×4 map is too small for the automaton: each interior cell touches a \
+             corner and sees 5 cells of the wall ring in its 3×3 block, so the first iteration \
+             walls it over; make width or height at least 5 (or use 0 iterations)"
+        );
+        // Without iterations the random fill is the map.
+        let still = CaveParams {
+            wall_add_iterations: 0,
+            no_wall_add_iterations: 0,
+            floor_chance: 1.0,
+            ..small(3, 3)
+        };
+        let map = generate(&still, 0).unwrap();
+        assert_eq!(map.cells[4], Tile::FLOOR);
+        // 4 × 5 and 5 × 4 can hold floor after an iteration: the
+        // all-floor fill keeps the interior cells away from the corners.
+        for (w, h) in [(4, 5), (5, 4), (4, 80)] {
+            let p = CaveParams {
+                floor_chance: 1.0,
+                wall_add_iterations: 1,
+                no_wall_add_iterations: 0,
+                ..small(w, h)
+            };
+            let map = generate(&p, 0).unwrap_or_else(|e| panic!("{w}×{h}: {e}"));
+            assert!(map.cells.contains(&Tile::FLOOR), "{w}×{h}");
+        }
     }
 
     #[test]
     fn bad_parameters_name_their_field() {
         let ok = CaveParams::default();
-        let cases: [(CaveParams, &str); 14] = [
+        let cases: [(CaveParams, &str); 17] = [
             (CaveParams { width: 0, ..ok }, "width"),
             (CaveParams { width: 2, ..ok }, "width"),
+            (CaveParams { width: 3, ..ok }, "width"),
+            (CaveParams { height: 3, ..ok }, "height"),
+            (
+                CaveParams {
+                    width: 4,
+                    height: 4,
+                    floor_ratio: 0.0,
+                    ..ok
+                },
+                "width",
+            ),
             (
                 CaveParams {
                     height: MAX_SIDE + 1,

@@ -4,7 +4,16 @@
 //! it kept as lists beside the cells (as rot.js's `Map.Digger` and the Rust
 //! roguelike tutorial's `Map` keep their rooms).
 
+use std::sync::LazyLock;
+
 use serde::{Deserialize, Serialize};
+use smallvec::SmallVec;
+pub use smol_str::SmolStr;
+
+/// A room's outline points: up to four (a rectangle's corners, what the
+/// grid generators make) are kept inline, so a rectangular room costs no
+/// allocation of its own.
+pub type Outline = SmallVec<[[u32; 2]; 4]>;
 
 /// One cell's kind. Four fixed kinds, then one kind per tag name in
 /// [`TileMap::tag_kinds`] (`Tile::tag(i)` is `tag_kinds[i]`), up to 251 of
@@ -103,32 +112,62 @@ impl TileRect {
 }
 
 /// A room of the map.
+///
+/// Names, tags and rectangular outlines are kept inline ([`SmolStr`] holds
+/// up to 23 bytes without allocating, [`Outline`] four points): a map of
+/// the grid generators allocates nothing per room, which was a tenth of
+/// the time of a rooms-and-corridors map (BENCHMARKS.md, tile maps).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TileRoom {
     /// A name for output: a level-graph vertex id, or `room N` for the
     /// generators.
-    pub name: String,
+    pub name: SmolStr,
     /// The level-graph tag, empty for rooms of the grid generators.
-    pub tag: String,
+    pub tag: SmolStr,
     /// The bounding box of the room's floor cells.
     pub bounds: TileRect,
     /// The room's outline in cell-corner coordinates (a cell `(x, y)` spans
     /// `x..x+1`, `y..y+1`), clockwise on screen; for a rectangular room the
     /// four corners of `bounds`.
-    pub outline: Vec<[u32; 2]>,
+    pub outline: Outline,
 }
 
 impl TileRoom {
     /// A rectangular room: its outline is `bounds`' corners.
-    pub fn rect(name: impl Into<String>, tag: impl Into<String>, bounds: TileRect) -> Self {
+    pub fn rect(name: impl Into<SmolStr>, tag: impl Into<SmolStr>, bounds: TileRect) -> Self {
         let (l, t, r, b) = (bounds.x, bounds.y, bounds.right(), bounds.bottom());
         TileRoom {
             name: name.into(),
             tag: tag.into(),
             bounds,
-            outline: vec![[l, t], [r, t], [r, b], [l, b]],
+            outline: SmallVec::from_buf([[l, t], [r, t], [r, b], [l, b]]),
         }
     }
+}
+
+/// `room N`, the name the grid generators give room `r`. Every room of
+/// every map is named, on the generators' hot path: the names of the first
+/// [`NAMED_ROOMS`] rooms are made once per process and copied (a
+/// [`SmolStr`] that short is inline: a copy of 24 bytes, no allocation),
+/// which took a name from about 25 ns to a few.
+pub(crate) fn room_name(r: usize) -> SmolStr {
+    static NAMES: LazyLock<Vec<SmolStr>> =
+        LazyLock::new(|| (0..NAMED_ROOMS).map(make_room_name).collect());
+    match NAMES.get(r) {
+        Some(name) => name.clone(),
+        None => make_room_name(r),
+    }
+}
+
+/// How many room names [`room_name`] keeps made.
+const NAMED_ROOMS: usize = 128;
+
+/// `room N`, made afresh.
+fn make_room_name(r: usize) -> SmolStr {
+    let mut name = String::with_capacity(24);
+    name.push_str("room ");
+    name.push_str(&r.to_string());
+    SmolStr::new(name)
 }
 
 /// A door: the cells it covers and the rooms it joins.
@@ -289,6 +328,32 @@ impl TileMap {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn room_names_are_room_n_inside_and_past_the_table() {
+        for r in (0..NAMED_ROOMS + 3).chain([999, 123_456, usize::MAX]) {
+            assert_eq!(room_name(r), format!("room {r}"));
+        }
+    }
+
+    #[test]
+    fn a_rectangular_room_allocates_nothing_of_its_own() {
+        let room = TileRoom::rect(room_name(1_000_000), "treasure", TileRect::new(2, 3, 4, 5));
+        assert!(!room.name.is_heap_allocated() && !room.tag.is_heap_allocated());
+        assert!(!room.outline.spilled());
+        assert_eq!(&room.outline[..], [[2, 3], [6, 3], [6, 8], [2, 8]]);
+        // A longer outline or name still fits: on the heap.
+        let mut bent = room.clone();
+        bent.outline.extend([[4, 8], [4, 6]]);
+        bent.name = SmolStr::new("a name of more than twenty-three bytes");
+        assert!(bent.outline.spilled() && bent.name.is_heap_allocated());
+        let json = serde_json::to_string(&bent).unwrap();
+        assert!(
+            json.contains(r#""outline":[[2,3],[6,3],[6,8],[2,8],[4,8],[4,6]]"#),
+            "{json}"
+        );
+        assert_eq!(serde_json::from_str::<TileRoom>(&json).unwrap(), bent);
+    }
 
     #[test]
     fn tag_kinds_are_added_once_and_named() {

@@ -18,7 +18,9 @@ pub mod raster;
 pub mod regions;
 pub mod rooms_and_corridors;
 
-pub use map::{Tile, TileCorridor, TileDoor, TileMap, TileObject, TileRect, TileRoom};
+pub use map::{
+    Outline, SmolStr, Tile, TileCorridor, TileDoor, TileMap, TileObject, TileRect, TileRoom,
+};
 
 /// Why a generator or the rasterizer refused or gave up.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]

@@ -194,10 +194,10 @@ pub fn rasterize(
         }
         let bounds = bounds_of(&cells, map.width);
         map.rooms.push(TileRoom {
-            name: spec.name.clone(),
-            tag: spec.tag.clone(),
+            name: spec.name.as_str().into(),
+            tag: spec.tag.as_str().into(),
             bounds,
-            outline: frame.floor_outline(placed),
+            outline: frame.floor_outline(placed).into(),
         });
         interiors.push(cells);
     }
@@ -229,8 +229,8 @@ pub fn rasterize(
             return Err(TilesError::parameter(
                 "scale",
                 format!(
-                    "the door of room {room_name} at {:?}–{:?} is one grid unit long, which leaves no door tile at 1 tile per unit; use scale 2 or more",
-                    door.segment[0], door.segment[1]
+                    "the door of room {room_name} at ({}, {})–({}, {}) is one grid unit long, which leaves no door tile at 1 tile per grid unit; use a scale of 2 or more",
+                    door.segment[0].x, door.segment[0].y, door.segment[1].x, door.segment[1].y
                 ),
             ));
         }

@@ -56,7 +56,9 @@
 //! Every map returned is connected: its passable cells form one 4-connected
 //! region and every room is reachable from the first.
 
-use super::map::{Tile, TileCorridor, TileDoor, TileMap, TileRect, TileRoom};
+use super::map::{
+    room_name, Outline, SmolStr, Tile, TileCorridor, TileDoor, TileMap, TileRect, TileRoom,
+};
 use super::TilesError;
 use crate::rng::Rng;
 
@@ -740,9 +742,9 @@ impl Ctx {
             let (x0, y0, x1, y1) = (rect.x, rect.y, rect.right(), rect.bottom());
             TileRoom {
                 name: room_name(r),
-                tag: String::new(),
+                tag: SmolStr::default(),
                 bounds: *rect,
-                outline: vec![[x0, y0], [x1, y0], [x1, y1], [x0, y1]],
+                outline: Outline::from_buf([[x0, y0], [x1, y0], [x1, y1], [x0, y1]]),
             }
         }));
         let (w, h) = (width as usize, height as usize);
@@ -1840,29 +1842,6 @@ fn walk_coordinates(path: &[usize], w: usize) -> Vec<[u32; 2]> {
         cells.push(at);
     }
     cells
-}
-
-/// `room N`, written without the formatting machinery: every room of
-/// every map is named, on the generator's hot path. Inlined: returned
-/// through memory, the String was read back with a load wider than the
-/// stores that wrote it (a stall per room).
-#[inline(always)]
-fn room_name(r: usize) -> String {
-    let mut digits = [0u8; 20];
-    let mut at = digits.len();
-    let mut n = r;
-    loop {
-        at -= 1;
-        digits[at] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    let mut name = String::with_capacity(5 + digits.len() - at);
-    name.push_str("room ");
-    name.extend(digits[at..].iter().map(|&d| char::from(d)));
-    name
 }
 
 fn random_cell(r: &TileRect, rng: &mut Rng) -> [u32; 2] {

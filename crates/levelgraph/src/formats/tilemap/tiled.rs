@@ -478,10 +478,10 @@ impl Doc {
             let kind = if room.tag.is_empty() {
                 "room".to_owned()
             } else {
-                room.tag.clone()
+                room.tag.to_string()
             };
             push(
-                room.name.clone(),
+                room.name.to_string(),
                 kind,
                 outline_object(&room.outline),
                 Vec::new(),

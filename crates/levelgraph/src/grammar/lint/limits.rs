@@ -34,7 +34,9 @@ pub(super) fn check(model: &Grammar, out: &mut Vec<Diagnostic>) {
                     "min_vertices {} is greater than max_vertices {}, so every derivation fails",
                     limits.min_vertices, limits.max_vertices
                 ),
-                Location::Field("limits".into()),
+                model
+                    .spans
+                    .locate(&["min_vertices", "max_vertices", "grammar"], "limits"),
             )
             .with_hint("lower min_vertices or raise max_vertices in the grammar header"),
         );
@@ -111,7 +113,11 @@ pub(super) fn check(model: &Grammar, out: &mut Vec<Diagnostic>) {
             Diagnostic::new(
                 Severity::Error,
                 format!("no start rule: no rule's pattern is a single `{start}` vertex"),
-                Location::Whole,
+                if model.spans.is_text() {
+                    model.spans.locate(&["start", "grammar"], "")
+                } else {
+                    Location::Whole
+                },
             )
             .with_hint(format!(
                 "add `rule start {{ (a:{start}) => (a:room) }}`; a derivation begins from one `{start}` vertex"

@@ -4,6 +4,8 @@
 //! - `reach`: tags never produced, rules that can never match, recipe
 //!   stages that can never run, rules no recipe stage runs;
 //! - `duplicates`: rules that are the same up to renaming their vertices;
+//! - `colours`: a tag's colour typed with the wrong number of hex digits,
+//!   which the `#` rule reads as a comment;
 //! - `terminals`: non-terminal tags that remain in finished levels, found
 //!   by sampling derivations;
 //! - `rooms`: tags that can be in a finished level but have no room
@@ -13,6 +15,7 @@
 //! point at dead or suspicious parts. Each finding names the rule (and its
 //! line, for text grammars).
 
+mod colours;
 mod duplicates;
 mod limits;
 mod reach;
@@ -32,6 +35,7 @@ pub fn lint(grammar: &CompiledGrammar) -> Vec<Diagnostic> {
     limits::check(model, &mut out);
     reach::check(model, &mut out);
     duplicates::check(model, &mut out);
+    colours::check(model, &mut out);
     terminals::check(grammar, TERMINAL_SAMPLES, &mut out);
     rooms::check(model, &mut out);
     out.sort_by_key(|d| std::cmp::Reverse(d.severity));

@@ -11,7 +11,7 @@
 use std::collections::BTreeSet;
 
 use super::location;
-use crate::diagnostic::{Diagnostic, Location, Severity};
+use crate::diagnostic::{Diagnostic, Severity};
 use crate::grammar::model::{Grammar, Rule, WILDCARD};
 
 pub(super) fn check(model: &Grammar, out: &mut Vec<Diagnostic>) {
@@ -170,7 +170,7 @@ pub(super) fn check(model: &Grammar, out: &mut Vec<Diagnostic>) {
             Diagnostic::new(
                 Severity::Error,
                 "the recipe runs no start rule, so no derivation can begin".to_owned(),
-                Location::Field("recipe".into()),
+                model.spans.locate(&["recipe"], "recipe"),
             )
             .with_hint("make the first stage the start rule, e.g. `start 1`"),
         );
