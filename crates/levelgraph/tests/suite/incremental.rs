@@ -7,7 +7,7 @@
 use levelgraph::derive::verify_incremental;
 use levelgraph::grammar;
 
-mod common;
+use crate::common;
 
 fn check(name: &str, src: &str, seeds: std::ops::Range<u64>) {
     let g = grammar::load(src, name).unwrap_or_else(|e| panic!("{name}: {e}"));

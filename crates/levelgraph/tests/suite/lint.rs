@@ -4,7 +4,7 @@
 use levelgraph::diagnostic::{Diagnostic, Severity};
 use levelgraph::grammar::{self, lint::lint};
 
-mod common;
+use crate::common;
 
 fn findings(src: &str) -> Vec<(Severity, String, usize)> {
     let g = grammar::load(src, "lint").unwrap_or_else(|e| panic!("{e}"));

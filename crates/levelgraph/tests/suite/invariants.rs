@@ -16,7 +16,7 @@ use levelgraph::drawing::{force_layout, ForceConfig};
 use levelgraph::formats::{to_dot, to_svg, MissionDoc};
 use levelgraph::grammar::{self, CompiledGrammar};
 
-mod common;
+use crate::common;
 
 const SEEDS: std::ops::RangeInclusive<u64> = 1..=1000;
 const DETERMINISM_SEEDS: std::ops::RangeInclusive<u64> = 1..=50;

@@ -5,7 +5,7 @@
 //! Golden files live in `tests/golden/`; after an intended format change,
 //! rerun with `UPDATE_GOLDEN=1` and review the diff.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 use std::path::Path;

@@ -5,7 +5,7 @@ use levelgraph::diagnostic::Location;
 use levelgraph::grammar;
 use proptest::prelude::*;
 
-mod common;
+use crate::common;
 
 /// Loads `src`; on failure every diagnostic must point inside the text.
 fn load_checked(src: &str) {

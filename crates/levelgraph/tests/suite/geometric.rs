@@ -3,9 +3,9 @@
 //! drawing plane and free of overlapping rooms (checked here by an
 //! independent test), determinism, and the `geometric` header block.
 
-mod common;
+use crate::common;
 #[allow(dead_code)] // the harnesses' helpers; the tests use `grown_grammar`
-#[path = "../benches/support/mod.rs"]
+#[path = "../../benches/support/mod.rs"]
 mod support;
 
 use levelgraph::geometric::{self, check_drawing, segments_cross, GeometrySettings, SpringShape};

@@ -4,7 +4,7 @@
 use levelgraph::diagnostic::{Diagnostic, Location};
 use levelgraph::grammar::{self, Grammar};
 
-mod common;
+use crate::common;
 
 const TAGS: &str = "tags { s \"start\" room \"room\" key \"key\" }\n";
 

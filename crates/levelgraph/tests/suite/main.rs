@@ -1,0 +1,26 @@
+//! levelgraph's integration tests, built as one test binary: each file was
+//! its own binary before, and twenty copies of the library and its
+//! dependencies, linked one by one, cost CI most of its disk and link time.
+//! Each module below is one area; run one with
+//! `cargo test -p levelgraph --test suite <module>::`.
+
+mod common;
+
+mod derivation;
+mod edgar;
+mod geometric;
+mod grammar_errors;
+mod grid_mode;
+mod incremental;
+mod interchange;
+mod invariants;
+mod layout;
+mod lint;
+mod matching_oracle;
+mod mission_format;
+mod nesting;
+mod no_panic;
+mod rooms_block;
+mod rule_features;
+mod tilemap_formats;
+mod tiles_raster;
