@@ -908,6 +908,44 @@ fn layout_of_an_edgar_map_writes_json_and_svg_deterministically() {
     );
 }
 
+/// The summary counts in words: one room, one door, no corridors.
+#[test]
+fn layout_summary_says_one_room_and_one_door_in_the_singular() {
+    let out = scratch("layout-singular");
+    let rooms = Path::new(env!("CARGO_MANIFEST_DIR")).join("../levelgraph/tests/data/edgar/rooms");
+    let rooms = rooms.to_string_lossy();
+    for (name, map, said) in [
+        (
+            "one",
+            "roomsRange:\n  from: 0\n  to: 0\npassages: []\n",
+            "1 room, 0 doors, 0 corridors, ",
+        ),
+        (
+            "two",
+            "roomsRange:\n  from: 0\n  to: 1\npassages:\n  - [0,1]\n",
+            "2 rooms, 1 door, 0 corridors, ",
+        ),
+    ] {
+        let path = out.join(format!("{name}.yml"));
+        fs::write(
+            &path,
+            format!("{map}defaultRoomShapes:\n  - setName: thesis_basic\n"),
+        )
+        .unwrap();
+        let dir = out.join(name);
+        let o = run(&[
+            "layout",
+            &path.to_string_lossy(),
+            "--rooms",
+            &rooms,
+            "--out",
+            &dir.to_string_lossy(),
+        ]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        assert!(stdout(&o).contains(said), "{name}: {}", stdout(&o));
+    }
+}
+
 #[test]
 fn layout_bad_input_exits_2_and_a_limit_exits_1_writing_nothing() {
     let out = scratch("layout-bad");

@@ -1436,6 +1436,9 @@ impl SideVertex for ReplacementVertex {
 /// tabs) that is followed by 3 to 8 hexadecimal digits other than 6 and
 /// then by a character that cannot continue a name: a colour typed with a
 /// digit too few or too many, which the `#` rule reads as a comment.
+/// A word of letters a–f only (`#cafe`, `#add`) counts only when nothing
+/// but `terminal` follows it on the line: otherwise it is more likely the
+/// first word of a comment than a colour.
 fn colour_comment_at(src: &str, from: usize) -> Option<Span> {
     let rest = &src.as_bytes()[from..];
     let hash = from
@@ -1450,9 +1453,16 @@ fn colour_comment_at(src: &str, from: usize) -> Option<Span> {
         .iter()
         .take_while(|b| b.is_ascii_hexdigit())
         .count();
-    let after = src.as_bytes().get(hash + 1 + digits).copied();
+    let end = hash + 1 + digits;
+    let after = src.as_bytes().get(end).copied();
     let ends = after.is_none_or(|b| !is_ident_char(b));
-    ((3..=8).contains(&digits) && digits != 6 && ends).then(|| Span::new(hash, hash + 1 + digits))
+    if !(3..=8).contains(&digits) || digits == 6 || !ends {
+        return None;
+    }
+    let has_decimal = src.as_bytes()[hash + 1..end].iter().any(u8::is_ascii_digit);
+    let line_rest = src[end..].lines().next().unwrap_or("").trim();
+    let like_a_colour = has_decimal || line_rest.is_empty() || line_rest == "terminal";
+    like_a_colour.then(|| Span::new(hash, end))
 }
 
 #[cfg(test)]

@@ -31,11 +31,13 @@ fn examples_are_clean() {
 /// the `#`, after spaces or a tab. Six digits, a comment after a space,
 /// and a `#` on the line after a tag (LF or CRLF) are not: each of those
 /// lines follows a tag with nothing after it, so a look past the line's
-/// end would find them.
+/// end would find them. Nor is a comment whose first word is made of the
+/// letters a–f (`#cafe is …`) and goes on: only such a word alone, or
+/// before `terminal`, looks like a colour.
 #[test]
 fn a_colour_with_the_wrong_digit_count_is_warned() {
-    let src = "tags {\n  s \"start\" #9e9e9 terminal\n  room #abc\n  key \"key\" #c0ffee # fine\n  goal \"goal\" # 12345 a comment\n  hall \"hall\"\n#deadbeef on its own line\n  bell\r\n#abc on its own line after a CRLF\r\n  lock #deadbeef\n  door\t#f00\n}\n\
-               rule start { (a:s) => (a:room) -- (b:key) -- (c:goal) -- (d:lock) -- (e:hall) -- (f:bell) -- (g:door) }\n";
+    let src = "tags {\n  s \"start\" #9e9e9 terminal\n  room #abc\n  key \"key\" #c0ffee # fine\n  goal \"goal\" # 12345 a comment\n  hall \"hall\"\n#deadbeef on its own line\n  bell\r\n#abc on its own line after a CRLF\r\n  lock #deadbeef\n  door\t#f00\n  hub #cafe is where the paths meet\n  fin #add a boss later\n  end #bad terminal\n}\n\
+               rule start { (a:s) => (a:room) -- (b:key) -- (c:goal) -- (d:lock) -- (e:hall) -- (f:bell) -- (g:door) -- (h:hub) -- (i:fin) -- (j:end) }\n";
     let warned: Vec<(String, usize)> = findings(src)
         .into_iter()
         .filter(|(_, m, _)| m.contains("is a comment, not a colour"))
@@ -62,6 +64,10 @@ fn a_colour_with_the_wrong_digit_count_is_warned() {
             (
                 "tag `door`: `#` and 3 hex digits is a comment, not a colour".to_owned(),
                 11
+            ),
+            (
+                "tag `end`: `#` and 3 hex digits is a comment, not a colour".to_owned(),
+                14
             ),
         ]
     );
