@@ -3,33 +3,51 @@
 //! When the `tags` block declares any tag `terminal`, every other tag is a
 //! non-terminal: something rules are meant to rewrite away. Whether one can
 //! remain is undecidable in general, so this samples: it derives seeds
-//! `1..=samples` and reports each non-terminal tag found in a final graph,
-//! with the first seed that shows it and how many seeds did.
+//! `1..=samples` (fewer once the levels hold `vertex_budget` vertices in
+//! all) and reports each non-terminal tag found in a final graph, with the
+//! first seed that shows it, how many seeds did and how many were sampled.
 
 use super::location;
 use crate::derive::derive;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::grammar::CompiledGrammar;
+use crate::graph::Symbol;
 
-pub(super) fn check(grammar: &CompiledGrammar, samples: u64, out: &mut Vec<Diagnostic>) {
+pub(super) fn check(
+    grammar: &CompiledGrammar,
+    samples: u64,
+    vertex_budget: usize,
+    out: &mut Vec<Diagnostic>,
+) {
     let model = grammar.model();
     if !model.tags.iter().any(|t| t.terminal) {
         return;
     }
     // (first seed, seeds) per declared tag.
     let mut seen: Vec<Option<(u64, u64)>> = vec![None; model.tags.len()];
+    let mut sampled = 0;
+    let mut vertices = 0usize;
     for seed in 1..=samples {
+        if vertices >= vertex_budget {
+            break;
+        }
         let graph = match derive(grammar, seed) {
             Ok(d) => d.graph,
             Err(e) => e.into_derivation().graph,
         };
+        sampled += 1;
+        vertices = vertices.saturating_add(graph.vertex_count());
+        // The graph's symbol table, not the declaration order, numbers its
+        // tags: map each symbol to its declaration once, not per vertex.
+        let declared: Vec<Option<usize>> = (0..graph.tags().len())
+            .map(|sym| {
+                let name = graph.tags().name(Symbol(sym as u32));
+                model.tags.iter().position(|t| t.name == name)
+            })
+            .collect();
         let mut present = vec![false; model.tags.len()];
         for (_, v) in graph.vertices() {
-            if let Some(i) = model
-                .tags
-                .iter()
-                .position(|t| t.name == graph.tags().name(v.tag))
-            {
+            if let Some(i) = declared[v.tag.index()] {
                 present[i] = true;
             }
         }
@@ -49,7 +67,7 @@ pub(super) fn check(grammar: &CompiledGrammar, samples: u64, out: &mut Vec<Diagn
             Diagnostic::new(
                 Severity::Warning,
                 format!(
-                    "non-terminal tag `{}` remains in finished levels ({count} of {samples} seeds, first seed {first})",
+                    "non-terminal tag `{}` remains in finished levels ({count} of {sampled} seeds, first seed {first})",
                     decl.name
                 ),
                 location(decl.span, format!("tags[{i}]")),
@@ -58,6 +76,40 @@ pub(super) fn check(grammar: &CompiledGrammar, samples: u64, out: &mut Vec<Diagn
                                 "run `levelgraph generate GRAMMAR --seed {first}` to see one; add a rule that rewrites `{}`, or mark it `terminal`",
                 decl.name
             )),
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every level of this grammar has 3 vertices, one of them `todo`.
+    const LEFT_BEHIND: &str = "tags { s room terminal todo }\n\
+        rule start { (a:s) => (a:room) -- (b:todo) -- (c:room) }\n";
+
+    fn sampled_message(vertex_budget: usize) -> String {
+        let grammar = crate::grammar::load(LEFT_BEHIND, "t").unwrap();
+        let mut out = Vec::new();
+        check(&grammar, 200, vertex_budget, &mut out);
+        assert_eq!(out.len(), 1, "{out:?}");
+        out.remove(0).message
+    }
+
+    #[test]
+    fn sampling_stops_at_the_seed_that_reaches_the_vertex_budget() {
+        // 3 + 3 + 3 < 10 <= 12: the fourth level crosses the budget.
+        assert!(
+            sampled_message(10).ends_with("(4 of 4 seeds, first seed 1)"),
+            "{}",
+            sampled_message(10)
+        );
+        assert!(sampled_message(9).ends_with("(3 of 3 seeds, first seed 1)"));
+        assert!(sampled_message(usize::MAX).ends_with("(200 of 200 seeds, first seed 1)"));
+        // The library's budget leaves small grammars all their seeds.
+        assert!(
+            sampled_message(crate::grammar::lint::TERMINAL_SAMPLE_VERTICES)
+                .ends_with("(200 of 200 seeds, first seed 1)")
         );
     }
 }
