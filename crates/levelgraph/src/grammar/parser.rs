@@ -1436,9 +1436,9 @@ impl SideVertex for ReplacementVertex {
 /// tabs) that is followed by 3 to 8 hexadecimal digits other than 6 and
 /// then by a character that cannot continue a name: a colour typed with a
 /// digit too few or too many, which the `#` rule reads as a comment.
-/// A word of letters a–f only (`#cafe`, `#add`) counts only when nothing
-/// but `terminal` follows it on the line: otherwise it is more likely the
-/// first word of a comment than a colour.
+/// A word of letters a–f only, in either case (`#cafe`, `#Add`), counts
+/// only when nothing but `terminal` follows it on the line: otherwise it is
+/// more likely the first word of a comment than a colour.
 fn colour_comment_at(src: &str, from: usize) -> Option<Span> {
     let rest = &src.as_bytes()[from..];
     let hash = from
