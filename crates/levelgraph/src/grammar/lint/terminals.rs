@@ -3,8 +3,8 @@
 //! When the `tags` block declares any tag `terminal`, every other tag is a
 //! non-terminal: something rules are meant to rewrite away. Whether one can
 //! remain is undecidable in general, so this samples: it derives seeds
-//! `1..=samples` (fewer once the levels hold `vertex_budget` vertices in
-//! all) and reports each non-terminal tag found in a final graph, with the
+//! `1..=samples` (fewer once the levels' vertices and rule applications
+//! reach `work_budget` in all) and reports each non-terminal tag found in a final graph, with the
 //! first seed that shows it, how many seeds did and how many were sampled.
 
 use super::location;
@@ -16,7 +16,7 @@ use crate::graph::Symbol;
 pub(super) fn check(
     grammar: &CompiledGrammar,
     samples: u64,
-    vertex_budget: usize,
+    work_budget: usize,
     out: &mut Vec<Diagnostic>,
 ) {
     let model = grammar.model();
@@ -26,17 +26,20 @@ pub(super) fn check(
     // (first seed, seeds) per declared tag.
     let mut seen: Vec<Option<(u64, u64)>> = vec![None; model.tags.len()];
     let mut sampled = 0;
-    let mut vertices = 0usize;
+    let mut work = 0usize;
     for seed in 1..=samples {
-        if vertices >= vertex_budget {
+        if work >= work_budget {
             break;
         }
-        let graph = match derive(grammar, seed) {
-            Ok(d) => d.graph,
-            Err(e) => e.into_derivation().graph,
+        let derivation = match derive(grammar, seed) {
+            Ok(d) => d,
+            Err(e) => e.into_derivation(),
         };
+        let graph = derivation.graph;
         sampled += 1;
-        vertices = vertices.saturating_add(graph.vertex_count());
+        work = work
+            .saturating_add(graph.vertex_count())
+            .saturating_add(derivation.trace.len());
         // The graph's symbol table, not the declaration order, numbers its
         // tags: map each symbol to its declaration once, not per vertex.
         let declared: Vec<Option<usize>> = (0..graph.tags().len())
@@ -84,32 +87,32 @@ pub(super) fn check(
 mod tests {
     use super::*;
 
-    /// Every level of this grammar has 3 vertices, one of them `todo`.
+    /// Every level of this grammar has 3 vertices, one of them `todo`, from
+    /// 1 application: 4 units of work.
     const LEFT_BEHIND: &str = "tags { s room terminal todo }\n\
         rule start { (a:s) => (a:room) -- (b:todo) -- (c:room) }\n";
 
-    fn sampled_message(vertex_budget: usize) -> String {
+    fn sampled_message(work_budget: usize) -> String {
         let grammar = crate::grammar::load(LEFT_BEHIND, "t").unwrap();
         let mut out = Vec::new();
-        check(&grammar, 200, vertex_budget, &mut out);
+        check(&grammar, 200, work_budget, &mut out);
         assert_eq!(out.len(), 1, "{out:?}");
         out.remove(0).message
     }
 
     #[test]
-    fn sampling_stops_at_the_seed_that_reaches_the_vertex_budget() {
-        // 3 + 3 + 3 < 10 <= 12: the fourth level crosses the budget.
+    fn sampling_stops_at_the_seed_that_reaches_the_work_budget() {
+        // 4 + 4 + 4 < 13 <= 16: the fourth level crosses the budget (with
+        // vertices alone it would be the fifth).
         assert!(
-            sampled_message(10).ends_with("(4 of 4 seeds, first seed 1)"),
+            sampled_message(13).ends_with("(4 of 4 seeds, first seed 1)"),
             "{}",
-            sampled_message(10)
+            sampled_message(13)
         );
-        assert!(sampled_message(9).ends_with("(3 of 3 seeds, first seed 1)"));
+        assert!(sampled_message(12).ends_with("(3 of 3 seeds, first seed 1)"));
         assert!(sampled_message(usize::MAX).ends_with("(200 of 200 seeds, first seed 1)"));
         // The library's budget leaves small grammars all their seeds.
-        assert!(
-            sampled_message(crate::grammar::lint::TERMINAL_SAMPLE_VERTICES)
-                .ends_with("(200 of 200 seeds, first seed 1)")
-        );
+        assert!(sampled_message(crate::grammar::lint::TERMINAL_SAMPLE_WORK)
+            .ends_with("(200 of 200 seeds, first seed 1)"));
     }
 }
