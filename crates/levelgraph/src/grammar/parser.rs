@@ -1437,8 +1437,9 @@ impl SideVertex for ReplacementVertex {
 /// then by a character that cannot continue a name: a colour typed with a
 /// digit too few or too many, which the `#` rule reads as a comment.
 /// A word of letters a–f only, in either case (`#cafe`, `#Add`), counts
-/// only when nothing but `terminal` follows it on the line: otherwise it is
-/// more likely the first word of a comment than a colour.
+/// only when what follows it on the line is nothing, or starts with
+/// `terminal` or another `#`: a word of prose after it makes it more
+/// likely the first word of a comment than a colour.
 fn colour_comment_at(src: &str, from: usize) -> Option<Span> {
     let rest = &src.as_bytes()[from..];
     let hash = from
@@ -1461,7 +1462,9 @@ fn colour_comment_at(src: &str, from: usize) -> Option<Span> {
     }
     let has_decimal = src.as_bytes()[hash + 1..end].iter().any(u8::is_ascii_digit);
     let line_rest = src[end..].lines().next().unwrap_or("").trim();
-    let like_a_colour = has_decimal || line_rest.is_empty() || line_rest == "terminal";
+    let next_word = line_rest.split_whitespace().next().unwrap_or("");
+    let like_a_colour =
+        has_decimal || matches!(next_word, "" | "terminal") || next_word.starts_with('#');
     like_a_colour.then(|| Span::new(hash, end))
 }
 
