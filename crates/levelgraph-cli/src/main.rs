@@ -22,7 +22,7 @@ use levelgraph::formats::{
     host_for, to_dot, to_graphml, to_seed003_text, to_svg, MissionDoc, MissionError,
 };
 use levelgraph::geometric::GeometrySettings;
-use levelgraph::grammar::{self, lint::lint, CompiledGrammar, GrammarError};
+use levelgraph::grammar::{self, lint::lint_report, CompiledGrammar, GrammarError};
 use levelgraph::rng::attempt_seed;
 use levelgraph::{DeriveError, Graph};
 
@@ -562,8 +562,12 @@ fn level_cell_px(width: u32, height: u32) -> u32 {
 
 fn check(path: &Path) -> Result<(), Failure> {
     let loaded = load_grammar(Some(path))?;
-    let findings = lint(&loaded.grammar);
+    let report = lint_report(&loaded.grammar);
+    let findings = report.findings;
     diagnostics::print(&loaded.name, &loaded.text, &findings);
+    if let Some(note) = report.sampling.and_then(|s| s.budget_note()) {
+        eprintln!("note: {note}");
+    }
     let errors = findings
         .iter()
         .filter(|d| d.severity == Severity::Error)

@@ -35,21 +35,73 @@ pub const TERMINAL_SAMPLES: u64 = 200;
 /// of 100,000 vertices took `check` 14 s in silence, and 200 of 2 vertices
 /// retagged 200,000 times 8 s (release build). Now 21 and 20 seeds are
 /// sampled, about 2 s and 1 s, and a grammar of up to 10,000 vertices from
-/// 10,000 applications a level keeps all 200. A count, not a clock, so `check` says the same on every machine.
+/// 10,000 applications a level keeps all 200. A count, not a clock, so
+/// `check` says the same on every machine; [`LintReport::sampling`] tells
+/// when it stopped the sampling.
 pub const TERMINAL_SAMPLE_WORK: usize = 4_000_000;
 
 /// All findings for `grammar`, errors first, otherwise in the order above.
+/// [`lint_report`] also tells how the terminal-tag sampling went.
 pub fn lint(grammar: &CompiledGrammar) -> Vec<Diagnostic> {
+    lint_report(grammar).findings
+}
+
+/// What [`lint_report`] found.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LintReport {
+    /// All findings, errors first, otherwise in the order of this module's
+    /// list.
+    pub findings: Vec<Diagnostic>,
+    /// How the terminal-tag check sampled; `None` when the grammar marks no
+    /// tag `terminal`, so that check did not run.
+    pub sampling: Option<Sampling>,
+}
+
+/// How many seeds the terminal-tag check derived, and why it stopped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Sampling {
+    /// Seeds `1..=sampled` were derived.
+    pub sampled: u64,
+    /// The seeds it would have derived without the budget
+    /// ([`TERMINAL_SAMPLES`]).
+    pub wanted: u64,
+    /// The vertices and rule applications of the sampled levels, summed.
+    pub work: usize,
+    /// The budget of `work` ([`TERMINAL_SAMPLE_WORK`] for [`lint_report`]).
+    pub budget: usize,
+    /// Whether the budget stopped the sampling before `wanted` seeds.
+    pub stopped_by_budget: bool,
+}
+
+impl Sampling {
+    /// One sentence for the user when the budget stopped the sampling (a
+    /// search stopped by a limit names the limit), else `None`.
+    pub fn budget_note(&self) -> Option<String> {
+        self.stopped_by_budget.then(|| {
+            format!(
+                "the non-terminal tag check sampled {} of {} seeds: their levels reached its budget of {} vertices and rule applications",
+                self.sampled, self.wanted, self.budget
+            )
+        })
+    }
+}
+
+/// All findings for `grammar` (as [`lint`]) and how the terminal-tag
+/// sampling went.
+pub fn lint_report(grammar: &CompiledGrammar) -> LintReport {
     let model = grammar.model();
     let mut out = Vec::new();
     limits::check(model, &mut out);
     reach::check(model, &mut out);
     duplicates::check(model, &mut out);
     colours::check(model, &mut out);
-    terminals::check(grammar, TERMINAL_SAMPLES, TERMINAL_SAMPLE_WORK, &mut out);
+    let sampling = terminals::check(grammar, TERMINAL_SAMPLES, TERMINAL_SAMPLE_WORK, &mut out);
     rooms::check(model, &mut out);
     out.sort_by_key(|d| std::cmp::Reverse(d.severity));
-    out
+    LintReport {
+        findings: out,
+        sampling,
+    }
 }
 
 /// Only the errors: the cheap checks that can find them (limits, start

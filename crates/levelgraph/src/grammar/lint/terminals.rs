@@ -7,7 +7,7 @@
 //! reach `work_budget` in all) and reports each non-terminal tag found in a final graph, with the
 //! first seed that shows it, how many seeds did and how many were sampled.
 
-use super::location;
+use super::{location, Sampling};
 use crate::derive::derive;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::grammar::CompiledGrammar;
@@ -18,10 +18,10 @@ pub(super) fn check(
     samples: u64,
     work_budget: usize,
     out: &mut Vec<Diagnostic>,
-) {
+) -> Option<Sampling> {
     let model = grammar.model();
     if !model.tags.iter().any(|t| t.terminal) {
-        return;
+        return None;
     }
     // (first seed, seeds) per declared tag.
     let mut seen: Vec<Option<(u64, u64)>> = vec![None; model.tags.len()];
@@ -81,6 +81,13 @@ pub(super) fn check(
             )),
         );
     }
+    Some(Sampling {
+        sampled,
+        wanted: samples,
+        work,
+        budget: work_budget,
+        stopped_by_budget: sampled < samples,
+    })
 }
 
 #[cfg(test)]
@@ -95,9 +102,45 @@ mod tests {
     fn sampled_message(work_budget: usize) -> String {
         let grammar = crate::grammar::load(LEFT_BEHIND, "t").unwrap();
         let mut out = Vec::new();
-        check(&grammar, 200, work_budget, &mut out);
+        let sampling = check(&grammar, 200, work_budget, &mut out).unwrap();
         assert_eq!(out.len(), 1, "{out:?}");
+        // Every level is 4 units of work.
+        assert_eq!(sampling.work, 4 * sampling.sampled as usize);
+        assert_eq!(sampling.wanted, 200);
         out.remove(0).message
+    }
+
+    #[test]
+    fn the_sampling_says_whether_the_budget_stopped_it() {
+        let grammar = crate::grammar::load(LEFT_BEHIND, "t").unwrap();
+        let sampling = |budget| check(&grammar, 200, budget, &mut Vec::new()).unwrap();
+        assert_eq!(
+            sampling(13),
+            Sampling {
+                sampled: 4,
+                wanted: 200,
+                work: 16,
+                budget: 13,
+                stopped_by_budget: true
+            }
+        );
+        assert_eq!(
+            sampling(13).budget_note().unwrap(),
+            "the non-terminal tag check sampled 4 of 200 seeds: their levels reached its budget of 13 vertices and rule applications"
+        );
+        // The 200th seed crossing the budget stops nothing.
+        assert!(!sampling(199 * 4 + 1).stopped_by_budget);
+        assert_eq!(sampling(199 * 4 + 1).budget_note(), None);
+        assert_eq!(sampling(199 * 4 + 1).sampled, 200);
+        assert!(!sampling(usize::MAX).stopped_by_budget);
+    }
+
+    #[test]
+    fn no_terminal_tag_no_sampling() {
+        let grammar = crate::grammar::load(&LEFT_BEHIND.replace(" terminal", ""), "t").unwrap();
+        let mut out = Vec::new();
+        assert_eq!(check(&grammar, 200, usize::MAX, &mut out), None);
+        assert_eq!(out, []);
     }
 
     #[test]
