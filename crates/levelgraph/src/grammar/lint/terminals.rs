@@ -3,9 +3,10 @@
 //! When the `tags` block declares any tag `terminal`, every other tag is a
 //! non-terminal: something rules are meant to rewrite away. Whether one can
 //! remain is undecidable in general, so this samples: it derives seeds
-//! `1..=samples` (fewer once the levels' vertices and rule applications
-//! reach `work_budget` in all) and reports each non-terminal tag found in a final graph, with the
-//! first seed that shows it, how many seeds did and how many were sampled.
+//! `1..=samples` (fewer once the levels' vertices and derivation steps
+//! reach `work_budget` in all) and reports each non-terminal tag found in a
+//! final graph, with the first seed that shows it, how many seeds did and
+//! how many were sampled.
 
 use super::{location, Sampling};
 use crate::derive::derive;
@@ -35,11 +36,14 @@ pub(super) fn check(
             Ok(d) => d,
             Err(e) => e.into_derivation(),
         };
+        // Steps as `max_iterations` counts them: a step skipped by a rule's
+        // `probability` searched for its match as an applied one did.
+        let steps = derivation.trace.len() + derivation.skipped as usize;
         let graph = derivation.graph;
         sampled += 1;
         work = work
             .saturating_add(graph.vertex_count())
-            .saturating_add(derivation.trace.len());
+            .saturating_add(steps);
         // The graph's symbol table, not the declaration order, numbers its
         // tags: map each symbol to its declaration once, not per vertex.
         let declared: Vec<Option<usize>> = (0..graph.tags().len())
@@ -126,13 +130,33 @@ mod tests {
         );
         assert_eq!(
             sampling(13).budget_note().unwrap(),
-            "the non-terminal tag check sampled 4 of 200 seeds: their levels reached its budget of 13 vertices and rule applications"
+            "the non-terminal tag check sampled 4 of 200 seeds: their levels reached its budget of 13 vertices and derivation steps"
         );
         // The 200th seed crossing the budget stops nothing.
         assert!(!sampling(199 * 4 + 1).stopped_by_budget);
         assert_eq!(sampling(199 * 4 + 1).budget_note(), None);
         assert_eq!(sampling(199 * 4 + 1).sampled, 200);
         assert!(!sampling(usize::MAX).stopped_by_budget);
+    }
+
+    #[test]
+    fn steps_skipped_by_probability_count_as_work() {
+        // Every level has 2 vertices and ends at the iteration limit, 10
+        // steps: `start`, then `flip` applied or skipped 9 times.
+        let grammar = crate::grammar::load(
+            "grammar \"g\" {\n start s\n max_iterations 10\n}\n\
+             tags { s a terminal b }\n\
+             rule start { (x:s) => (x:a) -- (y:b) }\n\
+             rule flip probability 0.5 { (x:a) -- (y:b) => (x:b) -- (y:a) }\n",
+            "t",
+        )
+        .unwrap();
+        let skipped: u32 = (1..=200)
+            .map(|seed| derive(&grammar, seed).unwrap().skipped)
+            .sum();
+        assert!(skipped > 0);
+        let sampling = check(&grammar, 200, usize::MAX, &mut Vec::new()).unwrap();
+        assert_eq!(sampling.work, 200 * (2 + 10));
     }
 
     #[test]
