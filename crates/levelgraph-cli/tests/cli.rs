@@ -689,6 +689,42 @@ fn check_prints_sixteen_thousand_warnings_quickly() {
     );
 }
 
+/// `check` says on stderr when the work budget stopped the non-terminal
+/// tag sampling (`examples_generate_and_check_clean` sees no note for
+/// grammars it leaves all 200 seeds). Each level here has 2 vertices and
+/// 200,000 steps, nearly all skipped by `probability`: 4,000,000 units of
+/// work after 20 seeds.
+#[test]
+fn check_notes_when_the_budget_stopped_the_terminal_sampling() {
+    let dir = scratch("sampling-note");
+    let grammar = write(
+        &dir,
+        "skip.lg",
+        "grammar \"skip\" {\n  start s\n  max_iterations 200000\n}\n\
+         tags { s a terminal b }\n\
+         rule start { (x:s) => (x:a) -- (y:b) }\n\
+         rule flip probability 0.001 { (x:a) -- (y:b) => (x:b) -- (y:a) }\n",
+    );
+    let o = run(&["check", &grammar]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("(20 of 20 seeds, first seed 1)"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(
+        stderr(&o).ends_with(
+            "\nnote: the non-terminal tag check sampled 20 of 200 seeds: their levels reached its budget of 4000000 vertices and derivation steps\n"
+        ),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(
+        stdout(&o),
+        format!("{grammar}: grammar `skip`, 2 rules, 3 tags: 0 errors, 1 warning\n")
+    );
+}
+
 /// An output folder where one of the files to write is a folder: the files
 /// before it were already renamed into place when its rename failed, so
 /// the run exited 2 having replaced `mission.json` and `mission.dot`.
