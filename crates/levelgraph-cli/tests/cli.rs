@@ -714,7 +714,7 @@ fn check_notes_when_the_budget_stopped_the_terminal_sampling() {
     );
     assert!(
         stderr(&o).ends_with(
-            "\nnote: the non-terminal tag check sampled 20 of 200 seeds: their levels reached its budget of 4000000 vertices and derivation steps\n"
+            "\nnote: the non-terminal tag check sampled 20 of 200 seeds: their levels reached its work budget of 4000000 (vertices and derivation steps, and force steps in geometric grammars)\n"
         ),
         "{}",
         stderr(&o)

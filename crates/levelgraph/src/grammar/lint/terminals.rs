@@ -3,14 +3,15 @@
 //! When the `tags` block declares any tag `terminal`, every other tag is a
 //! non-terminal: something rules are meant to rewrite away. Whether one can
 //! remain is undecidable in general, so this samples: it derives seeds
-//! `1..=samples` (fewer once the levels' vertices and derivation steps
-//! reach `work_budget` in all) and reports each non-terminal tag found in a
+//! `1..=samples` (fewer once the levels' work, see [`sample`], reaches
+//! `work_budget` in all) and reports each non-terminal tag found in a
 //! final graph, with the first seed that shows it, how many seeds did and
 //! how many were sampled.
 
 use super::{location, Sampling};
-use crate::derive::derive;
+use crate::derive::{derive, Derivation, DeriveError};
 use crate::diagnostic::{Diagnostic, Severity};
+use crate::geometric;
 use crate::grammar::CompiledGrammar;
 use crate::graph::Symbol;
 
@@ -32,18 +33,10 @@ pub(super) fn check(
         if work >= work_budget {
             break;
         }
-        let derivation = match derive(grammar, seed) {
-            Ok(d) => d,
-            Err(e) => e.into_derivation(),
-        };
-        // Steps as `max_iterations` counts them: a step skipped by a rule's
-        // `probability` searched for its match as an applied one did.
-        let steps = derivation.trace.len() + derivation.skipped as usize;
+        let (derivation, cost) = sample(grammar, seed);
         let graph = derivation.graph;
         sampled += 1;
-        work = work
-            .saturating_add(graph.vertex_count())
-            .saturating_add(steps);
+        work = work.saturating_add(cost);
         // The graph's symbol table, not the declaration order, numbers its
         // tags: map each symbol to its declaration once, not per vertex.
         let declared: Vec<Option<usize>> = (0..graph.tags().len())
@@ -94,6 +87,47 @@ pub(super) fn check(
     })
 }
 
+/// The level of `seed` (of a failed derivation, its partial graph) and its
+/// cost in units of work: its vertices plus its derivation steps (as
+/// `max_iterations` counts them: a step skipped by a rule's `probability`
+/// searched for its match as an applied one did), and for a `geometric`
+/// grammar also its force work, each of them times the attempts made.
+fn sample(grammar: &CompiledGrammar, seed: u64) -> (Derivation, usize) {
+    let Some(settings) = &grammar.model().geometry else {
+        let derivation = derive(grammar, seed).unwrap_or_else(|e| e.into_derivation());
+        let cost = plain_cost(&derivation);
+        return (derivation, cost);
+    };
+    let (derivation, attempts, force_steps) = match geometric::derive(grammar, seed, settings) {
+        Ok(g) => (g.derivation, g.attempts, g.relax.steps),
+        // A failed drawing's steps are not reported: those of the plain
+        // part only.
+        Err(e) => {
+            let attempts = match &e {
+                DeriveError::Drawing { attempts, .. } => *attempts,
+                _ => 1,
+            };
+            (e.into_derivation(), attempts, 0)
+        }
+    };
+    let force = usize::try_from(force_steps)
+        .unwrap_or(usize::MAX)
+        .saturating_mul(derivation.graph.vertex_count())
+        / VERTEX_STEPS_PER_UNIT;
+    let cost = plain_cost(&derivation)
+        .saturating_add(force)
+        .saturating_mul(attempts as usize);
+    (derivation, cost)
+}
+
+fn plain_cost(derivation: &Derivation) -> usize {
+    derivation.graph.vertex_count() + derivation.trace.len() + derivation.skipped as usize
+}
+
+/// Force steps times vertices that cost about as much as one unit of a
+/// plain derivation's work.
+const VERTEX_STEPS_PER_UNIT: usize = 3;
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -130,7 +164,7 @@ mod tests {
         );
         assert_eq!(
             sampling(13).budget_note().unwrap(),
-            "the non-terminal tag check sampled 4 of 200 seeds: their levels reached its budget of 13 vertices and derivation steps"
+            "the non-terminal tag check sampled 4 of 200 seeds: their levels reached its work budget of 13 (vertices and derivation steps, and force steps in geometric grammars)"
         );
         // The 200th seed crossing the budget stops nothing.
         assert!(!sampling(199 * 4 + 1).stopped_by_budget);
@@ -157,6 +191,26 @@ mod tests {
         assert!(skipped > 0);
         let sampling = check(&grammar, 200, usize::MAX, &mut Vec::new()).unwrap();
         assert_eq!(sampling.work, 200 * (2 + 10));
+    }
+
+    #[test]
+    fn a_geometric_level_costs_its_force_steps_too() {
+        let text = include_str!("../../../../../examples/quads.lg");
+        assert!(text.contains("\n  geometric"), "quads.lg is geometric");
+        let grammar = crate::grammar::load(text, "quads").unwrap();
+        let settings = grammar.model().geometry.clone().unwrap();
+        for seed in 1..=5 {
+            let g = geometric::derive(&grammar, seed, &settings).unwrap();
+            let (derivation, cost) = sample(&grammar, seed);
+            assert_eq!(
+                derivation.graph.vertex_count(),
+                g.derivation.graph.vertex_count()
+            );
+            let plain = plain_cost(&derivation);
+            let force = g.relax.steps as usize * derivation.graph.vertex_count() / 3;
+            assert!(force > 0, "seed {seed}: no force steps");
+            assert_eq!(cost, (plain + force) * g.attempts as usize, "seed {seed}");
+        }
     }
 
     #[test]
