@@ -101,7 +101,8 @@ fn sample(grammar: &CompiledGrammar, seed: u64) -> (Derivation, usize) {
     let (derivation, attempts, force_steps) = match geometric::derive(grammar, seed, settings) {
         Ok(g) => (g.derivation, g.attempts, g.relax.steps),
         // A failed drawing's steps are not reported: those of the plain
-        // part only.
+        // part only. A rewriting that fails its limits reports no
+        // attempts: it counts as one, even after failed drawings.
         Err(e) => {
             let attempts = match &e {
                 DeriveError::Drawing { attempts, .. } => *attempts,
@@ -110,14 +111,26 @@ fn sample(grammar: &CompiledGrammar, seed: u64) -> (Derivation, usize) {
             (e.into_derivation(), attempts, 0)
         }
     };
+    let cost = geometric_cost(
+        plain_cost(&derivation),
+        force_steps,
+        derivation.graph.vertex_count(),
+        attempts,
+    );
+    (derivation, cost)
+}
+
+/// A geometric level's cost: `(plain + force_steps × vertices ÷ 3) ×
+/// attempts`, saturating. Apart from [`sample`] so that a test can reach
+/// attempts above 1, which no example's levels need.
+fn geometric_cost(plain: usize, force_steps: u64, vertices: usize, attempts: u32) -> usize {
     let force = usize::try_from(force_steps)
         .unwrap_or(usize::MAX)
-        .saturating_mul(derivation.graph.vertex_count())
+        .saturating_mul(vertices)
         / VERTEX_STEPS_PER_UNIT;
-    let cost = plain_cost(&derivation)
+    plain
         .saturating_add(force)
-        .saturating_mul(attempts as usize);
-    (derivation, cost)
+        .saturating_mul(usize::try_from(attempts).unwrap_or(usize::MAX))
 }
 
 fn plain_cost(derivation: &Derivation) -> usize {
@@ -211,6 +224,19 @@ mod tests {
             assert!(force > 0, "seed {seed}: no force steps");
             assert_eq!(cost, (plain + force) * g.attempts as usize, "seed {seed}");
         }
+    }
+
+    /// Every quads level above passes its first drawing, so the attempts
+    /// factor is tested here.
+    #[test]
+    fn a_geometric_level_costs_every_attempt_and_saturates() {
+        assert_eq!(geometric_cost(10, 0, 7, 1), 10);
+        assert_eq!(geometric_cost(10, 6, 7, 1), 10 + 6 * 7 / 3);
+        assert_eq!(geometric_cost(10, 6, 7, 3), 3 * (10 + 6 * 7 / 3));
+        assert_eq!(geometric_cost(10, 6, 7, 0), 0);
+        assert_eq!(geometric_cost(10, u64::MAX, 7, 1), usize::MAX / 3 + 10);
+        assert_eq!(geometric_cost(10, u64::MAX, 7, 4), usize::MAX);
+        assert_eq!(geometric_cost(usize::MAX, 1, 1, 2), usize::MAX);
     }
 
     #[test]
