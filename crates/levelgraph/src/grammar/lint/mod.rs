@@ -41,8 +41,9 @@ pub const TERMINAL_SAMPLES: u64 = 200;
 /// when it stopped the sampling. A `geometric` grammar's levels count
 /// their force steps too (force steps × vertices ÷ 3, so that a unit costs
 /// about as much time as in a plain derivation), all times the attempts
-/// made: 200 levels of 608 vertices took 24 s, 8 now take 1 s; levels of
-/// about 100 vertices keep all 200 seeds.
+/// made (a level whose drawings all fail reports no force steps: only its
+/// vertices and steps count): 200 levels of 608 vertices took 24 s, 8 now
+/// take 1 s; levels of about 100 vertices keep all 200 seeds.
 pub const TERMINAL_SAMPLE_WORK: usize = 4_000_000;
 
 /// All findings for `grammar`, errors first, otherwise in the order above.
