@@ -311,6 +311,13 @@ impl<'src> Parser<'src> {
             _ => return Err(self.unexpected("the grammar's name as a string")),
         }
         self.expect(TokenKind::LBrace)?;
+        let open = self.last_span();
+        self.settings(grammar)
+            .map_err(|e| self.brace_in_comment(open, e))
+    }
+
+    /// The header's settings, after its `{`, through its `}`.
+    fn settings(&mut self, grammar: &mut Grammar) -> Result<(), Diagnostic> {
         let mut seen: BTreeMap<&str, Span> = BTreeMap::new();
         while !self.eat(&TokenKind::RBrace) {
             let (key, span) = self.ident("a setting or `}`")?;
@@ -456,8 +463,12 @@ impl<'src> Parser<'src> {
 
     fn tags(&mut self, out: &mut Vec<TagDecl>) -> Result<(), Diagnostic> {
         self.expect(TokenKind::LBrace)?;
+        let open = self.last_span();
         while !self.eat(&TokenKind::RBrace) {
-            let (name, span) = self.ident("a tag name or `}`")?;
+            let (name, span) = match self.ident("a tag name or `}`") {
+                Ok(found) => found,
+                Err(e) => return Err(self.brace_in_comment(open, e)),
+            };
             let mut decl = TagDecl {
                 name: name.to_owned(),
                 description: String::new(),
@@ -484,6 +495,50 @@ impl<'src> Parser<'src> {
             out.push(decl);
         }
         Ok(())
+    }
+
+    /// `e`, with a hint when a comment between the block's `{` (`open`)
+    /// and the current token holds a `}`: a `#` or `//` comment runs to the
+    /// end of its line, so a `}` after one (`tags { a #abc }`, a colour
+    /// typed with a digit too few) does not end the block, which then runs
+    /// on into the next lines, and the error lands far from its cause.
+    /// Only when the block ran on into another item (a top-level word
+    /// such as `rule` at the start of a line was read inside it, or the
+    /// file ended): a comment with a `}` in a block that ends where it
+    /// should is not the cause of an error in it.
+    fn brace_in_comment(&self, open: Span, e: Diagnostic) -> Diagnostic {
+        let first = self.tokens.partition_point(|t| t.span.start < open.end);
+        let upto = self.tokens.get(first..=self.pos).unwrap_or_default();
+        let ran_on = upto.iter().any(|&t| self.starts_item(t));
+        if !ran_on {
+            return e;
+        }
+        let mut gap_start = open.end;
+        let mut comment = None;
+        for t in upto {
+            comment = comment_with_brace(self.src, gap_start, t.span.start);
+            if comment.is_some() {
+                break;
+            }
+            gap_start = t.span.end;
+        }
+        let Some(comment) = comment else {
+            return e;
+        };
+        let at = line_col(self.src, comment);
+        let word = &self.src[comment..];
+        let word = &word[..word
+            .find(|c: char| c.is_whitespace() || c == '}')
+            .unwrap_or(word.len())];
+        let colour = if word.len() > 1 && word[1..].bytes().all(|b| b.is_ascii_hexdigit()) {
+            " (a colour is `#` and six hex digits)"
+        } else {
+            ""
+        };
+        e.with_hint(format!(
+            "line {}'s `}}` is inside a comment: `{word}` at column {} starts one{colour} and it runs to the end of the line; if that `}}` was to end the block, the block runs on to here",
+            at.line, at.column
+        ))
     }
 
     fn rule(&mut self) -> Result<Rule, Diagnostic> {
@@ -644,6 +699,19 @@ impl<'src> Parser<'src> {
         Ok(())
     }
 
+    /// Whether `t` is the end of the file or a word that starts a top-level
+    /// item (`rule`, `tags`, …) at the start of a line: where a block that
+    /// was not closed runs on to.
+    fn starts_item(&self, t: Token<'_>) -> bool {
+        match t.kind {
+            TokenKind::Eof => true,
+            TokenKind::Ident("grammar" | "tags" | "rule" | "group" | "recipe" | "rooms") => {
+                line_col(self.src, t.span.start).column == 1
+            }
+            _ => false,
+        }
+    }
+
     /// `e`, an error inside the block `what` opened at `open`, or, when it
     /// stopped at the end of the file or at a word that starts a top-level
     /// item at the start of a line (`rule`, `tags`, …), the error that the
@@ -651,18 +719,11 @@ impl<'src> Parser<'src> {
     /// as "expected a vertex, found `rule`".
     fn unclosed(&self, what: &str, open: Span, e: Diagnostic) -> Diagnostic {
         let t = self.peek();
-        let starts_item = match t.kind {
-            TokenKind::Eof => true,
-            TokenKind::Ident("grammar" | "tags" | "rule" | "group" | "recipe" | "rooms") => {
-                line_col(self.src, t.span.start).column == 1
-            }
-            _ => false,
-        };
-        if !starts_item || e.location != Location::Span(t.span) {
+        if !self.starts_item(t) || e.location != Location::Span(t.span) {
             return e;
         }
         let at = line_col(self.src, open.start);
-        Diagnostic::error(
+        let e = Diagnostic::error(
             format!(
                 "{what} is not closed: expected `}}` before {}",
                 t.kind.describe()
@@ -672,7 +733,8 @@ impl<'src> Parser<'src> {
         .with_hint(format!(
             "its `{{` is at line {}, column {}; end the block with `}}`",
             at.line, at.column
-        ))
+        ));
+        self.brace_in_comment(open, e)
     }
 
     /// `recipe { [label:] rule[:w] | rule[:w] … COUNT … }` where COUNT is
@@ -1432,13 +1494,33 @@ impl SideVertex for ReplacementVertex {
     }
 }
 
+/// The offset of the first comment (`#` or `//`) in `src[from..to]`, text
+/// between two tokens, that has a `}` before its line ends.
+fn comment_with_brace(src: &str, from: usize, to: usize) -> Option<usize> {
+    let gap = &src[from..to];
+    let mut line_start = 0;
+    for line in gap.split_inclusive('\n') {
+        let comment = [line.find('#'), line.find("//")]
+            .into_iter()
+            .flatten()
+            .min();
+        if let Some(c) = comment {
+            if line[c..].contains('}') {
+                return Some(from + line_start + c);
+            }
+        }
+        line_start += line.len();
+    }
+    None
+}
+
 /// The span of a `#` after byte `from` on the same line (past spaces and
 /// tabs) that is followed by 3 to 8 hexadecimal digits other than 6 and
 /// then by a character that cannot continue a name: a colour typed with a
 /// digit too few or too many, which the `#` rule reads as a comment.
 /// A word of letters a–f only, in either case (`#cafe`, `#Add`), counts
 /// only when what follows it on the line is nothing, or starts with
-/// `terminal` or another `#`: a word of prose after it makes it more
+/// `terminal`, `}` or another `#`: a word of prose after it makes it more
 /// likely the first word of a comment than a colour.
 fn colour_comment_at(src: &str, from: usize) -> Option<Span> {
     let rest = &src.as_bytes()[from..];
@@ -1464,7 +1546,7 @@ fn colour_comment_at(src: &str, from: usize) -> Option<Span> {
     let line_rest = src[end..].lines().next().unwrap_or("").trim();
     let next_word = line_rest.split_whitespace().next().unwrap_or("");
     let like_a_colour =
-        has_decimal || matches!(next_word, "" | "terminal") || next_word.starts_with('#');
+        has_decimal || matches!(next_word, "" | "terminal" | "}") || next_word.starts_with('#');
     like_a_colour.then(|| Span::new(hash, end))
 }
 

@@ -63,6 +63,54 @@ fn a_rule_left_open_is_named() {
     );
 }
 
+/// A `}` after a `#` or `//` on the same line is comment, so the block it
+/// was to close runs on into the next item: the hint points at the
+/// comment (for a mistyped colour, with the colour's form), in `tags`, in
+/// a rule and in the header. A block that ends where it should is not
+/// blamed on a comment with a `}` inside it.
+#[test]
+fn a_closing_brace_inside_a_comment_is_hinted() {
+    let rule = "rule start { (a:s) => (a:room) }\n";
+    check(
+        &format!("tags {{ s room #abc }}\n{rule}"),
+        "expected a tag name or `}`, found `{`",
+        2,
+        12,
+        "line 1's `}` is inside a comment: `#abc` at column 15 starts one (a colour is `#` and six hex digits) and it runs to the end of the line",
+    );
+    check(
+        &format!("tags {{ s room // the alphabet }}\n{rule}"),
+        "expected a tag name or `}`, found `{`",
+        2,
+        12,
+        "line 1's `}` is inside a comment: `//` at column 15 starts one and it runs",
+    );
+    check(
+        &format!(
+            "{TAGS}rule start {{ (a:s) => (a:room) # done }}\nrule more {{ (a:room) => (a) }}\n"
+        ),
+        "rule `start` is not closed: expected `}` before `rule`",
+        3,
+        1,
+        "line 2's `}` is inside a comment: `#` at column 32 starts one and",
+    );
+    check(
+        &format!("grammar \"g\" {{ start s # header }}\n{TAGS}{rule}"),
+        "unknown setting `tags`",
+        2,
+        1,
+        "line 1's `}` is inside a comment: `#` at column 23",
+    );
+    // The header ends where it should: its own hint, not the comment's.
+    check(
+        &format!("grammar \"g\" {{ # settings }}\n  max_iteratons 5\n}}\n{TAGS}{rule}"),
+        "unknown setting `max_iteratons`",
+        2,
+        3,
+        "settings are: start,",
+    );
+}
+
 /// `->` typed for `=>` makes a pattern give one vertex two tags; the hint
 /// says which arrow was meant.
 #[test]

@@ -34,13 +34,13 @@ fn examples_are_clean() {
 /// end would find them. Nor is a comment whose first word is made of the
 /// letters a–f in either case (`#cafe is …`, `#Face it` before a CRLF, a
 /// non-ASCII character right after the word) and goes on: only such a word
-/// alone, or before `terminal` or another comment, looks like a colour. A
-/// word with a decimal digit (`#f0a the red gate`) is warned whatever
-/// follows it.
+/// alone, or before `terminal`, a `}` or another comment, looks like a
+/// colour. A word with a decimal digit (`#f0a the red gate`) is warned
+/// whatever follows it.
 #[test]
 fn a_colour_with_the_wrong_digit_count_is_warned() {
-    let src = "tags {\n  s \"start\" #9e9e9 terminal\n  room #abc\n  key \"key\" #c0ffee # fine\n  goal \"goal\" # 12345 a comment\n  hall \"hall\"\n#deadbeef on its own line\n  bell\r\n#abc on its own line after a CRLF\r\n  lock #deadbeef\n  door\t#f00\n  hub #cafe is where the paths meet\n  fin #add a boss later\n  end #bad terminal\n  gate #f0a the red gate\n  arch #Face it\r\n  wall #BEEF\r\n  nook #fade→ away\n  cave #bead terminal # a note\n  cell #ace # a note\n}\n\
-               rule start { (a:s) => (a:room) -- (b:key) -- (c:goal) -- (d:lock) -- (e:hall) -- (f:bell) -- (g:door) -- (h:hub) -- (i:fin) -- (j:end) -- (k:gate) -- (l:arch) -- (m:wall) -- (n:nook) -- (o:cave) -- (p:cell) }\n";
+    let src = "tags {\n  s \"start\" #9e9e9 terminal\n  room #abc\n  key \"key\" #c0ffee # fine\n  goal \"goal\" # 12345 a comment\n  hall \"hall\"\n#deadbeef on its own line\n  bell\r\n#abc on its own line after a CRLF\r\n  lock #deadbeef\n  door\t#f00\n  hub #cafe is where the paths meet\n  fin #add a boss later\n  end #bad terminal\n  gate #f0a the red gate\n  arch #Face it\r\n  wall #BEEF\r\n  nook #fade→ away\n  cave #bead terminal # a note\n  cell #ace # a note\n  bend #fab }\n}\n\
+               rule start { (a:s) => (a:room) -- (b:key) -- (c:goal) -- (d:lock) -- (e:hall) -- (f:bell) -- (g:door) -- (h:hub) -- (i:fin) -- (j:end) -- (k:gate) -- (l:arch) -- (m:wall) -- (n:nook) -- (o:cave) -- (p:cell) -- (q:bend) }\n";
     let warned: Vec<(String, usize)> = findings(src)
         .into_iter()
         .filter(|(_, m, _)| m.contains("is a comment, not a colour"))
@@ -87,6 +87,10 @@ fn a_colour_with_the_wrong_digit_count_is_warned() {
             (
                 "tag `cell`: `#` and 3 hex digits is a comment, not a colour".to_owned(),
                 20
+            ),
+            (
+                "tag `bend`: `#` and 3 hex digits is a comment, not a colour".to_owned(),
+                21
             ),
         ]
     );
