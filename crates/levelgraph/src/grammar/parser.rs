@@ -505,17 +505,21 @@ impl<'src> Parser<'src> {
     /// Only when the block ran on into another item (a top-level word
     /// such as `rule` at the start of a line was read inside it, or the
     /// file ended): a comment with a `}` in a block that ends where it
-    /// should is not the cause of an error in it.
+    /// should is not the cause of an error in it. Only comments before
+    /// that word count, and only a `}` that no `{` before it in the
+    /// comment matches; the colour's form is named when the colour lint
+    /// would warn about the comment's first word.
     fn brace_in_comment(&self, open: Span, e: Diagnostic) -> Diagnostic {
         let first = self.tokens.partition_point(|t| t.span.start < open.end);
         let upto = self.tokens.get(first..=self.pos).unwrap_or_default();
-        let ran_on = upto.iter().any(|&t| self.starts_item(t));
-        if !ran_on {
+        // The `}` that was lost is before the first word the block ran on
+        // into: a comment after it is in the next item.
+        let Some(ran_on) = upto.iter().position(|&t| self.starts_item(t)) else {
             return e;
-        }
+        };
         let mut gap_start = open.end;
         let mut comment = None;
-        for t in upto {
+        for t in &upto[..=ran_on] {
             comment = comment_with_brace(self.src, gap_start, t.span.start);
             if comment.is_some() {
                 break;
@@ -530,7 +534,7 @@ impl<'src> Parser<'src> {
         let word = &word[..word
             .find(|c: char| c.is_whitespace() || c == '}')
             .unwrap_or(word.len())];
-        let colour = if word.len() > 1 && word[1..].bytes().all(|b| b.is_ascii_hexdigit()) {
+        let colour = if colour_comment_at(self.src, comment).is_some() {
             " (a colour is `#` and six hex digits)"
         } else {
             ""
@@ -1495,7 +1499,8 @@ impl SideVertex for ReplacementVertex {
 }
 
 /// The offset of the first comment (`#` or `//`) in `src[from..to]`, text
-/// between two tokens, that has a `}` before its line ends.
+/// between two tokens, that has a `}` before its line ends with no `{`
+/// before it in the comment to match it: `# {a} is the hub` closes nothing.
 fn comment_with_brace(src: &str, from: usize, to: usize) -> Option<usize> {
     let gap = &src[from..to];
     let mut line_start = 0;
@@ -1505,8 +1510,14 @@ fn comment_with_brace(src: &str, from: usize, to: usize) -> Option<usize> {
             .flatten()
             .min();
         if let Some(c) = comment {
-            if line[c..].contains('}') {
-                return Some(from + line_start + c);
+            let mut depth = 0usize;
+            for b in line[c..].bytes() {
+                match b {
+                    b'{' => depth += 1,
+                    b'}' if depth == 0 => return Some(from + line_start + c),
+                    b'}' => depth -= 1,
+                    _ => {}
+                }
             }
         }
         line_start += line.len();

@@ -111,6 +111,37 @@ fn a_closing_brace_inside_a_comment_is_hinted() {
     );
 }
 
+/// The comment hint is not given when the comment cannot have taken the
+/// block's `}`: each `}` in it closes a `{` before it in the comment, or
+/// it comes after the word the block ran on into. A word of letters that
+/// prose goes on from is not called a colour.
+#[test]
+fn a_comment_that_took_no_brace_is_not_blamed() {
+    let rule = "rule start { (a:s) => (a:room) }\n";
+    check(
+        &format!("{TAGS}rule start {{\n  (a:s) => (a:room) # {{a}} is the room\n{rule}"),
+        "rule `start` is not closed: expected `}` before `rule`",
+        4,
+        1,
+        "its `{` is at line 2, column 12",
+    );
+    let src = "tags { s room\nrule start # old }\n{ (a:s) => (a:room) }\n";
+    check(src, "expected a tag name or `}`, found `{`", 3, 1, "");
+    assert_eq!(errors(src)[0].hint, None);
+    let d = &errors(&format!("tags {{ s room #bad idea }}\n{rule}"))[0];
+    let hint = d.hint.as_deref().unwrap_or("");
+    assert!(
+        hint.contains("`#bad` at column 15 starts one and"),
+        "{hint}"
+    );
+    let d = &errors(&format!("tags {{ s room #fab}}\n{rule}"))[0];
+    let hint = d.hint.as_deref().unwrap_or("");
+    assert!(
+        hint.contains("`#fab` at column 15 starts one (a colour is"),
+        "{hint}"
+    );
+}
+
 /// `->` typed for `=>` makes a pattern give one vertex two tags; the hint
 /// says which arrow was meant.
 #[test]
