@@ -745,6 +745,12 @@ impl<'src> Parser<'src> {
     /// `N`, `N..M`, `N..*` or `*`.
     fn recipe(&mut self) -> Result<Recipe, Diagnostic> {
         self.expect(TokenKind::LBrace)?;
+        let open = self.last_span();
+        self.stages().map_err(|e| self.brace_in_comment(open, e))
+    }
+
+    /// The recipe's stages, after its `{`, through its `}`.
+    fn stages(&mut self) -> Result<Recipe, Diagnostic> {
         let mut stages = Vec::new();
         while !self.eat(&TokenKind::RBrace) {
             let start = self.peek().span;
@@ -827,6 +833,13 @@ impl<'src> Parser<'src> {
     /// corridors, in any order.
     fn rooms(&mut self, at: Span) -> Result<RoomsSpec, Diagnostic> {
         self.expect(TokenKind::LBrace)?;
+        let open = self.last_span();
+        self.rooms_body(at)
+            .map_err(|e| self.brace_in_comment(open, e))
+    }
+
+    /// The `rooms` block's words, after its `{`, through its `}`.
+    fn rooms_body(&mut self, at: Span) -> Result<RoomsSpec, Diagnostic> {
         let mut spec = RoomsSpec {
             span: Some(at),
             setting_spans: SettingSpans::text(),

@@ -109,6 +109,21 @@ fn a_closing_brace_inside_a_comment_is_hinted() {
         3,
         "settings are: start,",
     );
+    // The recipe and the `rooms` block run on the same way.
+    check(
+        &format!("{TAGS}{rule}recipe {{ start 1 # once }}\nrooms {{\n}}\n"),
+        "expected `|` or a count: `N`, `N..M`, `N..*` or `*`, found `{`",
+        4,
+        7,
+        "line 3's `}` is inside a comment: `#` at column 18",
+    );
+    check(
+        &format!("{TAGS}{rule}rooms {{ door 2 # x }}\n"),
+        "expected a word of the `rooms` block or `}`, found end of file",
+        4,
+        1,
+        "line 3's `}` is inside a comment: `#` at column 16",
+    );
 }
 
 /// The comment hint is not given when the comment cannot have taken the
