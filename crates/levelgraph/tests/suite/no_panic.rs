@@ -33,6 +33,32 @@ fn every_prefix_of_every_example() {
     }
 }
 
+/// A comment that takes a block's `}` (`#abc }`, `// }`, with multi-byte
+/// characters, after a CRLF or a byte-order mark) at the end of every line
+/// of every example: the hint that names it must not panic.
+#[test]
+fn a_brace_in_a_comment_on_every_line() {
+    for (_, text) in common::example_sources() {
+        let lines: Vec<&str> = text.split_inclusive('\n').collect();
+        for i in 0..lines.len() {
+            for comment in [" #abc }", " // }", " #é }é", " #{ } }"] {
+                let mut src = String::from("\u{feff}");
+                for (j, line) in lines.iter().enumerate() {
+                    if j == i {
+                        let body = line.trim_end_matches(['\r', '\n']);
+                        src.push_str(body);
+                        src.push_str(comment);
+                        src.push_str("\r\n");
+                    } else {
+                        src.push_str(line);
+                    }
+                }
+                load_checked(&src);
+            }
+        }
+    }
+}
+
 const VOCABULARY: &[&str] = &[
     "where",
     "not",
