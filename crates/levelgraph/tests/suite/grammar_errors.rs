@@ -718,41 +718,7 @@ fn json_form_round_trips_and_derives_identically() {
         let back = Grammar::from_json(&json).unwrap();
         assert_eq!(back.to_json(), json, "{name}: JSON form is stable");
         // Spans are not part of the JSON form; everything else must survive.
-        let strip = |g: &Grammar| {
-            let mut g = g.clone();
-            g.tags.iter_mut().for_each(|t| t.span = None);
-            for r in &mut g.rules {
-                r.span = None;
-                r.lhs.vertices.iter_mut().for_each(|v| v.span = None);
-                r.lhs.edges.iter_mut().for_each(|e| e.span = None);
-                r.lhs.inside.iter_mut().for_each(|c| c.span = None);
-                for nac in &mut r.where_not {
-                    nac.vertices.iter_mut().for_each(|v| v.span = None);
-                    nac.edges.iter_mut().for_each(|e| e.span = None);
-                    nac.inside.iter_mut().for_each(|c| c.span = None);
-                }
-                for alt in &mut r.rhs {
-                    alt.span = None;
-                    alt.vertices.iter_mut().for_each(|v| v.span = None);
-                    alt.edges.iter_mut().for_each(|e| e.span = None);
-                    alt.inside.iter_mut().for_each(|c| c.span = None);
-                }
-            }
-            g.groups.iter_mut().for_each(|grp| grp.span = None);
-            g.spans = Default::default();
-            if let Some(recipe) = &mut g.recipe {
-                recipe.stages.iter_mut().for_each(|st| st.span = None);
-            }
-            if let Some(rooms) = &mut g.rooms {
-                rooms.span = None;
-                rooms.setting_spans = Default::default();
-                rooms.templates.iter_mut().for_each(|t| t.span = None);
-                rooms.sets.iter_mut().for_each(|s| s.span = None);
-                rooms.uses.iter_mut().for_each(|u| u.span = None);
-            }
-            g
-        };
-        assert_eq!(strip(&model), back, "{name}");
+        assert_eq!(common::without_spans(&model), back, "{name}");
         let from_text = grammar::load(text, name).unwrap();
         let from_json = grammar::load_json(&json).unwrap();
         for seed in 1..=20 {

@@ -8,6 +8,8 @@ use levelgraph::grammar::{
 };
 use levelgraph::layout::{DoorRule, GridPoint, RepeatMode, Transform};
 
+use crate::common::without_spans;
+
 /// Tags and a start rule every grammar below shares (lines 1 and 2).
 const HEAD: &str = "tags { s \"start\" room \"room\" terminal goal \"goal\" terminal }\n\
                     rule start { (a:s) => (a:room) -- (b:goal) }\n";
@@ -53,34 +55,10 @@ fn strings(names: &[&str]) -> Vec<String> {
     names.iter().map(|s| (*s).to_owned()).collect()
 }
 
-/// The model with its spans removed (they are not in the JSON form).
-fn strip(mut g: Grammar) -> Grammar {
-    g.spans = Default::default();
-    g.tags.iter_mut().for_each(|t| t.span = None);
-    for r in &mut g.rules {
-        r.span = None;
-        r.lhs.vertices.iter_mut().for_each(|v| v.span = None);
-        for alt in &mut r.rhs {
-            alt.span = None;
-            alt.vertices.iter_mut().for_each(|v| v.span = None);
-            alt.edges.iter_mut().for_each(|e| e.span = None);
-        }
-    }
-    if let Some(rooms) = &mut g.rooms {
-        rooms.span = None;
-        rooms.setting_spans = Default::default();
-        rooms.templates.iter_mut().for_each(|t| t.span = None);
-        rooms.sets.iter_mut().for_each(|s| s.span = None);
-        rooms.uses.iter_mut().for_each(|u| u.span = None);
-        rooms.fills.iter_mut().for_each(|f| f.span = None);
-    }
-    g
-}
-
 #[test]
 fn the_parser_reads_every_line() {
     let model = grammar::parse(&full(), "full").unwrap();
-    let rooms = strip(model).rooms.expect("a rooms block");
+    let rooms = without_spans(&model).rooms.expect("a rooms block");
     let template = |name: &str, outline: Vec<GridPoint>| TemplateSpec {
         name: name.into(),
         outline,
@@ -199,13 +177,13 @@ fn text_json_text_round_trip() {
     let model = grammar::parse(&src, "full").unwrap();
     let json = model.to_json();
     let back = Grammar::from_json(&json).unwrap();
-    assert_eq!(back, strip(model.clone()));
+    assert_eq!(back, without_spans(&model));
     assert_eq!(back.to_json(), json, "the JSON form is stable");
     // Both forms compile, and the compiled grammar keeps the block.
     let from_text = grammar::load(&src, "full").unwrap();
     let from_json = grammar::load_json(&json).unwrap();
     assert_eq!(
-        strip(from_text.model().clone()).rooms,
+        without_spans(from_text.model()).rooms,
         from_json.model().rooms
     );
     assert!(from_json.model().rooms.is_some());
@@ -263,7 +241,7 @@ fn the_json_form_of_a_rooms_block_reads_back() {
                 template cor (0,0) (1,0) (1,3) (0,3) doors (0,0) (1,0), (0,3) (1,3) no_rotate mirror\n\
                 set both: sq\nuse room: both\ncorridors: cor\n}\n";
     let from_text = grammar::parse(text, "j").unwrap();
-    assert_eq!(strip(from_text).rooms.as_ref(), Some(rooms));
+    assert_eq!(without_spans(&from_text).rooms.as_ref(), Some(rooms));
 }
 
 #[test]

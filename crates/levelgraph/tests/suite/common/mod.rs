@@ -2,6 +2,8 @@
 
 use std::path::PathBuf;
 
+use levelgraph::grammar::Grammar;
+
 /// Every example grammar in `examples/` as (file stem, text), sorted by file
 /// name, so each test that uses it covers new examples automatically.
 /// **Panics** (failing the test) if fewer than two are found.
@@ -29,4 +31,46 @@ pub(crate) fn example_sources() -> Vec<(String, String)> {
         sources.len()
     );
     sources
+}
+
+/// `g` with every span removed: spans (and the colour-comment spans the
+/// lint reads) are not part of the JSON form, so a model read back from
+/// JSON equals its text model only without them.
+pub(crate) fn without_spans(g: &Grammar) -> Grammar {
+    let mut g = g.clone();
+    g.spans = Default::default();
+    for t in &mut g.tags {
+        t.span = None;
+        t.colour_comment = None;
+    }
+    for r in &mut g.rules {
+        r.span = None;
+        r.lhs.vertices.iter_mut().for_each(|v| v.span = None);
+        r.lhs.edges.iter_mut().for_each(|e| e.span = None);
+        r.lhs.inside.iter_mut().for_each(|c| c.span = None);
+        for nac in &mut r.where_not {
+            nac.vertices.iter_mut().for_each(|v| v.span = None);
+            nac.edges.iter_mut().for_each(|e| e.span = None);
+            nac.inside.iter_mut().for_each(|c| c.span = None);
+        }
+        for alt in &mut r.rhs {
+            alt.span = None;
+            alt.vertices.iter_mut().for_each(|v| v.span = None);
+            alt.edges.iter_mut().for_each(|e| e.span = None);
+            alt.inside.iter_mut().for_each(|c| c.span = None);
+        }
+    }
+    g.groups.iter_mut().for_each(|grp| grp.span = None);
+    if let Some(recipe) = &mut g.recipe {
+        recipe.stages.iter_mut().for_each(|st| st.span = None);
+    }
+    if let Some(rooms) = &mut g.rooms {
+        rooms.span = None;
+        rooms.setting_spans = Default::default();
+        rooms.templates.iter_mut().for_each(|t| t.span = None);
+        rooms.sets.iter_mut().for_each(|s| s.span = None);
+        rooms.uses.iter_mut().for_each(|u| u.span = None);
+        rooms.fills.iter_mut().for_each(|f| f.span = None);
+    }
+    g
 }
