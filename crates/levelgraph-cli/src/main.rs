@@ -8,6 +8,7 @@
 mod diagnostics;
 mod layout;
 mod output;
+mod play;
 mod tiles;
 
 use std::path::{Path, PathBuf};
@@ -19,10 +20,11 @@ use levelgraph::derive::derive_from;
 use levelgraph::diagnostic::Severity;
 use levelgraph::drawing::{draw, ForceConfig};
 use levelgraph::formats::{
-    host_for, to_dot, to_graphml, to_seed003_text, to_svg, MissionDoc, MissionError,
+    host_for, to_dot, to_graphml, to_seed003_text, to_svg_numbered, MissionDoc, MissionError,
 };
 use levelgraph::geometric::GeometrySettings;
 use levelgraph::grammar::{self, lint::lint_report, CompiledGrammar, GrammarError};
+use levelgraph::play::PlayReport;
 use levelgraph::rng::attempt_seed;
 use levelgraph::{DeriveError, Graph};
 
@@ -276,19 +278,26 @@ fn generate(
     formats.sort();
     formats.dedup();
     // The room layout (seed 001) when the grammar says which templates its
-    // tags use. A level its limits cannot lay out gives way to the next
-    // level, derived with the next attempt seed, up to the block's retries.
+    // tags use. A level that cannot be proved completable (a `play` block),
+    // or that its limits cannot lay out, gives way to the next level,
+    // derived with the next attempt seed, up to the retries of the `play`
+    // and the `rooms` block.
     let wants_layout = formats.contains(&Format::Layout) || formats.contains(&Format::Tiles);
     let rooms = grammar.model().rooms.as_ref().filter(|_| wants_layout);
-    let retries = rooms.map_or(0, |spec| spec.retries());
+    let play_spec = grammar.play();
+    let play_retries = play_spec.map_or(0, |spec| spec.retries());
+    let layout_retries = rooms.map_or(0, |spec| spec.retries());
+    let attempts = 1 + play_retries + layout_retries;
     let base = path.unwrap_or(Path::new("grammar"));
     let what = format!("the level of grammar {}", grammar.name());
     let settings = levelgraph::layout::LayoutSettings::default();
-    // Each failed attempt: its seed and why it gave way.
+    // Each attempt that was not laid out or not derived: its seed and why.
     let mut failed: Vec<(u64, &str)> = Vec::new();
-    let (derivation, elapsed, layout, level_seed) = loop {
-        let level_seed = attempt_seed(seed, failed.len() as u32);
-        let last = failed.len() as u32 == retries;
+    let mut rejected: Vec<play::Rejected> = Vec::new();
+    let (derivation, elapsed, report, layout, level_seed) = loop {
+        let attempt = (failed.len() + rejected.len()) as u32;
+        let level_seed = attempt_seed(seed, attempt);
+        let last = attempt + 1 == attempts;
         let started = Instant::now();
         let derived = derive_level(grammar, host.as_ref(), level_seed, geometry.as_ref());
         // The time reported is the derivation's, as without a layout.
@@ -297,7 +306,7 @@ fn generate(
             Ok(d) => d,
             // The seed asked for is reported as before; a retry's level
             // that cannot be derived gives way like one not laid out.
-            Err(err) if failed.is_empty() || last => {
+            Err(err) if attempt == 0 || last => {
                 report_derive_error(grammar, &err, level_seed);
                 return Err(Failure::Derivation);
             }
@@ -306,20 +315,30 @@ fn generate(
                 continue;
             }
         };
+        let report = play_spec.map(|spec| levelgraph::play::check(&derivation.graph, spec));
+        if let Some(r) = report.as_ref().filter(|r| !r.is_completable()) {
+            rejected.push(play::Rejected::new(grammar, &derivation, r));
+            if rejected.len() as u32 > play_retries || last {
+                play::report_exhausted(grammar, seed, attempt as usize + 1, &rejected);
+                return Err(Failure::Derivation);
+            }
+            continue;
+        }
         let Some(spec) = rooms else {
-            break (derivation, elapsed, None, level_seed);
+            break (derivation, elapsed, report, None, level_seed);
         };
         let problem = layout::problem_of_level(&derivation.graph, spec, base)?;
+        let unlaid = failed.iter().filter(|f| f.1 == "not laid out").count() as u32;
         match layout::try_lay_out(&problem, level_seed, &settings, &what)? {
-            Ok((l, _)) => break (derivation, elapsed, Some((problem, l)), level_seed),
-            Err(_) if !last => failed.push((level_seed, "not laid out")),
+            Ok((l, _)) => break (derivation, elapsed, report, Some((problem, l)), level_seed),
+            Err(_) if unlaid < layout_retries && !last => failed.push((level_seed, "not laid out")),
             Err(limit) => {
                 layout::report_limit(&limit, &what, level_seed);
-                if retries > 0 {
+                if layout_retries > 0 {
                     eprintln!(
                         "  {} levels were tried (seed {seed} and {}) and none was laid out",
-                        retries + 1,
-                        output::counted_as(u64::from(retries), "retry", "retries")
+                        attempt + 1,
+                        output::counted_as(u64::from(attempt), "retry", "retries")
                     );
                     eprintln!(
                         "  hint: raise `retries` in the grammar's `rooms` block, or give the templates more doors"
@@ -329,6 +348,7 @@ fn generate(
             }
         }
     };
+    play::note_rejected(&rejected);
     if !failed.is_empty() {
         let tried: Vec<String> = failed
             .iter()
@@ -336,7 +356,7 @@ fn generate(
             .collect();
         eprintln!(
             "note: the level of attempt {} (seed {level_seed}) was laid out after {}",
-            failed.len() + 1,
+            failed.len() + rejected.len() + 1,
             tried.join(", ")
         );
     }
@@ -368,12 +388,25 @@ fn generate(
     let mut files: Vec<(String, Vec<u8>)> = formats
         .iter()
         .filter_map(|format| match format {
-            Format::Json => Some((
-                "mission.json",
-                MissionDoc::from_derivation(&derivation).to_json(),
-            )),
+            Format::Json => Some(("mission.json", {
+                let doc = MissionDoc::from_derivation(&derivation);
+                match &report {
+                    Some(r) => doc.with_play(r, graph),
+                    None => doc,
+                }
+                .to_json()
+            })),
             Format::Dot => Some(("mission.dot", to_dot(graph, &alphabet, &title))),
-            Format::Svg => Some(("mission.svg", to_svg(graph, &positions, &alphabet, &title))),
+            Format::Svg => Some((
+                "mission.svg",
+                to_svg_numbered(
+                    graph,
+                    &positions,
+                    &alphabet,
+                    &title,
+                    &entered(report.as_ref()),
+                ),
+            )),
             Format::Graphml => Some(("mission.graphml", to_graphml(graph, &alphabet, &title))),
             Format::Txt => Some(("mission.txt", to_seed003_text(graph, &positions))),
             Format::Layout | Format::Tiles => None,
@@ -382,19 +415,26 @@ fn generate(
         .collect();
     if let Some((problem, l)) = &layout {
         if formats.contains(&Format::Layout) {
-            files.push((
-                "layout.json".to_owned(),
-                levelgraph::formats::LayoutDoc::new(problem, l, level_seed)
-                    .to_json()
-                    .into_bytes(),
-            ));
+            let doc = levelgraph::formats::LayoutDoc::new(problem, l, level_seed);
+            let doc = match &report {
+                Some(r) => doc.with_play(r, graph),
+                None => doc,
+            };
+            files.push(("layout.json".to_owned(), doc.to_json().into_bytes()));
             files.push((
                 "layout.svg".to_owned(),
                 levelgraph::formats::layout_svg(problem, l, &alphabet, &title).into_bytes(),
             ));
         }
         if formats.contains(&Format::Tiles) {
-            files.extend(level_tiles(graph, problem, l, &loaded, level_seed)?);
+            files.extend(level_tiles(
+                graph,
+                problem,
+                l,
+                &loaded,
+                report.as_ref(),
+                level_seed,
+            )?);
         }
     }
     let unlaid: Vec<&str> = [(Format::Layout, "layout"), (Format::Tiles, "tiles")]
@@ -422,8 +462,15 @@ fn generate(
     } else {
         out.display().to_string()
     };
+    let finished = match &report {
+        Some(r) => format!(
+            ", can be finished in {}",
+            output::counted(r.playthrough.len() as u64, "step")
+        ),
+        None => String::new(),
+    };
     output::say(format_args!(
-        "{}: {}, {}, {}, stopped: {}, {:.2} ms -> {}",
+        "{}: {}, {}, {}, stopped: {}{finished}, {:.2} ms -> {}",
         grammar.name(),
         output::counted_as(derivation.graph.vertex_count() as u64, "vertex", "vertices"),
         output::counted(derivation.graph.edge_count() as u64, "edge"),
@@ -432,6 +479,20 @@ fn generate(
         elapsed.as_secs_f64() * 1e3,
         written
     ))
+}
+
+/// The places of a playthrough in the order they are entered, for the
+/// numbers in mission.svg; none without a report.
+fn entered(report: Option<&PlayReport>) -> Vec<levelgraph::VertexId> {
+    report.map_or_else(Vec::new, |r| {
+        r.playthrough
+            .iter()
+            .filter_map(|e| match e {
+                levelgraph::play::Event::Enter { room, .. } => Some(*room),
+                _ => None,
+            })
+            .collect()
+    })
 }
 
 /// Derives one level with `seed`: geometrically when `geometry` is given
@@ -517,18 +578,25 @@ fn level_tiles(
     problem: &levelgraph::layout::LayoutProblem,
     layout: &levelgraph::layout::Layout,
     loaded: &Loaded,
+    report: Option<&PlayReport>,
     seed: u64,
 ) -> Result<Vec<(String, Vec<u8>)>, Failure> {
     use levelgraph::formats::tilemap::TiledProperty;
     use levelgraph::tiles::raster::{rasterize, stored_items, RasterSettings};
     use levelgraph::tiles::TilesError;
     let grammar = &loaded.grammar;
-    let items = stored_items(graph, problem);
-    let settings = grammar
+    let mut items = stored_items(graph, problem);
+    let mut settings = grammar
         .model()
         .rooms
         .as_ref()
         .map_or_else(RasterSettings::default, RasterSettings::for_rooms);
+    // With play semantics the objects say what each key, lock, entrance and
+    // goal is, instead of marking rooms by their tag's name.
+    if let Some(report) = report {
+        settings.objects.clear();
+        items = levelgraph::play::tile_items(report, graph, problem, items);
+    }
     let map = rasterize(problem, layout, &items, &settings, seed).map_err(|e| match &e {
         TilesError::Parameter {
             field: "scale",

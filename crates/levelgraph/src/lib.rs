@@ -37,6 +37,7 @@ pub mod graph;
 mod incremental;
 pub mod layout;
 pub mod matching;
+pub mod play;
 mod rewrite;
 pub mod rng;
 mod small_copy;

@@ -76,8 +76,9 @@ pub(crate) fn load_average() -> Option<String> {
 
 /// `text` (the default grammar, or one built on it such as
 /// `examples/dungeon-rooms.lg`) with `max_vertices cap` and
-/// `max_iterations 2·cap + 1000`; without the rule `settle` (which closes
-/// the frontier, so levels stop near 26 vertices) when `growing`.
+/// `max_iterations 2·cap + 1000`; without the rule `settle` and, when it
+/// has one, `settle_before` (which close the frontier, so levels stop near
+/// 26 vertices) when `growing`.
 ///
 /// # Panics
 /// When `text` does not have the default's `max_vertices 40`,
@@ -99,16 +100,22 @@ pub(crate) fn grown_grammar(text: &str, cap: usize, growing: bool) -> String {
             &format!("max_iterations {}\n", 2 * cap + 1000),
         );
     if growing {
-        let start = text
-            .find("rule settle ")
-            .expect("the default grammar has the rule settle");
-        let end = start
-            + text[start..]
-                .find("\n}\n")
-                .expect("the rule settle ends with `}` on its own line")
-            + 3;
-        text.replace_range(start..end, "");
-        assert!(!text.contains("settle {"), "settle removed");
+        assert!(
+            text.contains("rule settle "),
+            "the default grammar has rule settle"
+        );
+        for rule in ["rule settle ", "rule settle_before "] {
+            let Some(start) = text.find(rule) else {
+                continue;
+            };
+            let end = start
+                + text[start..]
+                    .find("\n}\n")
+                    .expect("a rule ends with `}` on its own line")
+                + 3;
+            text.replace_range(start..end, "");
+        }
+        assert!(!text.contains("rule settle"), "settle removed");
     }
     text
 }

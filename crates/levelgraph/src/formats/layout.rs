@@ -32,6 +32,10 @@ pub struct LayoutDoc {
     pub doors: Vec<DoorDoc>,
     /// Every corridor (empty without corridors).
     pub corridors: Vec<CorridorDoc>,
+    /// The level's play semantics, when its grammar declares them (as in
+    /// `mission.json`; rooms named by the same vertex ids).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub play: Option<super::play::PlayDoc>,
 }
 
 /// A placed room.
@@ -138,7 +142,19 @@ impl LayoutDoc {
                     outline: c.outline.clone(),
                 })
                 .collect(),
+            play: None,
         }
+    }
+
+    /// The document with `report`, a play report on the level graph the
+    /// problem was made from, as its `play` section.
+    pub fn with_play(
+        mut self,
+        report: &crate::play::PlayReport,
+        graph: &crate::graph::Graph,
+    ) -> Self {
+        self.play = Some(super::play::PlayDoc::new(report, graph));
+        self
     }
 
     /// Pretty JSON text with a final newline; points (`[x, y]`) on one

@@ -64,6 +64,10 @@ pub struct MissionDoc {
     /// Applied rules in order.
     #[serde(default)]
     pub trace: Vec<TraceDoc>,
+    /// The level's play semantics, when the grammar declares them: verdict,
+    /// key–lock pairs, gating and playthrough ([`MissionDoc::with_play`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub play: Option<super::play::PlayDoc>,
 }
 
 /// A vertex.
@@ -280,7 +284,15 @@ impl MissionDoc {
             nodes,
             edges,
             trace: Vec::new(),
+            play: None,
         }
+    }
+
+    /// The document with `report`, a play report on `graph` (the graph the
+    /// document was made from), as its `play` section.
+    pub fn with_play(mut self, report: &crate::play::PlayReport, graph: &Graph) -> Self {
+        self.play = Some(super::play::PlayDoc::new(report, graph));
+        self
     }
 
     /// Pretty JSON text, ending with a newline.

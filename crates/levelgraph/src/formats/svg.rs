@@ -57,6 +57,20 @@ fn nested_offsets(g: &Graph) -> Vec<[f64; 2]> {
 /// positions, so the picture shows the rooms as they will be laid out;
 /// the scale makes the mean room radius 20 pixels.
 pub fn to_svg(g: &Graph, positions: &[Option<Point>], alphabet: &Alphabet, title: &str) -> String {
+    to_svg_numbered(g, positions, alphabet, title, &[])
+}
+
+/// [`to_svg`] with the places of `numbered` numbered 1, 2, … in a small badge
+/// at the top right of their circles (a level's playthrough: the order in
+/// which the player reaches its rooms), and a legend line saying so when
+/// `numbered` is not empty.
+pub fn to_svg_numbered(
+    g: &Graph,
+    positions: &[Option<Point>],
+    alphabet: &Alphabet,
+    title: &str,
+    numbered: &[VertexId],
+) -> String {
     let offsets = nested_offsets(g);
     let radii: Vec<f64> = g
         .vertices()
@@ -126,7 +140,8 @@ pub fn to_svg(g: &Graph, positions: &[Option<Point>], alphabet: &Alphabet, title
         .filter(|n| used_tags.contains(n))
         .collect();
     legend.extend(used_tags.iter().filter(|n| alphabet.style(n).is_none()));
-    let legend_h = TITLE_HEIGHT + MARGIN + 24.0 * (legend.len() + 4) as f64;
+    let order_line = if numbered.is_empty() { 0.0 } else { 32.0 };
+    let legend_h = TITLE_HEIGHT + MARGIN + 24.0 * (legend.len() + 4) as f64 + order_line;
     let width = drawing_w + LEGEND_WIDTH;
     let height = drawing_h.max(legend_h);
 
@@ -241,6 +256,35 @@ pub fn to_svg(g: &Graph, positions: &[Option<Point>], alphabet: &Alphabet, title
         nodes = nodes.add(node);
     }
     doc = doc.add(nodes);
+    if !numbered.is_empty() {
+        let mut badges = Group::new()
+            .set("font-size", 9)
+            .set("text-anchor", "middle");
+        for (i, &v) in numbered.iter().enumerate() {
+            if !g.contains_vertex(v) {
+                continue;
+            }
+            let c = centre(v);
+            let r = radius(v) * std::f64::consts::FRAC_1_SQRT_2;
+            let (x, y) = (round(c[0] + r), round(c[1] - r));
+            badges = badges
+                .add(
+                    Circle::new()
+                        .set("cx", x)
+                        .set("cy", y)
+                        .set("r", 8)
+                        .set("fill", "#ffffff")
+                        .set("stroke", "#263238"),
+                )
+                .add(
+                    Text::new((i + 1).to_string())
+                        .set("x", x)
+                        .set("y", round(y + 3.0))
+                        .set("fill", "#263238"),
+                );
+        }
+        doc = doc.add(badges);
+    }
 
     // A whole pixel, so every legend coordinate below (lx + 8, lx + 24, …) prints exactly.
     let lx = (drawing_w + 10.0).ceil();
@@ -301,6 +345,30 @@ pub fn to_svg(g: &Graph, positions: &[Option<Point>], alphabet: &Alphabet, title
         key = key
             .add(line)
             .add(Text::new(text).set("x", lx + 24.0).set("y", y));
+    }
+    if !numbered.is_empty() {
+        y += 32.0;
+        key = key
+            .add(
+                Circle::new()
+                    .set("cx", lx + 8.0)
+                    .set("cy", y - 4.0)
+                    .set("r", 8)
+                    .set("fill", "#ffffff")
+                    .set("stroke", "#263238"),
+            )
+            .add(
+                Text::new("1")
+                    .set("x", lx + 8.0)
+                    .set("y", y - 1.0)
+                    .set("font-size", 9)
+                    .set("text-anchor", "middle"),
+            )
+            .add(
+                Text::new("order of the playthrough")
+                    .set("x", lx + 24.0)
+                    .set("y", y),
+            );
     }
     doc = doc.add(key);
     let mut out = doc.to_string();

@@ -191,6 +191,12 @@ impl CompiledGrammar {
         &self.parts.group_limits
     }
 
+    /// The `play` block: what the grammar's levels mean to the player,
+    /// if it declares it.
+    pub fn play(&self) -> Option<&super::play::PlaySpec> {
+        self.model.play.as_ref()
+    }
+
     /// Grid mode: rows, columns and tag of the starting grid.
     pub fn grid(&self) -> Option<(u32, u32, Symbol)> {
         self.parts.grid
@@ -402,6 +408,9 @@ fn compile_parts(grammar: &Grammar, src: Option<&str>) -> Result<Parts, Vec<Diag
     }
     if let Some(rooms) = &grammar.rooms {
         check_rooms(&mut cx, &tags, rooms);
+    }
+    if let Some(play) = &grammar.play {
+        cx.errors.extend(super::play::check(play, &tags));
     }
     if !cx.errors.is_empty() {
         return Err(cx.errors);

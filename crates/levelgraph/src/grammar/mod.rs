@@ -10,6 +10,7 @@ mod lexer;
 pub mod lint;
 mod model;
 mod parser;
+pub mod play;
 
 pub use compile::{compile, CompiledGrammar, MAX_PATTERN_VERTICES};
 pub(crate) use compile::{CompiledAlternative, CompiledRule, End, NewEdge};

@@ -52,6 +52,11 @@ pub struct Grammar {
     /// level out.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rooms: Option<RoomsSpec>,
+    /// Play semantics: entrance, goal, keys and the locks they open
+    /// (`play { … }`). With it, `generate` hands out only levels proved
+    /// completable, and `check` reports how many sampled levels are.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub play: Option<super::play::PlaySpec>,
     /// Where the text wrote the header's settings (`start`, `min_vertices`,
     /// `grid`, …), the word `grammar` of the header, the word `recipe`,
     /// and in a `geometric` block `radius TAG` (at the tag); empty for a

@@ -202,6 +202,10 @@ pub struct TileObject {
     pub cell: [u32; 2],
     /// The room it lies in, if any (an index into [`TileMap::rooms`]).
     pub room: Option<usize>,
+    /// Named string values a game reads: a key's `opens` (the locks it
+    /// opens), a lock's `key`, … (Tiled custom properties), by name.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub properties: Vec<(String, String)>,
 }
 
 /// A grid of tiles with the structure that made it.

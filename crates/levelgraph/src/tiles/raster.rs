@@ -99,16 +99,34 @@ impl RasterSettings {
     }
 }
 
-/// A thing stored in a room (a level-graph vertex inside a room vertex):
-/// it becomes a [`TileObject`] on a free floor tile of that room.
+/// A thing placed in a room: an item stored in a room (a level-graph
+/// vertex inside a room vertex), or what the level's play semantics mark
+/// (entrance, goal, key, lock). It becomes a [`TileObject`] on a free
+/// floor tile of that room, or on its doors.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct StoredItem {
     /// The vertex id.
     pub name: String,
-    /// Its tag.
+    /// Its tag, or its part in play (`entrance`, `goal`, `key`, `lock`).
     pub kind: String,
     /// The room holding it (an index into the layout's rooms).
     pub room: usize,
+    /// Where in the room.
+    pub at: ItemPlace,
+    /// The object's properties ([`TileObject::properties`]).
+    pub properties: Vec<(String, String)>,
+}
+
+/// Where in its room a [`StoredItem`] goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ItemPlace {
+    /// On the free floor tile nearest the room's centre.
+    Centre,
+    /// One object on each door of the room (a locked room).
+    Doors,
+    /// On the door between the room and room `r` (a locked door), one per
+    /// such door.
+    DoorTo(usize),
 }
 
 /// The items stored in the rooms of `graph`, the level the layout problem
@@ -132,6 +150,8 @@ pub fn stored_items(graph: &Graph, problem: &LayoutProblem) -> Vec<StoredItem> {
                 name: v.index().to_string(),
                 kind: graph.tags().name(graph.tag(v)).to_owned(),
                 room,
+                at: ItemPlace::Centre,
+                properties: Vec::new(),
             })
         })
         .collect()
@@ -370,23 +390,19 @@ fn place_objects(
                         kind: kind.clone(),
                         cell: cell_xy(c, w),
                         room: Some(i),
+                        properties: Vec::new(),
                     });
                 }
             }
             ObjectPlace::Doors => {
                 // One object per door of the room: the door's first tile.
-                let firsts: Vec<usize> = map
-                    .doors
-                    .iter()
-                    .filter(|d| d.rooms.contains(&Some(i)))
-                    .map(|d| map.index(d.cells.x, d.cells.y))
-                    .collect();
-                for c in firsts {
+                for c in door_firsts(map, i, None) {
                     map.objects.push(TileObject {
                         name: spec.name.clone(),
                         kind: kind.clone(),
                         cell: cell_xy(c, w),
                         room: Some(i),
+                        properties: Vec::new(),
                     });
                 }
             }
@@ -396,15 +412,34 @@ fn place_objects(
         if item.room >= map.rooms.len() {
             continue;
         }
-        if let Some(c) = free_near_centre(map, item.room, &mut taken) {
+        let cells: Vec<usize> = match item.at {
+            ItemPlace::Centre => free_near_centre(map, item.room, &mut taken)
+                .into_iter()
+                .collect(),
+            ItemPlace::Doors => door_firsts(map, item.room, None),
+            ItemPlace::DoorTo(other) => door_firsts(map, item.room, Some(other)),
+        };
+        for c in cells {
             map.objects.push(TileObject {
                 name: item.name.clone(),
                 kind: item.kind.clone(),
                 cell: cell_xy(c, w),
                 room: Some(item.room),
+                properties: item.properties.clone(),
             });
         }
     }
+}
+
+/// The first tile of each door of `room` (toward room `to` only, when
+/// given).
+fn door_firsts(map: &TileMap, room: usize, to: Option<usize>) -> Vec<usize> {
+    map.doors
+        .iter()
+        .filter(|d| d.rooms.contains(&Some(room)))
+        .filter(|d| to.is_none_or(|t| d.rooms.contains(&Some(t))))
+        .map(|d| map.index(d.cells.x, d.cells.y))
+        .collect()
 }
 
 fn cell_xy(c: usize, width: u32) -> [u32; 2] {

@@ -691,8 +691,12 @@ fn attempts_have_their_own_seeds() {
 /// The default grammar grown to about `cap` rooms the way the benchmarks
 /// grow it (`support::grown_grammar`: `settle` removed, the limits
 /// raised).
+/// The default grammar as it stood until its mission edges were directed
+/// (its rules are those of `tests/data/undirected-dungeon-rooms.lg`), grown
+/// to `cap` vertices: the levels the finishing tests below are about.
 fn grown_default(cap: usize) -> CompiledGrammar {
-    load(&support::grown_grammar(grammar::DEFAULT_GRAMMAR, cap, true))
+    let text = include_str!("../data/undirected-dungeon-rooms.lg");
+    load(&support::grown_grammar(text, cap, true))
 }
 
 /// Mean |length / ideal − 1| over the corridors between rooms with radii.

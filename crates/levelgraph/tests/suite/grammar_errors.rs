@@ -597,7 +597,7 @@ fn syntax_errors_with_positions() {
         ),
         (
             "rules r { }",
-            "expected `grammar`, `tags`, `rule`, `group`, `recipe` or `rooms`, found `rules`",
+            "expected `grammar`, `tags`, `rule`, `group`, `recipe`, `rooms` or `play`, found `rules`",
             1,
             1,
             "a grammar file holds",

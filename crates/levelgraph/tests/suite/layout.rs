@@ -755,15 +755,16 @@ fn layout_of_doc(
     }
 }
 
-/// Seed 92's level of `examples/dungeon-rooms.lg` has a valid layout,
-/// though the engine rarely finds it within 1,000,000 iterations (issue 5,
-/// BENCHMARKS.md): rooms 8 and 9 share a door and three other room-disjoint
-/// paths join them, and the layout kept here (found by a long search) has 8
-/// and 9 touching only at a corner with just the door's wall in common. The
-/// level is the `mission.json` of `levelgraph generate
-/// examples/dungeon-rooms.lg --seed 92 --formats json`, its problem built as
-/// `levelgraph layout mission.json --grammar examples/dungeon-rooms.lg`
-/// builds it. Pins that the failure is the search's, not the level's.
+/// Seed 92's level of `undirected-dungeon-rooms.lg` (tests/data) has a
+/// valid layout, though the engine rarely finds it within 1,000,000
+/// iterations (issue 5, BENCHMARKS.md): rooms 8 and 9 share a door and
+/// three other room-disjoint paths join them, and the layout kept here
+/// (found by a long search) has 8 and 9 touching only at a corner with just
+/// the door's wall in common. The level is the `mission.json` of
+/// `levelgraph generate examples/dungeon-rooms.lg --seed 92 --formats
+/// json`, its problem built as `levelgraph layout mission.json --grammar
+/// examples/dungeon-rooms.lg` builds it. Pins that the failure is the
+/// search's, not the level's.
 #[test]
 fn seed_92s_level_of_dungeon_rooms_has_a_valid_layout() {
     use levelgraph::formats::{host_for, LayoutDoc, MissionDoc};
@@ -772,7 +773,7 @@ fn seed_92s_level_of_dungeon_rooms_has_a_valid_layout() {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let read = |p: PathBuf| std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{p:?}: {e}"));
     let grammar = levelgraph::grammar::load(
-        &read(root.join("../../examples/dungeon-rooms.lg")),
+        &read(root.join("tests/data/undirected-dungeon-rooms.lg")),
         "dungeon-rooms",
     )
     .expect("grammar");
@@ -864,11 +865,11 @@ fn seed_92s_level_of_dungeon_rooms_has_a_valid_layout() {
     );
 }
 
-/// Levels 157 and 401 of `examples/dungeon-rooms.lg` each have a door
-/// whose rooms are also joined by three other room-disjoint paths, two of
-/// them bare (BENCHMARKS.md, "Room layout"): laid out by 21 of 100 layout
-/// seeds while the bare detours took their first placement found, neither
-/// at its own seed. With the most compact placement
+/// Levels 157 and 401 of `undirected-dungeon-rooms.lg` (tests/data) each
+/// have a door whose rooms are also joined by three other room-disjoint
+/// paths, two of them bare (BENCHMARKS.md, "Room layout"): laid out by 21
+/// of 100 layout seeds while the bare detours took their first placement
+/// found, neither at its own seed. With the most compact placement
 /// (`LayoutSettings::compact_detours`) both are laid out at their own
 /// seeds, and validly.
 #[test]
@@ -878,11 +879,13 @@ fn levels_157_and_401_of_dungeon_rooms_are_laid_out_at_their_own_seeds() {
     }
 }
 
-/// The layout problem of the level of `seed` of `examples/dungeon-rooms.lg`,
-/// as `levelgraph generate` builds it.
+/// The layout problem of the level of `seed` of the undirected
+/// dungeon-rooms grammar (`tests/data/undirected-dungeon-rooms.lg`), as
+/// `levelgraph generate` builds it.
 fn dungeon_rooms_level(seed: u64) -> LayoutProblem {
     use levelgraph::layout::rooms::level_problem;
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../examples/dungeon-rooms.lg");
+    let path =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/undirected-dungeon-rooms.lg");
     let text = std::fs::read_to_string(path).expect("the example");
     let grammar = levelgraph::grammar::load(&text, "dungeon-rooms").expect("the example compiles");
     let spec = grammar.model().rooms.clone().expect("a rooms block");
@@ -899,15 +902,15 @@ fn lays_out_at_its_own_seed(problem: &LayoutProblem, seed: u64) {
     assert!(violations.is_empty(), "level {seed}: {violations:?}");
 }
 
-/// Level 872 of `examples/dungeon-rooms.lg`: door 14-15 is joined by
-/// three other room-disjoint paths, 17-18 bare, 19-20 with a dead end and
-/// 1-9 carrying the rest of the level. 19-20 was annealed and 17-18 filled
-/// last into whatever pocket it left (9 of 20 layout seeds, not its own);
-/// now 17-18 goes first, tucked beside the door, and 19-20 is filled
-/// around it by the capped enumeration (`LayoutSettings::compact_detours`): laid out at its
-/// own seed, validly. Level 1399 the same with a closing detour of three
-/// rooms (6-16-9-8-7 round 6-14-13-7, whose dead end 15 goes with it),
-/// filled within an annealing's iterations.
+/// Level 872 of `undirected-dungeon-rooms.lg` (tests/data): door 14-15 is
+/// joined by three other room-disjoint paths, 17-18 bare, 19-20 with a dead
+/// end and 1-9 carrying the rest of the level. 19-20 was annealed and 17-18
+/// filled last into whatever pocket it left (9 of 20 layout seeds, not its
+/// own); now 17-18 goes first, tucked beside the door, and 19-20 is filled
+/// around it by the capped enumeration (`LayoutSettings::compact_detours`):
+/// laid out at its own seed, validly. Level 1399 the same with a closing
+/// detour of three rooms (6-16-9-8-7 round 6-14-13-7, whose dead end 15
+/// goes with it), filled within an annealing's iterations.
 #[test]
 fn levels_872_and_1399_are_laid_out_with_the_closing_detour_filled_around_the_bare_one() {
     let cases: [(u64, [&[&str]; 2]); 2] = [
@@ -926,8 +929,8 @@ fn levels_872_and_1399_are_laid_out_with_the_closing_detour_filled_around_the_ba
     }
 }
 
-/// Grown level 283 of `examples/dungeon-rooms.lg` (60 rooms: the rule
-/// `settle` removed, `max_vertices` 60, as the layout bench's
+/// Grown level 283 of `undirected-dungeon-rooms.lg` (tests/data) (60 rooms:
+/// the rule `settle` removed, `max_vertices` 60, as the layout bench's
 /// `LAYOUT_GROWN` does): door 12-13 is joined by three other room-disjoint
 /// paths, and the two short ones each have a dead end hanging off a room
 /// (rooms 16-17 with 28, 19-20 with 21). Such a detour used to be annealed
@@ -937,7 +940,8 @@ fn levels_872_and_1399_are_laid_out_with_the_closing_detour_filled_around_the_ba
 #[test]
 fn grown_level_283_with_dead_ends_off_its_detours_is_laid_out() {
     use levelgraph::layout::rooms::level_problem;
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../examples/dungeon-rooms.lg");
+    let path =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/undirected-dungeon-rooms.lg");
     let text = std::fs::read_to_string(path).expect("the example");
     let mut text = text
         .replace("max_vertices 40\n", "max_vertices 60\n")

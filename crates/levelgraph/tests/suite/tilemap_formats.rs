@@ -129,18 +129,21 @@ fn sample_map() -> TileMap {
         kind: "key".into(),
         cell: [2, 2],
         room: Some(0),
+        properties: Vec::new(),
     });
     map.objects.push(TileObject {
         name: "v4".into(),
         kind: "lock".into(),
         cell: [8, 2],
         room: None,
+        properties: Vec::new(),
     });
     map.objects.push(TileObject {
         name: "v6".into(),
         kind: "treasure".into(),
         cell: [12, 5],
         room: Some(1),
+        properties: Vec::new(),
     });
     map
 }

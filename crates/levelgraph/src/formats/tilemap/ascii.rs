@@ -205,6 +205,7 @@ mod tests {
             kind: "gem".into(),
             cell: [5, 0],
             room: None,
+            properties: Vec::new(),
         });
         assert_eq!(to_ascii(&map), ".?.\n.##\n");
         assert_eq!(

@@ -271,6 +271,7 @@ mod tests {
             kind: "key".into(),
             cell: [3, 0],
             room: None,
+            properties: Vec::new(),
         });
         assert_eq!(field(&map), "objects[0].cell");
         map.cells.pop();

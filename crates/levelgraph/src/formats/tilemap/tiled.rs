@@ -386,6 +386,27 @@ struct MapObject {
     shape: Shape,
     /// Object-reference properties, by name in alphabetical order.
     refs: Vec<(&'static str, usize)>,
+    /// String properties ([`crate::tiles::TileObject::properties`]).
+    strings: Vec<(String, String)>,
+}
+
+impl MapObject {
+    /// Every property as (name, Tiled type, value), by name: the object
+    /// references and the strings.
+    fn properties(&self) -> Vec<(&str, &'static str, String)> {
+        let mut all: Vec<(&str, &'static str, String)> = self
+            .refs
+            .iter()
+            .map(|(name, id)| (*name, "object", id.to_string()))
+            .chain(
+                self.strings
+                    .iter()
+                    .map(|(name, value)| (name.as_str(), "string", value.clone())),
+            )
+            .collect();
+        all.sort_by(|a, b| a.0.cmp(b.0));
+        all
+    }
 }
 
 enum Shape {
@@ -421,7 +442,11 @@ impl Doc {
         let centre = |v: u32| Half((2 * i64::from(v) + 1) * tile);
         let mut objects: Vec<MapObject> = Vec::new();
         let room_id = |room: usize| room + 1;
-        let mut push = |name: String, kind: String, (x, y, shape): (Half, Half, Shape), refs| {
+        let mut push = |name: String,
+                        kind: String,
+                        (x, y, shape): (Half, Half, Shape),
+                        refs,
+                        strings: Vec<(String, String)>| {
             objects.push(MapObject {
                 id: objects.len() + 1,
                 name,
@@ -430,6 +455,7 @@ impl Doc {
                 y,
                 shape,
                 refs,
+                strings,
             });
         };
         let outline_object = |outline: &[[u32; 2]]| -> (Half, Half, Shape) {
@@ -485,6 +511,7 @@ impl Doc {
                 kind,
                 outline_object(&room.outline),
                 Vec::new(),
+                Vec::new(),
             );
         }
         for door in &map.doors {
@@ -493,6 +520,7 @@ impl Doc {
                 "door".into(),
                 rect_object(&door.cells),
                 side_refs(&door.rooms),
+                Vec::new(),
             );
         }
         for corridor in &map.corridors {
@@ -528,6 +556,7 @@ impl Doc {
                 "corridor".into(),
                 shape,
                 side_refs(&corridor.rooms),
+                Vec::new(),
             );
         }
         for object in &map.objects {
@@ -541,6 +570,7 @@ impl Doc {
                 object.kind.clone(),
                 (centre(x), centre(y), Shape::Point),
                 refs,
+                object.properties.clone(),
             );
         }
         Ok(Doc { kinds, objects })
@@ -784,11 +814,18 @@ fn json_map_object(o: &MapObject, depth: usize) -> String {
         Shape::Polyline(points) => fields.push(("polyline", json_points(points))),
         Shape::Rect { .. } => {}
     }
-    if !o.refs.is_empty() {
-        let properties = o
-            .refs
-            .iter()
-            .map(|(name, id)| json_property(name, "object", id.to_string()))
+    let all = o.properties();
+    if !all.is_empty() {
+        let properties = all
+            .into_iter()
+            .map(|(name, kind, value)| {
+                let value = if kind == "string" {
+                    json_str(&value)
+                } else {
+                    value
+                };
+                json_property(name, kind, value)
+            })
             .collect();
         fields.push(("properties", json_array(depth + 1, properties)));
     }
@@ -842,15 +879,18 @@ fn xml_map_object(w: &mut Writer<Vec<u8>>, o: &MapObject) -> std::io::Result<()>
             .with_attribute(("width", width.as_str()))
             .with_attribute(("height", height.as_str()));
     }
-    if o.refs.is_empty() && matches!(o.shape, Shape::Rect { .. }) {
+    let all = o.properties();
+    if all.is_empty() && matches!(o.shape, Shape::Rect { .. }) {
         e.write_empty()?;
         return Ok(());
     }
     e.write_inner_content(|w| {
-        if !o.refs.is_empty() {
+        if !all.is_empty() {
             w.create_element("properties").write_inner_content(|w| {
-                for (name, id) in &o.refs {
-                    xml_property(w, name, Some("object"), &id.to_string())?;
+                for (name, kind, value) in &all {
+                    // Tiled's default type is `string`: written without one.
+                    let kind = (*kind != "string").then_some(*kind);
+                    xml_property(w, name, kind, value)?;
                 }
                 Ok(())
             })?;

@@ -72,5 +72,23 @@ pub(crate) fn without_spans(g: &Grammar) -> Grammar {
         rooms.uses.iter_mut().for_each(|u| u.span = None);
         rooms.fills.iter_mut().for_each(|f| f.span = None);
     }
+    if let Some(play) = &mut g.play {
+        use levelgraph::grammar::play::{KeyLink, LockSpec};
+        play.span = None;
+        play.setting_spans = Default::default();
+        play.entrance.span = None;
+        play.goal.span = None;
+        for key in &mut play.keys {
+            key.span = None;
+            key.key.span = None;
+            match &mut key.opens {
+                LockSpec::Room(sel) => sel.span = None,
+                LockSpec::Door(door) => door.span = None,
+            }
+            if let Some(KeyLink::Edge(link)) = &mut key.via {
+                link.span = None;
+            }
+        }
+    }
     g
 }
