@@ -641,6 +641,14 @@ fn check(path: &Path) -> Result<(), Failure> {
         .filter(|d| d.severity == Severity::Error)
         .count();
     let warnings = findings.len() - errors;
+    if let (Some(p), Some(s)) = (report.playability, report.sampling) {
+        output::say(format_args!(
+            "{}: playability of {} sampled seeds: {}",
+            loaded.name,
+            s.sampled,
+            p.summary()
+        ))?;
+    }
     let said = output::say(format_args!(
         "{}: grammar `{}`, {}, {}: {}, {}",
         loaded.name,

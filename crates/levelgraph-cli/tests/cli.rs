@@ -689,8 +689,8 @@ fn check_prints_sixteen_thousand_warnings_quickly() {
     );
 }
 
-/// `check` says on stderr when the work budget stopped the non-terminal
-/// tag sampling (`examples_generate_and_check_clean` sees no note for
+/// `check` says on stderr when the work budget stopped the sampling of
+/// levels (`examples_generate_and_check_clean` sees no note for
 /// grammars it leaves all 200 seeds). Each level here has 2 vertices and
 /// 200,000 steps, nearly all skipped by `probability`: 4,000,000 units of
 /// work after 20 seeds.
@@ -714,7 +714,7 @@ fn check_notes_when_the_budget_stopped_the_terminal_sampling() {
     );
     assert!(
         stderr(&o).ends_with(
-            "\nnote: the non-terminal tag check sampled 20 of 200 seeds: their levels reached its work budget of 4000000 (vertices and derivation steps, and force steps in geometric grammars)\n"
+            "\nnote: the checks of sampled levels derived 20 of 200 seeds: their levels reached the work budget of 4000000 (vertices and derivation steps, and force steps in geometric grammars)\n"
         ),
         "{}",
         stderr(&o)
@@ -1946,4 +1946,132 @@ fn a_bad_seed_says_what_a_seed_is() {
             stderr(&o)
         );
     }
+}
+
+/// The default grammar's rules before its edges were directed, with a play
+/// block: `key_lock` can hang the key behind its own lock (seed 7's level
+/// is one such).
+fn undirected_default_with_play(dir: &Path, extra: &str) -> String {
+    let text = fs::read_to_string(
+        PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("../levelgraph/tests/data/undirected-dungeon-rooms.lg"),
+    )
+    .unwrap();
+    let text = text.replace("\nrooms {", "\nrooms_unused {");
+    let rooms = text.find("\nrooms_unused {").unwrap();
+    let text = format!(
+        "{}\nplay {{\n  entrance entrance\n  goal goal\n  key key opens lock via ~>\n{extra}}}\n",
+        &text[..rooms]
+    );
+    write(dir, "undirected.lg", &text)
+}
+
+/// A level that cannot be finished is not handed out: `generate` says why
+/// and derives the next attempt seed's level, whose files carry the play
+/// section; the summary says in how many steps it can be finished.
+#[test]
+fn generate_rejects_a_level_that_cannot_be_finished() {
+    let dir = scratch("unfinishable");
+    let grammar = undirected_default_with_play(&dir, "");
+    let out = dir.join("out");
+    let o = run(&[
+        "generate",
+        &grammar,
+        "--seed",
+        "7",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(
+        err.starts_with("note: 2 levels could not be proved completable and were not handed out:\n  seed 7: key 11 lies behind lock 10, the lock it opens (path entrance 0 → "),
+        "{err}"
+    );
+    assert!(err.contains("; rule `key_lock` made key 11\n"), "{err}");
+    let doc: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(out.join("mission.json")).unwrap()).unwrap();
+    assert_eq!(doc["seed"], levelgraph::rng::attempt_seed(7, 2));
+    let play = &doc["play"];
+    assert_eq!(play["verdict"], "completable");
+    let steps = play["playthrough"].as_array().unwrap().len();
+    assert_eq!(play["playthrough"][0]["event"], "enter");
+    assert!(
+        stdout(&o).contains(&format!(", can be finished in {steps} steps, ")),
+        "{}",
+        stdout(&o)
+    );
+    // The picture numbers the playthrough.
+    let svg = fs::read_to_string(out.join("mission.svg")).unwrap();
+    assert!(svg.contains("order of the playthrough"));
+}
+
+/// With no retries left, a level that cannot be finished is exit 1, with
+/// the commonest reason and an example, and nothing written.
+#[test]
+fn generate_exits_1_when_no_level_can_be_finished() {
+    let dir = scratch("never-finished");
+    let grammar = undirected_default_with_play(&dir, "  retries 0\n");
+    let out = dir.join("out");
+    let o = run(&[
+        "generate",
+        &grammar,
+        "--seed",
+        "7",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(
+        err.starts_with("error: no level of grammar `keys-and-cycles-rooms` could be proved completable: 1 level derived (seed 7 and 0 retries), none passed\n  commonest reason (1 of 1): a key behind its own lock; seed 7: key 11 lies behind lock 10"),
+        "{err}"
+    );
+    assert!(
+        err.contains("\n  hint: keep every key on the entrance side of its lock"),
+        "{err}"
+    );
+    assert!(!out.exists(), "nothing written");
+    // A lock no key opens, every time: all retries used, then exit 1.
+    let nokey = write(
+        &dir,
+        "nokey.lg",
+        "tags { s entrance goal lock }\n\
+         rule start { (a:s) => (a:entrance) -- (l:lock) -- (g:goal) }\n\
+         play {\n  entrance entrance\n  goal goal\n  key entrance opens lock via ~>\n  retries 3\n}\n",
+    );
+    let o = run(&["generate", &nokey, "--out", out.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(
+        stderr(&o).starts_with("error: no level of grammar `nokey` could be proved completable: 4 levels derived (seed 0 and 3 retries), none passed\n  commonest reason (4 of 4): a lock without a key; seed 0: goal 2 lies behind lock 1, which no key opens; rule `start` made lock 1\n"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+/// `check` prints the playability of its sampled levels, and for a grammar
+/// whose levels cannot all be finished, a warning at the rule at fault.
+#[test]
+fn check_reports_playability() {
+    let o = run(&["check", examples().join("default.lg").to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert!(
+        text.contains("default.lg: playability of 200 sampled seeds: 200 derived, 200 can be finished (100 %)"),
+        "{text}"
+    );
+    let dir = scratch("check-play");
+    let grammar = undirected_default_with_play(&dir, "");
+    let o = run(&["check", &grammar]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("41 % of sampled levels cannot be finished (81 of 200): seed 3: key 12 lies behind lock 11"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(
+        stdout(&o).contains(": playability of 200 sampled seeds: 200 derived, 119 can be finished (60 %), 81 cannot;"),
+        "{}",
+        stdout(&o)
+    );
 }

@@ -303,6 +303,11 @@ fn recipe_findings() {
             ),
             (Warning, "rule `unused` is in no recipe stage, so it never runs".into(), 5),
             (Warning, "tag `lock` is declared but never produced".into(), 1),
+            (
+                Warning,
+                "tags `key` and `lock` look like keys and locks, but the grammar has no `play` block: nothing checks that its levels can be finished".into(),
+                1
+            ),
         ]
     );
     let no_start =
@@ -427,4 +432,174 @@ fn a_dead_stage_is_not_also_reported_for_no_repeat() {
         !found.iter().any(|(_, m, _)| m.contains("no_repeat")),
         "{found:?}"
     );
+}
+
+/// The grammar the issue that brought play semantics measured: the default
+/// grammar's rules before its edges were directed (a `key_lock` that can
+/// hang the key behind its own lock), with a play block.
+fn undirected_default_with_play() -> String {
+    let text = include_str!("../data/undirected-dungeon-rooms.lg");
+    format!("{text}\nplay {{\n  entrance entrance\n  goal goal\n  key key opens lock via ~>\n}}\n")
+}
+
+/// `check` counts the sampled levels that cannot be finished, names the
+/// first with its reason and the rule that made the key, and points at
+/// that rule; the report has the counts.
+#[test]
+fn levels_that_cannot_be_finished_are_reported_at_the_rule_that_made_them() {
+    let src = undirected_default_with_play();
+    let g = grammar::load(&src, "undirected").unwrap();
+    let report = grammar::lint::lint_report(&g);
+    let found: Vec<(String, usize)> = report
+        .findings
+        .iter()
+        .map(|d| (d.message.clone(), d.line_col(&src).map_or(0, |lc| lc.line)))
+        .collect();
+    let key_lock_line = src
+        .lines()
+        .position(|l| l.starts_with("rule key_lock"))
+        .unwrap()
+        + 1;
+    assert_eq!(found.len(), 2, "{found:?}");
+    let (message, line) = &found[0];
+    assert_eq!(*line, key_lock_line);
+    assert!(
+        message.starts_with("41 % of sampled levels cannot be finished (81 of 200): seed 3: key 12 lies behind lock 11, the lock it opens (path entrance 0 → "),
+        "{message}"
+    );
+    assert!(
+        message.ends_with("; rule `key_lock` made key 12"),
+        "{message}"
+    );
+    let hint = report.findings[0].hint.clone().unwrap();
+    assert!(
+        hint.starts_with(
+            "why: a key behind its own lock (80), keys behind each other's locks (1);"
+        ),
+        "{hint}"
+    );
+    // Rooms behind a key's own lock off the way to the goal, in levels
+    // that can be finished: a finding of their own, at the play block.
+    let play_line = src.lines().position(|l| l.starts_with("play {")).unwrap() + 1;
+    assert_eq!(
+        found[1],
+        (
+            "9 % of sampled levels can be finished but have rooms no play reaches (17 of 200; seed 27: room 8, room 9, lock 11, key 12, lock 13, key 14, room 15, room 16, room 17, room 18, treasure 21)".to_owned(),
+            play_line
+        )
+    );
+    let p = report.playability.unwrap();
+    assert_eq!(
+        (
+            p.derived,
+            p.completable,
+            p.unfinishable,
+            p.unknown,
+            p.with_unreachable
+        ),
+        (200, 119, 81, 0, 17)
+    );
+    assert_eq!(
+        p.summary(),
+        format!(
+            "200 derived, 119 can be finished (60 %), 81 cannot; {} with a lock that gates nothing, 17 with rooms no play reaches",
+            p.with_idle_lock
+        )
+    );
+}
+
+/// A level that can be finished but leaves a room behind its key's own
+/// lock (a side room) is warned about at the play block.
+#[test]
+fn rooms_no_play_reaches_in_finishable_levels_are_reported() {
+    let src = "tags { s entrance room goal key lock }\n\
+               rule start { (a:s) => (a:entrance) -- (b:room) -- (c:goal), (b) -- (l:lock) -- (k:key), (k) ~> (l) }\n\
+               play {\n  entrance entrance\n  goal goal\n  key key opens lock via ~>\n}\n";
+    assert_eq!(
+        findings(src),
+        [(
+            Warning,
+            "100 % of sampled levels can be finished but have rooms no play reaches (200 of 200; seed 1: lock 3, key 4)".into(),
+            3
+        )]
+    );
+}
+
+/// Levels the bounded search cannot decide within `search_limit` are
+/// warned about at that setting.
+#[test]
+fn undecided_levels_are_reported_at_the_search_limit() {
+    let src = "tags { s entrance goal key lock }\n\
+               rule start { (a:s) => (a:entrance) -- (k1:key) -- (l1:lock) -- (k2:key) -- (l2:lock) -- (g:goal) }\n\
+               play {\n  entrance entrance\n  goal goal\n  small key key opens lock\n  search_limit 1\n}\n";
+    assert_eq!(
+        findings(src),
+        [(
+            Warning,
+            "the search for an order of play could not decide 200 of 200 sampled levels within its limit of 1 states (first seed 1)".into(),
+            7
+        )]
+    );
+}
+
+/// A grammar whose every derivation fails is told so at the stage or the
+/// setting at fault (it had been "0 errors, 0 warnings").
+#[test]
+fn every_derivation_failing_is_reported_where_it_fails() {
+    let stage = "tags { s room }\n\
+                 rule start { (a:s) => (a:room) -- (b:room) }\n\
+                 rule grow max_uses 2 { (a:room) -- (b:room) => (a) -- (c:room) -- (b) }\n\
+                 recipe {\n  start 1\n  growth: grow 5\n}\n";
+    let f = findings(stage);
+    assert_eq!(f.len(), 1, "{f:?}");
+    assert_eq!((f[0].0, f[0].2), (Warning, 6));
+    assert!(
+        f[0].1.starts_with("every sampled derivation fails (200 of 200 seeds so; first seed 1: derivation failed: recipe growth (rules grow) made 2 of its minimum 5 steps"),
+        "{}",
+        f[0].1
+    );
+    let small = "grammar \"small\" {\n  min_vertices 5\n}\n\
+                 tags { s room }\n\
+                 rule start { (a:s) => (a:room) -- (b:room) }\n";
+    let f = findings(small);
+    assert_eq!(f.len(), 1, "{f:?}");
+    assert_eq!((f[0].0, f[0].2), (Warning, 2));
+    assert!(f[0].1.starts_with("every sampled derivation fails (200 of 200 seeds so; first seed 1: derivation failed: 2 vertices, fewer than min_vertices 5"), "{}", f[0].1);
+    // One level of the two that derives is enough to say nothing.
+    let some = small.replace(
+        "rule start { (a:s) => (a:room) -- (b:room) }",
+        "rule start { (a:s) => (a:room) -- (b:room) }\nrule grow probability 0.5 max_uses 3 { (a:room) -- (b:room) => (a) -- (c:room) -- (b) }",
+    );
+    assert!(
+        findings(&some)
+            .iter()
+            .all(|(_, m, _)| !m.starts_with("every sampled")),
+        "{:?}",
+        findings(&some)
+    );
+}
+
+/// Tags named like keys and locks without a play block are warned about;
+/// a play block, or tags that are not keys and locks, say nothing.
+#[test]
+fn keys_and_locks_without_a_play_block_are_warned_about() {
+    let without = "tags { s entrance goal red_key lock }\n\
+                   rule start { (a:s) => (a:entrance) -- (l:lock) -- (g:goal), (a) -- (k:red_key), (k) ~> (l) }\n";
+    assert_eq!(
+        findings(without),
+        [(
+            Warning,
+            "tags `red_key` and `lock` look like keys and locks, but the grammar has no `play` block: nothing checks that its levels can be finished".into(),
+            1
+        )]
+    );
+    let with = format!(
+        "{without}play {{\n  entrance entrance\n  goal goal\n  key red_key opens lock via ~>\n}}\n"
+    );
+    assert_eq!(findings(&with), []);
+    // `keyboard` and `locksmith` are words of their own.
+    let other = without
+        .replace("red_key", "keyboard")
+        .replace("lock", "locksmith");
+    assert_eq!(findings(&other), []);
 }

@@ -6,8 +6,11 @@
 //! - `duplicates`: rules that are the same up to renaming their vertices;
 //! - `colours`: a tag's colour typed with the wrong number of hex digits,
 //!   which the `#` rule reads as a comment;
-//! - `terminals`: non-terminal tags that remain in finished levels, found
-//!   by sampling derivations;
+//! - by deriving sampled seeds (`sampling`): `terminals`, non-terminal
+//!   tags that remain in finished levels; `playability`, levels that
+//!   cannot be finished (with a `play` block) and tags that look like keys
+//!   and locks without one; `failures`, grammars whose every derivation
+//!   fails;
 //! - `rooms`: tags that can be in a finished level but have no room
 //!   templates in the `rooms` block.
 //!
@@ -17,22 +20,27 @@
 
 mod colours;
 mod duplicates;
+mod failures;
 mod limits;
+mod playability;
 mod reach;
 mod rooms;
+mod sampling;
 mod terminals;
 
 use super::CompiledGrammar;
-use crate::diagnostic::{Diagnostic, Location, Span};
+use crate::diagnostic::{Diagnostic, Location, Severity, Span};
 
-/// Seeds sampled by the terminal-tag check (`1..=TERMINAL_SAMPLES`), unless
-/// [`TERMINAL_SAMPLE_WORK`] stops it sooner.
+/// Seeds the checks of sampled levels derive (`1..=TERMINAL_SAMPLES`):
+/// non-terminal tags, playability, derivations that all fail; unless
+/// [`TERMINAL_SAMPLE_WORK`] stops them sooner.
 pub const TERMINAL_SAMPLES: u64 = 200;
 
-/// The terminal-tag check stops sampling once its levels' vertices and
-/// derivation steps (rule applications and steps skipped by a rule's
-/// `probability`), summed over the seeds so far, reach this (the seed that
-/// crosses it is counted). A derivation's time grows with both: 200 levels
+/// The sampling stops once its levels' vertices and derivation steps (rule
+/// applications and steps skipped by a rule's `probability`; from 16 rules
+/// on, a step counts one unit per 8 rules), summed over the
+/// seeds so far, reach this (the seed that crosses it is counted). A
+/// derivation's time grows with both: 200 levels
 /// of 100,000 vertices took `check` 14 s in silence, and 200 of 2 vertices
 /// retagged 200,000 times 8 s (release build). Now 21 and 20 seeds are
 /// sampled, about 1.5 s and 0.8 s, and a grammar of up to 10,000 vertices
@@ -58,12 +66,80 @@ pub struct LintReport {
     /// All findings, errors first, otherwise in the order of this module's
     /// list.
     pub findings: Vec<Diagnostic>,
-    /// How the terminal-tag check sampled; `None` when the grammar marks no
-    /// tag `terminal`, so that check did not run.
+    /// How the checks of sampled levels sampled; `None` when nothing was
+    /// derived: the grammar has errors, or no check looks at levels (no
+    /// terminal tags, no `play` block, and no way for a derivation to fail).
     pub sampling: Option<Sampling>,
+    /// How many sampled levels can be finished; `None` without a `play`
+    /// block.
+    pub playability: Option<Playability>,
 }
 
-/// How many seeds the terminal-tag check derived, and why it stopped.
+/// The playability of the sampled levels of a grammar with a `play`
+/// block ([`crate::play::check`] on each).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Playability {
+    /// Sampled seeds whose derivation succeeded.
+    pub derived: u64,
+    /// Of those, the levels proved completable.
+    pub completable: u64,
+    /// Levels proved impossible to finish.
+    pub unfinishable: u64,
+    /// Levels the bounded search could not decide within its limit.
+    pub unknown: u64,
+    /// Levels with a lock that gates nothing.
+    pub with_idle_lock: u64,
+    /// Levels that can be finished but have rooms no play reaches.
+    pub with_unreachable: u64,
+}
+
+impl Playability {
+    /// "199 derived, 195 can be finished (98 %), 3 cannot, 1 undecided; 45
+    /// with a lock that gates nothing, 2 with rooms no play reaches" (the
+    /// zero parts left out), for `check`'s report.
+    pub fn summary(&self) -> String {
+        let share = |n: u64| {
+            if self.derived == 0 {
+                String::new()
+            } else {
+                format!(" ({})", playability::percent(n, self.derived))
+            }
+        };
+        let mut s = format!(
+            "{} derived, {} can be finished{}",
+            self.derived,
+            self.completable,
+            share(self.completable)
+        );
+        if self.unfinishable > 0 {
+            s.push_str(&format!(", {} cannot", self.unfinishable));
+        }
+        if self.unknown > 0 {
+            s.push_str(&format!(", {} undecided", self.unknown));
+        }
+        let mut rest = Vec::new();
+        if self.with_idle_lock > 0 {
+            rest.push(format!(
+                "{} with a lock that gates nothing",
+                self.with_idle_lock
+            ));
+        }
+        if self.with_unreachable > 0 {
+            rest.push(format!(
+                "{} with rooms no play reaches",
+                self.with_unreachable
+            ));
+        }
+        if !rest.is_empty() {
+            s.push_str("; ");
+            s.push_str(&rest.join(", "));
+        }
+        s
+    }
+}
+
+/// How many seeds the checks of sampled levels derived, and why they
+/// stopped.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Sampling {
     /// Seeds `1..=sampled` were derived.
@@ -88,15 +164,15 @@ impl Sampling {
     pub fn budget_note(&self) -> Option<String> {
         self.stopped_by_budget.then(|| {
             format!(
-                "the non-terminal tag check sampled {} of {} seeds: their levels reached its work budget of {} (vertices and derivation steps, and force steps in geometric grammars)",
+                "the checks of sampled levels derived {} of {} seeds: their levels reached the work budget of {} (vertices and derivation steps, and force steps in geometric grammars)",
                 self.sampled, self.wanted, self.budget
             )
         })
     }
 }
 
-/// All findings for `grammar` (as [`lint`]) and how the terminal-tag
-/// sampling went.
+/// All findings for `grammar` (as [`lint`]), how the sampling went and
+/// how many sampled levels can be finished.
 pub fn lint_report(grammar: &CompiledGrammar) -> LintReport {
     let model = grammar.model();
     let mut out = Vec::new();
@@ -104,12 +180,54 @@ pub fn lint_report(grammar: &CompiledGrammar) -> LintReport {
     reach::check(model, &mut out);
     duplicates::check(model, &mut out);
     colours::check(model, &mut out);
-    let sampling = terminals::check(grammar, TERMINAL_SAMPLES, TERMINAL_SAMPLE_WORK, &mut out);
+    playability::check_declared(grammar, &mut out);
+    // Deriving a grammar the checks above found broken would only repeat
+    // their errors.
+    let broken = out.iter().any(|d| d.severity == Severity::Error);
+    // Sampled levels matter only to a check that looks at them: terminal
+    // tags, a `play` block, or a way a derivation can fail (min_vertices, a
+    // recipe stage, a drawing).
+    let limits = grammar.limits();
+    let worth_sampling = model.tags.iter().any(|t| t.terminal)
+        || model.play.is_some()
+        || limits.min_vertices > 0
+        || model.recipe.is_some()
+        || model.geometry.is_some();
+    let (mut sampling, mut playability) = (None, None);
+    if worth_sampling && !broken {
+        let mut terminals = terminals::Terminals::new(grammar);
+        let mut play = playability::PlayCheck::new(grammar);
+        let mut failures = failures::Failures::new(grammar);
+        let sampled = sampling::run(
+            grammar,
+            TERMINAL_SAMPLES,
+            TERMINAL_SAMPLE_WORK,
+            |seed, outcome| {
+                if let Some(t) = &mut terminals {
+                    t.observe(
+                        seed,
+                        &outcome.as_ref().unwrap_or_else(|e| e.derivation()).graph,
+                    );
+                }
+                if let Some(p) = &mut play {
+                    p.observe(seed, outcome);
+                }
+                failures.observe(seed, outcome);
+            },
+        );
+        if let Some(t) = terminals {
+            t.finish(sampled.sampled, &mut out);
+        }
+        playability = play.map(|p| p.finish(&mut out));
+        failures.finish(&mut out);
+        sampling = Some(sampled);
+    }
     rooms::check(model, &mut out);
     out.sort_by_key(|d| std::cmp::Reverse(d.severity));
     LintReport {
         findings: out,
         sampling,
+        playability,
     }
 }
 

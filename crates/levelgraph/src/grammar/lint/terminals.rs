@@ -2,41 +2,37 @@
 //!
 //! When the `tags` block declares any tag `terminal`, every other tag is a
 //! non-terminal: something rules are meant to rewrite away. Whether one can
-//! remain is undecidable in general, so this samples: it derives seeds
-//! `1..=samples` (fewer once the levels' work, see [`sample`], reaches
-//! `work_budget` in all) and reports each non-terminal tag found in a
-//! final graph, with the first seed that shows it, how many seeds did and
-//! how many were sampled.
+//! remain is undecidable in general, so this looks at sampled levels
+//! (`sampling.rs`) and reports each non-terminal tag found in a final
+//! graph, with the first seed that shows it, how many seeds did and how
+//! many were sampled.
 
-use super::{location, Sampling};
-use crate::derive::{derive, Derivation, DeriveError};
+use super::location;
 use crate::diagnostic::{Diagnostic, Severity};
-use crate::geometric;
 use crate::grammar::CompiledGrammar;
-use crate::graph::Symbol;
+use crate::graph::{Graph, Symbol};
 
-pub(super) fn check(
-    grammar: &CompiledGrammar,
-    samples: u64,
-    work_budget: usize,
-    out: &mut Vec<Diagnostic>,
-) -> Option<Sampling> {
-    let model = grammar.model();
-    if !model.tags.iter().any(|t| t.terminal) {
-        return None;
+/// The non-terminal tags seen in sampled levels.
+pub(super) struct Terminals<'g> {
+    grammar: &'g CompiledGrammar,
+    /// (first seed, seeds) per declared tag.
+    seen: Vec<Option<(u64, u64)>>,
+}
+
+impl<'g> Terminals<'g> {
+    /// The check, when the grammar marks any tag `terminal`.
+    pub(super) fn new(grammar: &'g CompiledGrammar) -> Option<Self> {
+        let model = grammar.model();
+        model.tags.iter().any(|t| t.terminal).then(|| Terminals {
+            grammar,
+            seen: vec![None; model.tags.len()],
+        })
     }
-    // (first seed, seeds) per declared tag.
-    let mut seen: Vec<Option<(u64, u64)>> = vec![None; model.tags.len()];
-    let mut sampled = 0;
-    let mut work = 0usize;
-    for seed in 1..=samples {
-        if work >= work_budget {
-            break;
-        }
-        let (derivation, cost) = sample(grammar, seed);
-        let graph = derivation.graph;
-        sampled += 1;
-        work = work.saturating_add(cost);
+
+    /// Notes the non-terminal tags of `graph`, the level of `seed` (or
+    /// what a failed derivation left).
+    pub(super) fn observe(&mut self, seed: u64, graph: &Graph) {
+        let model = self.grammar.model();
         // The graph's symbol table, not the declaration order, numbers its
         // tags: map each symbol to its declaration once, not per vertex.
         let declared: Vec<Option<usize>> = (0..graph.tags().len())
@@ -53,97 +49,42 @@ pub(super) fn check(
         }
         for (i, here) in present.into_iter().enumerate() {
             if here && !model.tags[i].terminal {
-                let entry = seen[i].get_or_insert((seed, 0));
+                let entry = self.seen[i].get_or_insert((seed, 0));
                 entry.1 += 1;
             }
         }
     }
-    for (i, found) in seen.into_iter().enumerate() {
-        let Some((first, count)) = found else {
-            continue;
-        };
-        let decl = &model.tags[i];
-        out.push(
-            Diagnostic::new(
-                Severity::Warning,
-                format!(
-                    "non-terminal tag `{}` remains in finished levels ({count} of {sampled} seeds, first seed {first})",
-                    decl.name
-                ),
-                location(decl.span, format!("tags[{i}]")),
-            )
-            .with_hint(format!(
-                                "run `levelgraph generate GRAMMAR --seed {first}` to see one; add a rule that rewrites `{}`, or mark it `terminal`",
-                decl.name
-            )),
-        );
-    }
-    Some(Sampling {
-        sampled,
-        wanted: samples,
-        work,
-        budget: work_budget,
-        stopped_by_budget: sampled < samples,
-    })
-}
 
-/// The level of `seed` (of a failed derivation, its partial graph) and its
-/// cost in units of work: its vertices plus its derivation steps (as
-/// `max_iterations` counts them: a step skipped by a rule's `probability`
-/// searched for its match as an applied one did), and for a `geometric`
-/// grammar also its force work, each of them times the attempts made.
-fn sample(grammar: &CompiledGrammar, seed: u64) -> (Derivation, usize) {
-    let Some(settings) = &grammar.model().geometry else {
-        let derivation = derive(grammar, seed).unwrap_or_else(|e| e.into_derivation());
-        let cost = plain_cost(&derivation);
-        return (derivation, cost);
-    };
-    let (derivation, attempts, force_steps) = match geometric::derive(grammar, seed, settings) {
-        Ok(g) => (g.derivation, g.attempts, g.relax.steps),
-        // A failed drawing's steps are not reported: those of the plain
-        // part only. A rewriting that fails its limits reports no
-        // attempts: it counts as one, even after failed drawings.
-        Err(e) => {
-            let attempts = match &e {
-                DeriveError::Drawing { attempts, .. } => *attempts,
-                _ => 1,
+    /// A warning per non-terminal tag seen, of `sampled` seeds.
+    pub(super) fn finish(self, sampled: u64, out: &mut Vec<Diagnostic>) {
+        let model = self.grammar.model();
+        for (i, found) in self.seen.into_iter().enumerate() {
+            let Some((first, count)) = found else {
+                continue;
             };
-            (e.into_derivation(), attempts, 0)
+            let decl = &model.tags[i];
+            out.push(
+                Diagnostic::new(
+                    Severity::Warning,
+                    format!(
+                        "non-terminal tag `{}` remains in finished levels ({count} of {sampled} seeds, first seed {first})",
+                        decl.name
+                    ),
+                    location(decl.span, format!("tags[{i}]")),
+                )
+                .with_hint(format!(
+                    "run `levelgraph generate GRAMMAR --seed {first}` to see one; add a rule that rewrites `{}`, or mark it `terminal`",
+                    decl.name
+                )),
+            );
         }
-    };
-    let cost = geometric_cost(
-        plain_cost(&derivation),
-        force_steps,
-        derivation.graph.vertex_count(),
-        attempts,
-    );
-    (derivation, cost)
+    }
 }
-
-/// A geometric level's cost: `(plain + force_steps × vertices ÷ 3) ×
-/// attempts`, saturating. Apart from [`sample`] so that a test can reach
-/// attempts above 1, which no example's levels need.
-fn geometric_cost(plain: usize, force_steps: u64, vertices: usize, attempts: u32) -> usize {
-    let force = usize::try_from(force_steps)
-        .unwrap_or(usize::MAX)
-        .saturating_mul(vertices)
-        / VERTEX_STEPS_PER_UNIT;
-    plain
-        .saturating_add(force)
-        .saturating_mul(usize::try_from(attempts).unwrap_or(usize::MAX))
-}
-
-fn plain_cost(derivation: &Derivation) -> usize {
-    derivation.graph.vertex_count() + derivation.trace.len() + derivation.skipped as usize
-}
-
-/// Force steps times vertices that cost about as much as one unit of a
-/// plain derivation's work.
-const VERTEX_STEPS_PER_UNIT: usize = 3;
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::grammar::lint::{sampling, TERMINAL_SAMPLE_WORK};
 
     /// Every level of this grammar has 3 vertices, one of them `todo`, from
     /// 1 application: 4 units of work.
@@ -152,8 +93,13 @@ mod tests {
 
     fn sampled_message(work_budget: usize) -> String {
         let grammar = crate::grammar::load(LEFT_BEHIND, "t").unwrap();
+        let mut check = Terminals::new(&grammar).unwrap();
+        let sampling = sampling::run(&grammar, 200, work_budget, |seed, outcome| {
+            let d = outcome.as_ref().unwrap_or_else(|e| e.derivation());
+            check.observe(seed, &d.graph);
+        });
         let mut out = Vec::new();
-        let sampling = check(&grammar, 200, work_budget, &mut out).unwrap();
+        check.finish(sampling.sampled, &mut out);
         assert_eq!(out.len(), 1, "{out:?}");
         // Every level is 4 units of work.
         assert_eq!(sampling.work, 4 * sampling.sampled as usize);
@@ -162,89 +108,9 @@ mod tests {
     }
 
     #[test]
-    fn the_sampling_says_whether_the_budget_stopped_it() {
-        let grammar = crate::grammar::load(LEFT_BEHIND, "t").unwrap();
-        let sampling = |budget| check(&grammar, 200, budget, &mut Vec::new()).unwrap();
-        assert_eq!(
-            sampling(13),
-            Sampling {
-                sampled: 4,
-                wanted: 200,
-                work: 16,
-                budget: 13,
-                stopped_by_budget: true
-            }
-        );
-        assert_eq!(
-            sampling(13).budget_note().unwrap(),
-            "the non-terminal tag check sampled 4 of 200 seeds: their levels reached its work budget of 13 (vertices and derivation steps, and force steps in geometric grammars)"
-        );
-        // The 200th seed crossing the budget stops nothing.
-        assert!(!sampling(199 * 4 + 1).stopped_by_budget);
-        assert_eq!(sampling(199 * 4 + 1).budget_note(), None);
-        assert_eq!(sampling(199 * 4 + 1).sampled, 200);
-        assert!(!sampling(usize::MAX).stopped_by_budget);
-    }
-
-    #[test]
-    fn steps_skipped_by_probability_count_as_work() {
-        // Every level has 2 vertices and ends at the iteration limit, 10
-        // steps: `start`, then `flip` applied or skipped 9 times.
-        let grammar = crate::grammar::load(
-            "grammar \"g\" {\n start s\n max_iterations 10\n}\n\
-             tags { s a terminal b }\n\
-             rule start { (x:s) => (x:a) -- (y:b) }\n\
-             rule flip probability 0.5 { (x:a) -- (y:b) => (x:b) -- (y:a) }\n",
-            "t",
-        )
-        .unwrap();
-        let skipped: u32 = (1..=200)
-            .map(|seed| derive(&grammar, seed).unwrap().skipped)
-            .sum();
-        assert!(skipped > 0);
-        let sampling = check(&grammar, 200, usize::MAX, &mut Vec::new()).unwrap();
-        assert_eq!(sampling.work, 200 * (2 + 10));
-    }
-
-    #[test]
-    fn a_geometric_level_costs_its_force_steps_too() {
-        let text = include_str!("../../../../../examples/quads.lg");
-        assert!(text.contains("\n  geometric"), "quads.lg is geometric");
-        let grammar = crate::grammar::load(text, "quads").unwrap();
-        let settings = grammar.model().geometry.clone().unwrap();
-        for seed in 1..=5 {
-            let g = geometric::derive(&grammar, seed, &settings).unwrap();
-            let (derivation, cost) = sample(&grammar, seed);
-            assert_eq!(
-                derivation.graph.vertex_count(),
-                g.derivation.graph.vertex_count()
-            );
-            let plain = plain_cost(&derivation);
-            let force = g.relax.steps as usize * derivation.graph.vertex_count() / 3;
-            assert!(force > 0, "seed {seed}: no force steps");
-            assert_eq!(cost, (plain + force) * g.attempts as usize, "seed {seed}");
-        }
-    }
-
-    /// Every quads level above passes its first drawing, so the attempts
-    /// factor is tested here.
-    #[test]
-    fn a_geometric_level_costs_every_attempt_and_saturates() {
-        assert_eq!(geometric_cost(10, 0, 7, 1), 10);
-        assert_eq!(geometric_cost(10, 6, 7, 1), 10 + 6 * 7 / 3);
-        assert_eq!(geometric_cost(10, 6, 7, 3), 3 * (10 + 6 * 7 / 3));
-        assert_eq!(geometric_cost(10, 6, 7, 0), 0);
-        assert_eq!(geometric_cost(10, u64::MAX, 7, 1), usize::MAX / 3 + 10);
-        assert_eq!(geometric_cost(10, u64::MAX, 7, 4), usize::MAX);
-        assert_eq!(geometric_cost(usize::MAX, 1, 1, 2), usize::MAX);
-    }
-
-    #[test]
-    fn no_terminal_tag_no_sampling() {
+    fn no_terminal_tag_no_check() {
         let grammar = crate::grammar::load(&LEFT_BEHIND.replace(" terminal", ""), "t").unwrap();
-        let mut out = Vec::new();
-        assert_eq!(check(&grammar, 200, usize::MAX, &mut out), None);
-        assert_eq!(out, []);
+        assert!(Terminals::new(&grammar).is_none());
     }
 
     #[test]
@@ -259,7 +125,6 @@ mod tests {
         assert!(sampled_message(12).ends_with("(3 of 3 seeds, first seed 1)"));
         assert!(sampled_message(usize::MAX).ends_with("(200 of 200 seeds, first seed 1)"));
         // The library's budget leaves small grammars all their seeds.
-        assert!(sampled_message(crate::grammar::lint::TERMINAL_SAMPLE_WORK)
-            .ends_with("(200 of 200 seeds, first seed 1)"));
+        assert!(sampled_message(TERMINAL_SAMPLE_WORK).ends_with("(200 of 200 seeds, first seed 1)"));
     }
 }
