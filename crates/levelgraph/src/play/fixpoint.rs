@@ -8,9 +8,10 @@
 //! grows and the order of steps does not change it: one pass, each step
 //! tried once from each end and once more per lock it waited at, each
 //! key's locks opened once — linear in places, passages and key–lock
-//! pairs. It is exact when every key is kept and every passage two-way;
-//! otherwise it treats small keys as kept and lets the player walk back
-//! from anywhere, so a place it does not reach is unreachable in any play
+//! pairs. It is exact when every key is kept, every passage two-way and
+//! the entrance no locked room (the player, who starts inside, must open
+//! it to come back); otherwise it treats small keys as kept and lets the
+//! player walk back from anywhere, so a place it does not reach is unreachable in any play
 //! (the bounded search of `search.rs` decides the rest).
 
 use std::collections::VecDeque;

@@ -27,7 +27,9 @@
 //! NP-hard; the fixpoint, with small keys treated as kept and every
 //! corridor walkable back, still proves a level *unfinishable* when it
 //! fails, and otherwise a bounded depth-first search over the player's
-//! states decides (`search.rs`). Per-lock gating runs the fixpoint once
+//! states decides (`search.rs`). So it does when the entrance is a locked
+//! room: the player starts inside, but comes back in only once it is
+//! open, which the fixpoint does not ask. Per-lock gating runs the fixpoint once
 //! more per lock with that lock shut: time grows with places × locks.
 
 mod explain;
@@ -356,7 +358,7 @@ pub struct PlayReport {
     /// Places no play reaches, in id order.
     pub unreachable: Vec<VertexId>,
     /// States the bounded search expanded, when the level needed it
-    /// (small keys or one-way corridors).
+    /// (small keys, one-way corridors or a locked entrance).
     pub searched: Option<u32>,
 }
 
@@ -445,7 +447,10 @@ pub fn check(graph: &Graph, spec: &PlaySpec) -> PlayReport {
         report.verdict = Verdict::Unfinishable(explain::explain(&level, start, &reach, goal));
         return report;
     }
-    if !level.one_way && !level.small_keys {
+    // The fixpoint walks back anywhere it has been; a player who starts in
+    // a locked room comes back into it only once it is open.
+    let locked_start = !level.place_locks[start as usize].is_empty();
+    if !level.one_way && !level.small_keys && !locked_start {
         let mut events = reach.events;
         events.truncate(reach.to_goal);
         report.playthrough = events;

@@ -199,13 +199,20 @@ fn open_locks(level: &Level, state: &State) -> Vec<bool> {
     open
 }
 
-/// What the playthrough records while a path is replayed.
+/// What the playthrough records while a path is replayed: the player's
+/// walk, step by step.
 struct Recorder {
+    /// Where the player stands.
+    at: u32,
     visited: Vec<bool>,
     passed: Vec<bool>,
     /// Per lock: the small key spent on it.
     spent_on: Vec<Option<u32>>,
     events: Vec<Event>,
+    /// Goals not yet entered.
+    goals_left: usize,
+    /// How many of `events` lead up to the last goal, once it is entered.
+    to_goal: Option<usize>,
 }
 
 impl Recorder {
@@ -231,7 +238,47 @@ impl Recorder {
         }
     }
 
+    /// Walks from where the player stands to `to` along a shortest walk
+    /// through `open` locks, recording each step.
+    fn walk(&mut self, level: &Level, state: &State, open: &[bool], to: u32) {
+        let n = level.places.len();
+        let mut parent: Vec<Option<(u32, u32)>> = vec![None; n];
+        let mut seen = vec![false; n];
+        seen[self.at as usize] = true;
+        let mut queue = std::collections::VecDeque::from([self.at]);
+        while let Some(p) = queue.pop_front() {
+            if p == to {
+                break;
+            }
+            for s in &level.out[p as usize] {
+                let passable = level.locks_on(s.passage, s.to).all(|l| open[l as usize]);
+                if !seen[s.to as usize] && passable {
+                    seen[s.to as usize] = true;
+                    parent[s.to as usize] = Some((p, s.passage));
+                    queue.push_back(s.to);
+                }
+            }
+        }
+        let mut steps = Vec::new();
+        let mut at = to;
+        while let Some((from, passage)) = parent[at as usize] {
+            steps.push((from, passage, at));
+            at = from;
+        }
+        for &(from, passage, to) in steps.iter().rev() {
+            self.step(level, state, from, passage, to);
+        }
+    }
+
+    /// Records a step from `from` through `passage` into `to`.
+    fn step(&mut self, level: &Level, state: &State, from: u32, passage: u32, to: u32) {
+        self.pass(level, state, passage, to);
+        self.enter(level, to, Some(from));
+    }
+
+    /// Records entering `p` (the first time) and picking up its keys.
     fn enter(&mut self, level: &Level, p: u32, from: Option<u32>) {
+        self.at = p;
         if std::mem::replace(&mut self.visited[p as usize], true) {
             return;
         }
@@ -245,20 +292,24 @@ impl Recorder {
                 room: level.vertex(p),
             });
         }
+        self.goals_left -= level.goals.iter().filter(|&&(_, gp)| gp == p).count();
+        if self.goals_left == 0 && self.to_goal.is_none() {
+            self.to_goal = Some(self.events.len());
+        }
     }
 }
 
 /// Closes `state` (see the module docs): returns it with the position
 /// taken as the part's first place, and the part's places in the order
-/// they were reached. With a recorder, records entering the part's places.
+/// they were reached. With a recorder, records a walk through the part's
+/// places, starting where the recorder's player stands (in the part).
 fn close(level: &Level, mut state: State, mut rec: Option<&mut Recorder>) -> (State, Vec<u32>) {
     loop {
         let open = open_locks(level, &state);
         let passable =
             |passage: u32, to: u32| level.locks_on(passage, to).all(|l| open[l as usize]);
-        // Forward, with each place's first step into it.
+        // Forward.
         let n = level.places.len();
-        let mut parent: Vec<Option<(u32, u32)>> = vec![None; n];
         let mut fwd = vec![false; n];
         let mut order = vec![state.pos];
         fwd[state.pos as usize] = true;
@@ -269,7 +320,6 @@ fn close(level: &Level, mut state: State, mut rec: Option<&mut Recorder>) -> (St
             for s in &level.out[p as usize] {
                 if !fwd[s.to as usize] && passable(s.passage, s.to) {
                     fwd[s.to as usize] = true;
-                    parent[s.to as usize] = Some((p, s.passage));
                     order.push(s.to);
                 }
             }
@@ -287,6 +337,16 @@ fn close(level: &Level, mut state: State, mut rec: Option<&mut Recorder>) -> (St
             }
         }
         let part: Vec<u32> = order.into_iter().filter(|&p| bwd[p as usize]).collect();
+        // Record this round's walk before picking up its keys: a lock a
+        // key of this round opens is passed (and recorded) next round,
+        // after the key's pick-up.
+        if let Some(rec) = rec.as_deref_mut() {
+            for &p in &part {
+                if !rec.visited[p as usize] {
+                    rec.walk(level, &state, &open, p);
+                }
+            }
+        }
         let mut changed = false;
         for &p in &part {
             for &k in &level.keys_at[p as usize] {
@@ -304,24 +364,13 @@ fn close(level: &Level, mut state: State, mut rec: Option<&mut Recorder>) -> (St
         if changed {
             continue;
         }
-        if let Some(rec) = rec.as_deref_mut() {
-            for &p in &part {
-                if let Some((from, passage)) = parent[p as usize] {
-                    if !rec.visited[p as usize] {
-                        rec.pass(level, &state, passage, p);
-                    }
-                    rec.enter(level, p, Some(from));
-                } else {
-                    rec.enter(level, p, None);
-                }
-            }
-        }
         state.pos = part.iter().copied().min().unwrap_or(state.pos);
         return (state, part);
     }
 }
 
-/// The events of the path from the root to `node`.
+/// The events of the path from the root to `node`, up to entering the
+/// last goal.
 fn replay(level: &Level, start: u32, nodes: &[Node], node: usize) -> Vec<Event> {
     let mut path = Vec::new();
     let mut at = Some(node);
@@ -331,11 +380,15 @@ fn replay(level: &Level, start: u32, nodes: &[Node], node: usize) -> Vec<Event> 
     }
     path.reverse();
     let mut rec = Recorder {
+        at: start,
         visited: vec![false; level.places.len()],
         passed: vec![false; level.locks.len()],
         spent_on: vec![None; level.locks.len()],
         events: Vec::new(),
+        goals_left: level.goals.len(),
+        to_goal: None,
     };
+    rec.enter(level, start, None);
     let mut state = State {
         pos: start,
         held: Bits::new(level.keys.len()),
@@ -352,12 +405,16 @@ fn replay(level: &Level, start: u32, nodes: &[Node], node: usize) -> Vec<Event> 
                 rec.spent_on[lock as usize] = Some(key);
             }
             Action::Move { from, passage, to } => {
-                rec.pass(level, &state, passage, to);
-                rec.enter(level, to, Some(from));
+                rec.walk(level, &state, &open_locks(level, &state), from);
+                rec.step(level, &state, from, passage, to);
                 state.pos = to;
             }
         }
         state = close(level, state, Some(&mut rec)).0;
     }
-    rec.events
+    // The last close enters every place around the last goal: keep the
+    // play up to the goal.
+    let mut events = rec.events;
+    events.truncate(rec.to_goal.unwrap_or(events.len()));
+    events
 }

@@ -20,6 +20,8 @@ mod matching_oracle;
 mod mission_format;
 mod nesting;
 mod no_panic;
+mod play;
+mod play_oracle;
 mod rooms_block;
 mod rule_features;
 mod tilemap_formats;
