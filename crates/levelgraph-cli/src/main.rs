@@ -68,6 +68,13 @@ enum Command {
         /// `geometric`).
         #[arg(long)]
         geometric: bool,
+        /// Write the level of the seed asked for even when it cannot be
+        /// proved completable (a grammar with a `play` block), to look at a
+        /// level `check` warns about: mission.json's `play` section says
+        /// why. Without it such a level is rejected and the next attempt
+        /// seed's level derived.
+        #[arg(long)]
+        allow_unfinishable: bool,
     },
     /// Parse and lint a grammar: report errors and warnings with their line.
     Check {
@@ -141,13 +148,17 @@ fn main() -> ExitCode {
             host,
             formats,
             geometric,
+            allow_unfinishable,
         } => generate(
             grammar.as_deref(),
             seed,
             &out,
             host.as_deref(),
             formats,
-            geometric,
+            Modes {
+                geometric,
+                allow_unfinishable,
+            },
         ),
         Command::Check { grammar } => check(&grammar),
         Command::GrammarJson { grammar } => grammar_json(grammar.as_deref()),
@@ -246,14 +257,24 @@ fn load_host(path: &Path, grammar: &CompiledGrammar) -> Result<Graph, Failure> {
     })
 }
 
+/// How `generate` treats the level: `--geometric`, `--allow-unfinishable`.
+struct Modes {
+    geometric: bool,
+    allow_unfinishable: bool,
+}
+
 fn generate(
     path: Option<&Path>,
     seed: u64,
     out: &Path,
     host: Option<&Path>,
     formats: Option<Vec<Format>>,
-    geometric: bool,
+    modes: Modes,
 ) -> Result<(), Failure> {
+    let Modes {
+        geometric,
+        allow_unfinishable,
+    } = modes;
     // Asked for by name (not the default list): a layout or tile map the
     // grammar cannot give is then worth a note.
     let named = formats.is_some();
@@ -316,7 +337,13 @@ fn generate(
             }
         };
         let report = play_spec.map(|spec| levelgraph::play::check(&derivation.graph, spec));
-        if let Some(r) = report.as_ref().filter(|r| !r.is_completable()) {
+        let unfinishable = report.as_ref().filter(|r| !r.is_completable());
+        if let Some(r) = unfinishable.filter(|_| allow_unfinishable) {
+            eprintln!(
+                "warning: the level of seed {level_seed} {} (written as asked by --allow-unfinishable)",
+                r.verdict_message(&derivation.graph)
+            );
+        } else if let Some(r) = unfinishable {
             rejected.push(play::Rejected::new(grammar, &derivation, r));
             if rejected.len() as u32 > play_retries || last {
                 play::report_exhausted(grammar, seed, attempt as usize + 1, &rejected);
@@ -463,10 +490,11 @@ fn generate(
         out.display().to_string()
     };
     let finished = match &report {
-        Some(r) => format!(
+        Some(r) if r.is_completable() => format!(
             ", can be finished in {}",
             output::counted(r.playthrough.len() as u64, "step")
         ),
+        Some(_) => ", cannot be proved completable".to_owned(),
         None => String::new(),
     };
     output::say(format_args!(

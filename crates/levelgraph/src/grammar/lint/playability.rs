@@ -130,7 +130,7 @@ impl<'g> PlayCheck<'g> {
                     at,
                 )
                 .with_hint(format!(
-                    "why: {}; `generate` rejects such levels and derives the next seed's, but a grammar that keeps every key on the entrance side of its lock needs no retries (docs/tutorial.md); see one with `levelgraph generate GRAMMAR --seed {}`",
+                    "why: {}; `generate` rejects such levels and derives the next seed's, but a grammar that keeps every key on the entrance side of its lock needs no retries (docs/tutorial.md); see one with `levelgraph generate GRAMMAR --seed {} --allow-unfinishable`",
                     tally.join(", "),
                     example.seed
                 )),
