@@ -20,6 +20,7 @@ mod matching_oracle;
 mod mission_format;
 mod nesting;
 mod no_panic;
+mod play_examples;
 mod rooms_block;
 mod rule_features;
 mod tilemap_formats;
