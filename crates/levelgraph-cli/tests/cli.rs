@@ -2074,4 +2074,99 @@ fn check_reports_playability() {
         "{}",
         stdout(&o)
     );
+
+/// With a `play` block, `generate` marks the level's play semantics on the
+/// tile map instead of the room tags: one entrance, one goal, a key object
+/// per key naming the locks it opens, lock objects naming the keys that
+/// open them; and layout.json says the level is completable.
+#[test]
+fn generate_marks_the_play_objects_on_the_tile_map() {
+    let dir = scratch("play-objects");
+    let grammar = examples().join("dungeon-rooms.lg");
+    for seed in ["7", "12"] {
+        let out = dir.join(format!("seed-{seed}"));
+        let o = run(&[
+            "generate",
+            grammar.to_str().unwrap(),
+            "--seed",
+            seed,
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        assert_eq!(o.status.code(), Some(0), "seed {seed}: {}", stderr(&o));
+        let layout: serde_json::Value =
+            serde_json::from_str(&fs::read_to_string(out.join("layout.json")).unwrap()).unwrap();
+        let play = &layout["play"];
+        assert_eq!(play["verdict"], "completable", "seed {seed}: {play}");
+        let tmj: serde_json::Value =
+            serde_json::from_str(&fs::read_to_string(out.join("level.tmj")).unwrap()).unwrap();
+        // Point objects are the items; rooms are rectangles or polygons
+        // whose type is their tag (a room tagged `key` is not a key).
+        let items: Vec<&serde_json::Value> = tmj["layers"][1]["objects"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|o| o["point"] == true)
+            .collect();
+        let of = |kind: &str| -> Vec<&serde_json::Value> {
+            items
+                .iter()
+                .copied()
+                .filter(|o| o["type"] == kind)
+                .collect()
+        };
+        let property = |o: &serde_json::Value, name: &str| -> Option<String> {
+            o["properties"]
+                .as_array()?
+                .iter()
+                .find(|p| p["name"] == name)
+                .and_then(|p| p["value"].as_str())
+                .map(str::to_owned)
+        };
+        assert_eq!(of("entrance").len(), 1, "seed {seed}");
+        assert_eq!(of("goal").len(), 1, "seed {seed}");
+        assert_eq!(
+            of("entrance")[0]["name"].as_str(),
+            Some(play["entrance"].to_string().as_str()),
+            "seed {seed}: the entrance object is the report's entrance"
+        );
+        let (keys, locks) = (of("key"), of("lock"));
+        let key_ids: Vec<String> = play["keys"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|k| k["key"].to_string())
+            .collect();
+        assert!(!key_ids.is_empty(), "seed {seed} has keys");
+        let mut key_names: Vec<String> = keys
+            .iter()
+            .map(|k| k["name"].as_str().unwrap().to_owned())
+            .collect();
+        key_names.sort();
+        let mut want = key_ids.clone();
+        want.sort();
+        assert_eq!(key_names, want, "seed {seed}: a key object per key");
+        assert!(!locks.is_empty(), "seed {seed} has lock objects");
+        let lock_names: Vec<&str> = locks.iter().map(|l| l["name"].as_str().unwrap()).collect();
+        for k in &keys {
+            let opens = property(k, "opens").unwrap_or_default();
+            assert!(!opens.is_empty(), "seed {seed}: key {k} names its locks");
+            for l in opens.split(',') {
+                assert!(
+                    lock_names.contains(&l),
+                    "seed {seed}: key opens {l}, not on the map"
+                );
+            }
+        }
+        for l in &locks {
+            let named = property(l, "key").unwrap_or_default();
+            assert!(!named.is_empty(), "seed {seed}: lock {l} names its keys");
+            for k in named.split(',') {
+                assert!(
+                    key_ids.iter().any(|id| id == k),
+                    "seed {seed}: lock names key {k}"
+                );
+            }
+        }
+    }
 }

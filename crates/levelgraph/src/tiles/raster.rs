@@ -124,8 +124,8 @@ pub enum ItemPlace {
     Centre,
     /// One object on each door of the room (a locked room).
     Doors,
-    /// On the door between the room and room `r` (a locked door), one per
-    /// such door.
+    /// On the door between the room and room `r` (a locked door); with
+    /// corridors, on the door from the room into the corridor to `r`.
     DoorTo(usize),
 }
 
@@ -306,7 +306,7 @@ pub fn rasterize(
         }
     }
 
-    place_objects(&mut map, problem, settings, items, &interiors);
+    place_objects(&mut map, problem, layout, settings, items, &interiors);
     Ok(map)
 }
 
@@ -357,6 +357,7 @@ fn fill_cave(
 fn place_objects(
     map: &mut TileMap,
     problem: &LayoutProblem,
+    layout: &Layout,
     settings: &RasterSettings,
     items: &[StoredItem],
     interiors: &[Vec<usize>],
@@ -396,7 +397,7 @@ fn place_objects(
             }
             ObjectPlace::Doors => {
                 // One object per door of the room: the door's first tile.
-                for c in door_firsts(map, i, None) {
+                for c in door_firsts(map, problem, layout, i, None) {
                     map.objects.push(TileObject {
                         name: spec.name.clone(),
                         kind: kind.clone(),
@@ -416,8 +417,8 @@ fn place_objects(
             ItemPlace::Centre => free_near_centre(map, item.room, &mut taken)
                 .into_iter()
                 .collect(),
-            ItemPlace::Doors => door_firsts(map, item.room, None),
-            ItemPlace::DoorTo(other) => door_firsts(map, item.room, Some(other)),
+            ItemPlace::Doors => door_firsts(map, problem, layout, item.room, None),
+            ItemPlace::DoorTo(other) => door_firsts(map, problem, layout, item.room, Some(other)),
         };
         for c in cells {
             map.objects.push(TileObject {
@@ -431,14 +432,31 @@ fn place_objects(
     }
 }
 
-/// The first tile of each door of `room` (toward room `to` only, when
-/// given).
-fn door_firsts(map: &TileMap, room: usize, to: Option<usize>) -> Vec<usize> {
+/// The first tile of each door of `room`; with `to`, of the door that
+/// serves the edge between `room` and room `to` on `room`'s side: the
+/// door between the two rooms, or with corridors the door from `room`
+/// into the edge's corridor (whose map door names no second room).
+/// `map.doors` are `layout.doors`, in the same order.
+fn door_firsts(
+    map: &TileMap,
+    problem: &LayoutProblem,
+    layout: &Layout,
+    room: usize,
+    to: Option<usize>,
+) -> Vec<usize> {
     map.doors
         .iter()
-        .filter(|d| d.rooms.contains(&Some(room)))
-        .filter(|d| to.is_none_or(|t| d.rooms.contains(&Some(t))))
-        .map(|d| map.index(d.cells.x, d.cells.y))
+        .zip(&layout.doors)
+        .filter(|(d, _)| d.rooms.contains(&Some(room)))
+        .filter(|(_, door)| {
+            to.is_none_or(|t| {
+                let ends = problem.edges[door.edge];
+                ends.contains(&room)
+                    && ends.contains(&t)
+                    && (door.corridor.is_none() || door.room == room)
+            })
+        })
+        .map(|(d, _)| map.index(d.cells.x, d.cells.y))
         .collect()
 }
 

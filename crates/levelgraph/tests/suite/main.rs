@@ -21,6 +21,7 @@ mod mission_format;
 mod nesting;
 mod no_panic;
 mod play;
+mod play_examples;
 mod play_oracle;
 mod rooms_block;
 mod rule_features;
