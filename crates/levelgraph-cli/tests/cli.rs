@@ -2074,6 +2074,7 @@ fn check_reports_playability() {
         "{}",
         stdout(&o)
     );
+}
 
 /// With a `play` block, `generate` marks the level's play semantics on the
 /// tile map instead of the room tags: one entrance, one goal, a key object
