@@ -86,14 +86,14 @@ pub(crate) fn run(o: &Options) -> Result<(), Failure> {
         }
         None => None,
     };
-    let (problem, alphabet) = if is("yml") || is("yaml") {
+    let (problem, alphabet, play) = if is("yml") || is("yaml") {
         if o.grammar.is_some() {
             eprintln!(
                 "error: --grammar is for mission graphs; an Edgar map names its own room sets"
             );
             return Err(Failure::BadInput);
         }
-        (edgar_problem(o)?, Alphabet::default())
+        (edgar_problem(o)?, Alphabet::default(), None)
     } else if is("json") {
         mission_problem(o)?
     } else {
@@ -118,11 +118,13 @@ pub(crate) fn run(o: &Options) -> Result<(), Failure> {
             .map_or("layout".into(), |s| s.to_string_lossy()),
         o.seed
     );
+    let doc = LayoutDoc::new(&problem, &layout, o.seed);
+    let doc = match &play {
+        Some((level, report)) => doc.with_play(report, level),
+        None => doc,
+    };
     let files = [
-        (
-            "layout.json",
-            LayoutDoc::new(&problem, &layout, o.seed).to_json(),
-        ),
+        ("layout.json", doc.to_json()),
         (
             "layout.svg",
             layout_svg(&problem, &layout, &alphabet, &title),
@@ -181,7 +183,10 @@ fn edgar_problem(o: &Options) -> Result<LayoutProblem, Failure> {
 }
 
 /// The problem of a mission graph under its grammar's `rooms` block.
-fn mission_problem(o: &Options) -> Result<(LayoutProblem, Alphabet), Failure> {
+/// A mission graph's layout problem under its grammar's `rooms` block, the
+/// grammar's alphabet, and with a `play` block the level and its play
+/// report (for layout.json's `play` section).
+fn mission_problem(o: &Options) -> Result<(LayoutProblem, Alphabet, MissionPlay), Failure> {
     let Some(grammar_path) = &o.grammar else {
         eprintln!(
             "error: {}: a mission graph needs --grammar GRAMMAR, whose `rooms` block says which templates each tag uses",
@@ -214,8 +219,13 @@ fn mission_problem(o: &Options) -> Result<(LayoutProblem, Alphabet), Failure> {
             Failure::BadInput
         })?;
     let problem = problem_of_level(&host, spec, grammar_path)?;
-    Ok((problem, grammar.alphabet()))
+    let play = levelgraph::play::check_level(grammar, &host).map(|report| (host, report));
+    Ok((problem, grammar.alphabet(), play))
 }
+
+/// A mission graph and its play report, when its grammar has a `play`
+/// block.
+type MissionPlay = Option<(Graph, levelgraph::play::PlayReport)>;
 
 /// The layout problem of a level under a `rooms` block whose `load` paths
 /// are relative to `grammar_path`'s folder. Bad blocks and files exit 2.

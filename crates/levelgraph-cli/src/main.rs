@@ -491,8 +491,9 @@ fn generate(
     };
     let finished = match &report {
         Some(r) if r.is_completable() => format!(
-            ", can be finished in {}",
-            output::counted(r.playthrough.len() as u64, "step")
+            ", can be finished in {}{}",
+            output::counted(r.playthrough.len() as u64, "step"),
+            play::rejected_summary(&rejected)
         ),
         Some(_) => ", cannot be proved completable".to_owned(),
         None => String::new(),

@@ -74,6 +74,26 @@ fn rule_target(derivation: &Derivation, report: &PlayReport) -> String {
     }
 }
 
+/// For the summary line: ` after 2 rejected levels (a key behind its own
+/// lock: 2)`, or nothing when none was rejected.
+pub(crate) fn rejected_summary(rejected: &[Rejected]) -> String {
+    if rejected.is_empty() {
+        return String::new();
+    }
+    let mut tally: BTreeMap<&str, usize> = BTreeMap::new();
+    for r in rejected {
+        *tally.entry(r.summary).or_default() += 1;
+    }
+    let mut tally: Vec<(&str, usize)> = tally.into_iter().collect();
+    tally.sort_by_key(|t| std::cmp::Reverse(t.1));
+    let why: Vec<String> = tally.iter().map(|(r, n)| format!("{r}: {n}")).collect();
+    format!(
+        " after {} ({})",
+        crate::output::counted_as(rejected.len() as u64, "rejected level", "rejected levels"),
+        why.join(", ")
+    )
+}
+
 /// Notes on stderr which levels were rejected before the one handed out.
 pub(crate) fn note_rejected(rejected: &[Rejected]) {
     if rejected.is_empty() {
