@@ -44,45 +44,28 @@ pub fn tile_items(
             .to_owned()
     };
     let place = |v: VertexId| crate::drawing::top_level(graph, v);
-    let mut out = Vec::new();
+    let tagged = |v: VertexId| vec![("tag".to_owned(), tag(v))];
+    let mut out: Vec<StoredItem> = Vec::new();
     let mut roles: Vec<VertexId> = Vec::new();
-    let push = |out: &mut Vec<StoredItem>,
-                name: String,
-                kind: &str,
-                at: Option<usize>,
-                how,
-                properties| {
-        if let Some(room) = at {
-            out.push(StoredItem {
-                name,
-                kind: kind.to_owned(),
-                room,
-                at: how,
-                properties,
-            });
-        }
-    };
     if let Some(e) = report.entrance {
         roles.push(e);
-        push(
-            &mut out,
+        out.extend(item(
             e.0.to_string(),
             "entrance",
             room(place(e)),
             ItemPlace::Centre,
-            vec![("tag".to_owned(), tag(e))],
-        );
+            tagged(e),
+        ));
     }
     for &g in &report.goals {
         roles.push(g);
-        push(
-            &mut out,
+        out.extend(item(
             g.0.to_string(),
             "goal",
             room(place(g)),
             ItemPlace::Centre,
-            vec![("tag".to_owned(), tag(g))],
-        );
+            tagged(g),
+        ));
     }
     for k in &report.keys {
         roles.push(k.key);
@@ -91,15 +74,14 @@ pub fn tile_items(
         if k.small {
             properties.push(("small".to_owned(), "true".to_owned()));
         }
-        properties.push(("tag".to_owned(), tag(k.key)));
-        push(
-            &mut out,
+        properties.extend(tagged(k.key));
+        out.extend(item(
             k.key.0.to_string(),
             "key",
             room(k.room),
             ItemPlace::Centre,
             properties,
-        );
+        ));
     }
     for l in &report.locks {
         let keys: Vec<String> = l.keys.iter().map(|k| k.0.to_string()).collect();
@@ -107,30 +89,29 @@ pub fn tile_items(
         match l.lock {
             LockRef::Room(v) => {
                 roles.push(v);
-                let at = l.room.and_then(room);
-                push(
-                    &mut out,
+                let mut properties = vec![keys];
+                properties.extend(tagged(v));
+                out.extend(item(
                     v.0.to_string(),
                     "lock",
-                    at,
+                    l.room.and_then(room),
                     ItemPlace::Doors,
-                    vec![keys, ("tag".to_owned(), tag(v))],
-                );
+                    properties,
+                ));
             }
             LockRef::Door(e) => {
                 let Some(edge) = graph.edge(e) else { continue };
                 let (a, b) = (room(place(edge.source)), room(place(edge.target)));
                 let name = lock_name(graph, l.lock);
-                let door = ("door".to_owned(), name.clone());
-                if let (Some(a), Some(b)) = (a, b) {
-                    push(
-                        &mut out,
+                if let Some(b) = b {
+                    let door = ("door".to_owned(), name.clone());
+                    out.extend(item(
                         name,
                         "lock",
-                        Some(a),
+                        a,
                         ItemPlace::DoorTo(b),
                         vec![door, keys],
-                    );
+                    ));
                 }
             }
         }
@@ -142,6 +123,24 @@ pub fn tile_items(
             .map_or(true, |id| roles.binary_search(&VertexId(id)).is_err())
     }));
     out
+}
+
+/// The object `name` of `kind` in room `room`, when the layout has that
+/// room.
+fn item(
+    name: String,
+    kind: &str,
+    room: Option<usize>,
+    at: ItemPlace,
+    properties: Vec<(String, String)>,
+) -> Option<StoredItem> {
+    Some(StoredItem {
+        name,
+        kind: kind.to_owned(),
+        room: room?,
+        at,
+        properties,
+    })
 }
 
 /// A lock's name in tile-map properties: its vertex id, or `5-6` for the
