@@ -15,6 +15,7 @@
 
 use std::collections::BTreeMap;
 
+use super::rows::Rows;
 use crate::drawing::top_levels;
 use crate::grammar::play::{
     Directed, DoorSelector, KeyLink, LinkEdge, LockSpec, PlaySpec, VertexSelector,
@@ -96,15 +97,15 @@ pub(crate) struct Level {
     /// The vertex of each place, in increasing id order.
     pub(crate) places: Vec<VertexId>,
     /// Per place: the steps out of it.
-    pub(crate) out: Vec<Vec<Step>>,
+    pub(crate) out: Rows<Step>,
     /// Per place: the steps into it (reversed), for walking back.
-    pub(crate) into: Vec<Vec<Step>>,
+    pub(crate) into: Rows<Step>,
     pub(crate) passages: Vec<Passage>,
     /// Per place: the locks on it.
-    pub(crate) place_locks: Vec<Vec<u32>>,
+    pub(crate) place_locks: Rows<u32>,
     pub(crate) keys: Vec<Key>,
     /// Per place: the keys lying in it.
-    pub(crate) keys_at: Vec<Vec<u32>>,
+    pub(crate) keys_at: Rows<u32>,
     pub(crate) locks: Vec<Lock>,
     /// Per key statement without `via`: its locks, and its keys.
     pub(crate) group_locks: Vec<Vec<u32>>,
@@ -321,7 +322,7 @@ impl Level {
         }
         let mut group_keys = vec![Vec::new(); group_locks.len()];
         let mut keys = Vec::new();
-        let mut keys_at = vec![Vec::new(); n];
+        let mut keys_at = Vec::new();
         for (v, x) in graph.vertices() {
             let Some(p) = place(v) else { continue };
             let Some(s) = key_sels.iter().position(|sel| sel.matches(x)) else {
@@ -373,25 +374,24 @@ impl Level {
                 small: statement.small,
                 opens,
             });
-            keys_at[p as usize].push(k);
+            keys_at.push((p, k));
         }
         for (g, mine) in group_locks.iter().enumerate() {
             for &l in mine {
                 locks[l as usize].groups.push(g as u32);
             }
         }
-        let mut place_locks = vec![Vec::new(); n];
-        for (i, lock) in locks.iter().enumerate() {
-            if let Some(p) = lock.place {
-                place_locks[p as usize].push(i as u32);
-            }
-        }
+        let place_locks: Vec<(u32, u32)> = locks
+            .iter()
+            .enumerate()
+            .filter_map(|(i, lock)| Some((lock.place?, i as u32)))
+            .collect();
 
         // Passages.
         let one_way_mode = spec.directed == Directed::OneWay;
         let mut passages = Vec::new();
-        let mut out = vec![Vec::new(); n];
-        let mut into = vec![Vec::new(); n];
+        let mut out = Vec::new();
+        let mut into = Vec::new();
         for (e, edge) in graph.edges() {
             if edge.cosmetic {
                 continue;
@@ -409,23 +409,23 @@ impl Level {
                 two_way,
                 lock: lock_index.get(&LockRef::Door(e)).copied(),
             });
-            out[a as usize].push(Step { to: b, passage: i });
-            into[b as usize].push(Step { to: a, passage: i });
+            out.push((a, Step { to: b, passage: i }));
+            into.push((b, Step { to: a, passage: i }));
             if two_way {
-                out[b as usize].push(Step { to: a, passage: i });
-                into[a as usize].push(Step { to: b, passage: i });
+                out.push((b, Step { to: a, passage: i }));
+                into.push((a, Step { to: b, passage: i }));
             }
         }
         let one_way = passages.iter().any(|p| !p.two_way);
         let small_keys = keys.iter().any(|k| k.small);
         Level {
             places,
-            out,
-            into,
+            out: Rows::new(n, &out),
+            into: Rows::new(n, &into),
             passages,
-            place_locks,
+            place_locks: Rows::new(n, &place_locks),
             keys,
-            keys_at,
+            keys_at: Rows::new(n, &keys_at),
             locks,
             group_locks,
             group_keys,

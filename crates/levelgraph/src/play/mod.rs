@@ -36,6 +36,7 @@ mod explain;
 mod fixpoint;
 mod level;
 mod objects;
+mod rows;
 mod search;
 
 use std::fmt::Write as _;
