@@ -11,8 +11,9 @@
 //! pairs. It is exact when every key is kept, every passage two-way and
 //! the entrance no locked room (the player, who starts inside, must open
 //! it to come back); otherwise it treats small keys as kept and lets the
-//! player walk back from anywhere, so a place it does not reach is unreachable in any play
-//! (the bounded search of `search.rs` decides the rest).
+//! player walk back from anywhere, so a place it does not reach is
+//! unreachable in any play (the bounded search of `search.rs` decides the
+//! rest).
 
 use std::collections::VecDeque;
 

@@ -364,16 +364,24 @@ fn place_objects(
 ) {
     let w = map.width;
     let mut taken: Vec<usize> = Vec::new();
+    // The free floor tile nearest the room's centre; when every floor tile
+    // holds an object already, the nearest floor tile all the same: two
+    // objects share a tile rather than one (a key) going missing.
     let free_near_centre = |map: &TileMap, room: usize, taken: &mut Vec<usize>| {
         let [cx, cy] = map.rooms[room].bounds.center();
-        let best = interiors[room]
+        let floor = interiors[room]
             .iter()
             .copied()
-            .filter(|&c| map.cells[c].is_passable() && !taken.contains(&c))
-            .min_by_key(|&c| {
-                let [x, y] = cell_xy(c, w);
-                (x.abs_diff(cx) + y.abs_diff(cy), y, x)
-            });
+            .filter(|&c| map.cells[c].is_passable());
+        let nearest = |c: &usize| {
+            let [x, y] = cell_xy(*c, w);
+            (x.abs_diff(cx) + y.abs_diff(cy), y, x)
+        };
+        let best = floor
+            .clone()
+            .filter(|c| !taken.contains(c))
+            .min_by_key(nearest)
+            .or_else(|| floor.min_by_key(nearest));
         if let Some(c) = best {
             taken.push(c);
         }

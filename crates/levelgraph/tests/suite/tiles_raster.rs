@@ -278,3 +278,31 @@ fn rasterizing_is_deterministic() {
         RoomFill::Cave(_)
     ));
 }
+
+/// Objects in a room with fewer free floor tiles than objects share a tile
+/// rather than go missing: a key left off the map would leave its lock
+/// shut in the game.
+#[test]
+fn objects_share_a_tile_when_a_room_has_no_free_one() {
+    let src = "tags { s room gem }\n\
+               rule start { (a:s) => (a:room) -- (b:room), (g:gem) in (a), (h:gem) in (a), (i:gem) in (a) }\n\
+               rooms {\n  door 1 corner 0\n  tile_scale 2\n  template cell (0,0) (1,0) (1,1) (0,1)\n  use room: cell\n}\n";
+    let g = grammar::load(src, "crowded").unwrap();
+    let spec = g.model().rooms.clone().unwrap();
+    let d = levelgraph::derive(&g, 1).unwrap();
+    let problem = level_problem(&d.graph, &spec, &edgar::RoomSets::new()).unwrap();
+    let (l, _) = layout(&problem, 1, &LayoutSettings::default()).unwrap();
+    let items = stored_items(&d.graph, &problem);
+    assert_eq!(items.len(), 3);
+    let map = rasterize(&problem, &l, &items, &RasterSettings::for_rooms(&spec), 1).unwrap();
+    let floor = |r: usize| {
+        let b = map.rooms[r].bounds;
+        (b.y..b.bottom())
+            .flat_map(|y| (b.x..b.right()).map(move |x| (x, y)))
+            .filter(|&(x, y)| map.is_passable(x.into(), y.into()))
+            .count()
+    };
+    assert_eq!(floor(0), 1, "one floor tile in the room");
+    assert_eq!(map.objects.len(), 3, "every gem is on the map");
+    assert!(map.objects.iter().all(|o| o.cell == map.objects[0].cell));
+}
