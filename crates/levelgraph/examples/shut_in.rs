@@ -1,7 +1,8 @@
 //! Proof by exhaustion that some levels of `examples/dungeon-rooms.lg` as it
 //! stood before its mission edges were directed (kept as
-//! `tests/data/undirected-dungeon-rooms.lg`) have no room layout at all (the levels of seeds 682 and 685 by
-//! default; other seeds as arguments, e.g. `-- 682 685 92`).
+//! `tests/data/undirected-dungeon-rooms.lg`) have no room layout at all
+//! (the levels of seeds 682 and 685 by default; other seeds as arguments,
+//! e.g. `-- 682 685 92`).
 //!
 //! `cargo run --release -p levelgraph --example shut_in [-- SEED …]`
 //! (about 20 s per level on one core, most of it checking placements;
@@ -434,7 +435,11 @@ fn main() {
         seeds
     };
     let path = std::env::var("SHUT_IN_GRAMMAR").unwrap_or_else(|_| {
-        concat!(env!("CARGO_MANIFEST_DIR"), "/examples/shut_in_levels.lg").into()
+        concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/data/undirected-dungeon-rooms.lg"
+        )
+        .into()
     });
     let text = std::fs::read_to_string(&path).expect("the grammar file");
     let grammar = levelgraph::grammar::load(&text, "dungeon-rooms.lg").expect("example compiles");

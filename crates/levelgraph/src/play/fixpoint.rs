@@ -25,7 +25,8 @@ use super::Event;
 pub(crate) struct Reach {
     /// Per place: reached.
     pub(crate) reached: Vec<bool>,
-    /// Per lock: the key that first opened it (a held key names it).
+    /// Per lock: the key that first opened it (a held key names it), or
+    /// [`NO_KEY`] for a lock held open.
     pub(crate) opener: Vec<Option<u32>>,
     /// The playthrough in order: places entered, keys picked up, locks
     /// opened as a step passes them. Empty unless asked for.
@@ -37,15 +38,35 @@ pub(crate) struct Reach {
     pub(crate) goals_reached: bool,
 }
 
-/// The fixpoint from `start`. `closed`: a lock no key opens (to tell what
-/// it gates). `events`: record the playthrough.
-pub(crate) fn explore(level: &Level, start: u32, closed: Option<u32>, events: bool) -> Reach {
+/// One lock held shut, or open from the start, whatever the keys say: to
+/// tell what it gates.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Held {
+    Shut(u32),
+    Open(u32),
+}
+
+/// The opener of a lock held open: no key.
+const NO_KEY: u32 = u32::MAX;
+
+/// The fixpoint from `start`, with lock `held` held shut or open.
+/// `events`: record the playthrough (not with a lock held open, which no
+/// key opened).
+pub(crate) fn explore(level: &Level, start: u32, held: Option<Held>, events: bool) -> Reach {
+    debug_assert!(!(events && matches!(held, Some(Held::Open(_)))));
+    let mut opener = vec![None; level.locks.len()];
+    if let Some(Held::Open(l)) = held {
+        opener[l as usize] = Some(NO_KEY);
+    }
     let mut run = Run {
         level,
-        closed,
+        closed: match held {
+            Some(Held::Shut(l)) => Some(l),
+            _ => None,
+        },
         record: events,
         reached: vec![false; level.places.len()],
-        opener: vec![None; level.locks.len()],
+        opener,
         group_open: vec![false; level.group_locks.len()],
         waiting: vec![Vec::new(); level.locks.len()],
         passed: vec![false; level.locks.len()],
@@ -71,6 +92,7 @@ pub(crate) fn explore(level: &Level, start: u32, closed: Option<u32>, events: bo
 
 struct Run<'a> {
     level: &'a Level,
+    /// A lock held shut.
     closed: Option<u32>,
     record: bool,
     reached: Vec<bool>,

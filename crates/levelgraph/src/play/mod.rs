@@ -50,6 +50,7 @@ use crate::derive::Trace;
 use crate::grammar::play::PlaySpec;
 use crate::grammar::CompiledGrammar;
 use crate::graph::{Graph, VertexId};
+use fixpoint::Held;
 use level::{EntranceProblem, Level};
 
 /// One event of a playthrough.
@@ -332,11 +333,14 @@ pub struct LockReport {
     pub room: Option<VertexId>,
     /// The keys that open it, in id order.
     pub keys: Vec<VertexId>,
-    /// With this lock shut, some goal cannot be reached.
+    /// With this lock shut, some goal cannot be reached that can with it
+    /// open.
     pub gates_goal: bool,
-    /// The places that cannot be reached while it stays shut, in id order,
-    /// other than the locked room itself. Empty with `gates_goal` false:
-    /// the lock gates nothing (there is a way around it).
+    /// The places reached with it open but not while it stays shut, in id
+    /// order, other than the locked room itself (for a lock whose keys all
+    /// lie behind it: what it would let the player reach). Empty with
+    /// `gates_goal` false: the lock gates nothing (there is a way around
+    /// it).
     pub gates_rooms: Vec<VertexId>,
 }
 
@@ -501,15 +505,25 @@ fn lock_reports(level: &Level, base: Option<(u32, &fixpoint::Reach)>) -> Vec<Loc
     (0..level.locks.len() as u32)
         .map(|l| {
             let lock = &level.locks[l as usize];
+            // What it gates: what is reached with it open but not with it
+            // shut. A lock no key reached opens (its key lies behind it) is
+            // shut in `base` already, and is held open to see behind it.
             let (gates_goal, gates_rooms) = match base {
                 Some((start, reach)) => {
-                    let shut = fixpoint::explore(level, start, Some(l), false);
+                    let other;
+                    let (open, shut) = if reach.opener[l as usize].is_some() {
+                        other = fixpoint::explore(level, start, Some(Held::Shut(l)), false);
+                        (reach, &other)
+                    } else {
+                        other = fixpoint::explore(level, start, Some(Held::Open(l)), false);
+                        (&other, reach)
+                    };
                     let own = lock.place.map(|p| p as usize);
                     let rooms = (0..level.places.len())
-                        .filter(|&p| reach.reached[p] && !shut.reached[p] && Some(p) != own)
+                        .filter(|&p| open.reached[p] && !shut.reached[p] && Some(p) != own)
                         .map(|p| level.places[p])
                         .collect();
-                    (reach.goals_reached && !shut.goals_reached, rooms)
+                    (open.goals_reached && !shut.goals_reached, rooms)
                 }
                 None => (false, Vec::new()),
             };

@@ -879,9 +879,11 @@ fn unreachable_lists_places_behind_a_keys_own_lock() {
     );
     assert_plays(&graph, &report);
     assert_eq!(report.unreachable, vec![v(3), v(4), v(5)]);
-    // Gating is that of the play: the lock opens in no play, so with it
-    // shut nothing more is lost.
-    assert!(report.locks[0].gates_rooms.is_empty());
+    // The lock opens in no play: what it gates is what lies behind it,
+    // the rooms its own key waits in.
+    assert_eq!(report.locks[0].gates_rooms, vec![v(4), v(5)]);
+    assert!(!report.locks[0].gates_goal);
+    assert_eq!(report.idle_locks().count(), 0);
 }
 
 // ---------------------------------------------------------------------------

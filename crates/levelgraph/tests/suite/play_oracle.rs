@@ -655,8 +655,8 @@ struct Search {
 /// reaching the goals of the place entered), or spend a small key held on
 /// a lock it opens. A lock is open once a small key was spent on it or
 /// while a kept key that opens it is held. `shut`: a lock that never
-/// opens.
-fn explore(model: &Model, shut: Option<usize>) -> Search {
+/// opens; `open`: a lock open from the start.
+fn explore(model: &Model, shut: Option<usize>, open: Option<usize>) -> Search {
     let all_goals = (1u32 << model.goals.len()) - 1;
     let start = State {
         pos: model.entrance,
@@ -665,14 +665,14 @@ fn explore(model: &Model, shut: Option<usize>) -> Search {
         opened: 0,
         goals: model.goals_at(model.entrance),
     };
-    let is_open =
-        |s: &State, l: usize| {
-            Some(l) != shut
+    let is_open = |s: &State, l: usize| {
+        Some(l) == open
+            || (Some(l) != shut
                 && (s.opened >> l & 1 == 1
                     || model.keys.iter().enumerate().any(|(k, key)| {
                         !key.small && s.held >> k & 1 == 1 && key.opens.contains(&l)
-                    }))
-        };
+                    })))
+    };
     let mut seen = HashSet::from([start]);
     let mut queue = VecDeque::from([start]);
     let mut out = Search {
@@ -873,7 +873,7 @@ fn disagreement(model: &Model, graph: &Graph, report: &PlayReport) -> Result<(),
             _ => Err("no goal".into()),
         };
     }
-    let search = explore(model, None);
+    let search = explore(model, None, None);
     match &report.verdict {
         Verdict::Completable if !search.completable => {
             return Err("completable, yet no play reaches every goal".into());
@@ -922,7 +922,7 @@ fn disagreement(model: &Model, graph: &Graph, report: &PlayReport) -> Result<(),
     }
     for lock in &report.locks {
         let l = model.lock(lock.lock)?;
-        let shut = explore(model, Some(l));
+        let shut = explore(model, Some(l), None);
         if lock.gates_goal && shut.completable {
             return Err(format!(
                 "{:?} gates the goal, yet a play finishes without it",
@@ -945,10 +945,24 @@ fn disagreement(model: &Model, graph: &Graph, report: &PlayReport) -> Result<(),
             ));
         }
         if exact {
+            // What it gates: what a play reaches with it open and not with
+            // it shut; a lock no play opens (its keys lie behind it) is held
+            // open to see what lies behind it.
+            let opened = model
+                .keys
+                .iter()
+                .any(|k| k.opens.contains(&l) && search.reached[k.place]);
+            let held_open;
+            let with = if opened {
+                &search
+            } else {
+                held_open = explore(model, None, Some(l));
+                &held_open
+            };
             let lost: Vec<usize> = (0..model.places.len())
-                .filter(|&p| search.reached[p] && !shut.reached[p] && Some(p) != own)
+                .filter(|&p| with.reached[p] && !shut.reached[p] && Some(p) != own)
                 .collect();
-            let goal = search.completable && !shut.completable;
+            let goal = with.completable && !shut.completable;
             if gated != lost || lock.gates_goal != goal {
                 return Err(format!(
                     "{:?} gates the goal: {}, places {gated:?}; without it the goal is lost: {goal}, places {lost:?}",
