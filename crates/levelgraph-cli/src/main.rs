@@ -382,8 +382,13 @@ fn generate(
             .map(|(s, why)| format!("seed {s} ({why})"))
             .collect();
         eprintln!(
-            "note: the level of attempt {} (seed {level_seed}) was laid out after {}",
+            "note: the level of attempt {} (seed {level_seed}) was {} after {}",
             failed.len() + rejected.len() + 1,
+            if layout.is_some() {
+                "laid out"
+            } else {
+                "derived"
+            },
             tried.join(", ")
         );
     }

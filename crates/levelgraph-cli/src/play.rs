@@ -17,6 +17,8 @@ pub(crate) struct Rejected {
     pub(crate) summary: &'static str,
     /// The verdict in a sentence, with the rule at fault when one is known.
     pub(crate) message: String,
+    /// What to do about it.
+    pub(crate) advice: &'static str,
 }
 
 impl Rejected {
@@ -28,14 +30,15 @@ impl Rejected {
         report: &PlayReport,
     ) -> Self {
         let graph = &derivation.graph;
-        let (summary, mut message) = match &report.verdict {
-            Verdict::Unfinishable(reason) => (reason.summary(), reason.message(graph)),
+        let (summary, advice) = match &report.verdict {
+            Verdict::Unfinishable(reason) => (reason.summary(), reason.advice()),
             Verdict::Unknown { .. } => (
                 "the search reached its limit",
-                report.verdict_message(graph),
+                "raise `search_limit` in the `play` block, or use fewer small keys and one-way corridors",
             ),
-            Verdict::Completable => ("completable", report.verdict_message(graph)),
+            Verdict::Completable => ("completable", ""),
         };
+        let mut message = report.verdict.why(graph);
         if let Some(rule) = blamed_rule(grammar, derivation, report) {
             message.push_str(&format!(
                 "; rule `{rule}` made {}",
@@ -46,6 +49,7 @@ impl Rejected {
             seed: derivation.seed,
             summary,
             message,
+            advice,
         }
     }
 }
@@ -143,6 +147,7 @@ pub(crate) fn report_exhausted(
         examples[0].message
     );
     eprintln!(
-        "  hint: keep every key on the entrance side of its lock (docs/tutorial.md); `levelgraph check GRAMMAR` reports the share of levels that can be finished; `retries` in the `play` block allows more attempts"
+        "  hint: {}; `levelgraph check GRAMMAR` reports the share of levels that can be finished; `retries` in the `play` block allows more attempts",
+        examples[0].advice
     );
 }

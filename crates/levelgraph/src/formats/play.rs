@@ -138,7 +138,7 @@ impl PlayDoc {
                 Some(r.message(graph)),
                 Some(r.code().to_owned()),
             ),
-            Verdict::Unknown { .. } => ("unknown", Some(report.verdict_message(graph)), None),
+            Verdict::Unknown { .. } => ("unknown", Some(report.verdict.why(graph)), None),
         };
         PlayDoc {
             verdict: verdict.to_owned(),

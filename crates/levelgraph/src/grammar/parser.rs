@@ -1007,7 +1007,7 @@ impl<'src> Parser<'src> {
         self.expect(TokenKind::LBrace)?;
         let open = self.last_span();
         self.play_body(at)
-            .map_err(|e| self.brace_in_comment(open, e))
+            .map_err(|e| self.unclosed("the `play` block", open, e))
     }
 
     /// The `play` block's statements, after its `{`, through its `}`.
@@ -1035,6 +1035,11 @@ impl<'src> Parser<'src> {
         };
         let mut seen: BTreeMap<&str, Span> = BTreeMap::new();
         while !self.eat(&TokenKind::RBrace) {
+            // A top-level word at the start of a line: the block was left
+            // open (`play`'s caller says so).
+            if self.starts_item(self.peek()) {
+                return Err(self.unexpected("a statement of the `play` block or `}`"));
+            }
             let (word, span) = self.ident("a statement of the `play` block or `}`")?;
             if matches!(
                 word,

@@ -226,7 +226,7 @@ pub(crate) fn check(spec: &PlaySpec, tags: &Symbols) -> Vec<Diagnostic> {
         for t in &sel.tags {
             if t != WILDCARD && tags.get(t).is_none() {
                 out.push(error(
-                    format!("the play block names tag `{t}`, which `tags` does not declare"),
+                    format!("the `play` block names tag `{t}`, which `tags` does not declare"),
                     at(sel.span, path),
                     Some("declare it in the `tags` block, or name a declared tag".into()),
                 ));
@@ -263,7 +263,8 @@ pub(crate) fn check(spec: &PlaySpec, tags: &Symbols) -> Vec<Diagnostic> {
                 }
             }
         }
-        if let Some(KeyLink::Same(attr)) = &key.via {
+        // (A door's `via` is wrong whatever it says: reported above.)
+        if let (Some(KeyLink::Same(attr)), LockSpec::Room(_)) = (&key.via, &key.opens) {
             if attr.is_empty() {
                 out.push(error(
                     "`via same` needs an attribute name".into(),

@@ -67,6 +67,8 @@ pub(crate) enum Opens {
 pub(crate) struct Key {
     pub(crate) vertex: VertexId,
     pub(crate) place: u32,
+    /// The key statement it belongs to (index into `PlaySpec::keys`).
+    pub(crate) statement: u32,
     /// Used up when it opens a lock.
     pub(crate) small: bool,
     pub(crate) opens: Opens,
@@ -76,6 +78,8 @@ pub(crate) struct Key {
 #[derive(Clone, Debug)]
 pub(crate) struct Lock {
     pub(crate) what: LockRef,
+    /// The key statements whose `opens` names it, in order.
+    pub(crate) statements: Vec<u32>,
     /// The place it locks (a room lock), or `None` (a door).
     pub(crate) place: Option<u32>,
     /// Keys that name it with `via`.
@@ -235,18 +239,22 @@ impl Level {
         let mut lock_index: BTreeMap<LockRef, u32> = BTreeMap::new();
         let mut locks: Vec<Lock> = Vec::new();
         let mut statement_locks: Vec<Vec<u32>> = Vec::with_capacity(spec.keys.len());
-        for statement in &spec.keys {
+        for (s, statement) in spec.keys.iter().enumerate() {
             let mut mine = Vec::new();
             let mut add = |what: LockRef, place: Option<u32>| {
                 let i = *lock_index.entry(what).or_insert_with(|| {
                     locks.push(Lock {
                         what,
+                        statements: Vec::new(),
                         place,
                         keys: Vec::new(),
                         groups: Vec::new(),
                     });
                     (locks.len() - 1) as u32
                 });
+                if locks[i as usize].statements.last() != Some(&(s as u32)) {
+                    locks[i as usize].statements.push(s as u32);
+                }
                 mine.push(i);
             };
             match &statement.opens {
@@ -371,6 +379,7 @@ impl Level {
             keys.push(Key {
                 vertex: v,
                 place: p,
+                statement: s as u32,
                 small: statement.small,
                 opens,
             });

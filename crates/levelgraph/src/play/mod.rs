@@ -94,6 +94,22 @@ pub enum Verdict {
     },
 }
 
+impl Verdict {
+    /// Why a level is not completable, in a sentence: the reason's
+    /// message, or the limit that stopped the search; empty for a
+    /// completable level.
+    pub fn why(&self, graph: &Graph) -> String {
+        match self {
+            Verdict::Completable => String::new(),
+            Verdict::Unfinishable(reason) => reason.message(graph),
+            Verdict::Unknown { limit } => format!(
+                "the search for an order of play stopped at its limit of {limit} {} (`search_limit` in the `play` block)",
+                if *limit == 1 { "state" } else { "states" }
+            ),
+        }
+    }
+}
+
 /// A key that lies behind a lock, followed while explaining keys that wait
 /// on each other.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -196,6 +212,33 @@ impl Reason {
             Reason::KeyBehindOwnLock { .. } => "a key behind its own lock",
             Reason::KeysBehindEachOther { .. } => "keys behind each other's locks",
             Reason::NoOrder { .. } => "no order of play works",
+        }
+    }
+
+    /// What to do about it, in a sentence, for hints.
+    pub fn advice(&self) -> &'static str {
+        match self {
+            Reason::KeyBehindOwnLock { .. } | Reason::KeysBehindEachOther { .. } => {
+                "keep every key on the entrance side of its lock: point corridors away from the entrance and hang keys off the room before the lock (docs/tutorial.md)"
+            }
+            Reason::LockWithoutKey { .. } => {
+                "make a key with every lock, and check that a key statement of the `play` block names it (its `via` link, or a door's label and direction)"
+            }
+            Reason::NoEntrance | Reason::SeveralEntrances(_) => {
+                "a level has one entrance: check the `play` block's `entrance` and the rules that make or retag it"
+            }
+            Reason::NoGoal => {
+                "check the `play` block's `goal` and the rules that make or retag it"
+            }
+            Reason::Disconnected { .. } => {
+                "join the place to the rest, or `ignore` its tag if it is not a place the player walks to"
+            }
+            Reason::AgainstOneWay { .. } => {
+                "turn the corridor round, or say `directed two_way` if arrows are mission order, not one-way doors"
+            }
+            Reason::NoOrder { .. } => {
+                "give small keys to spare, or make one-way corridors lead back to what is still needed"
+            }
         }
     }
 
@@ -316,6 +359,9 @@ pub fn lock_name(graph: &Graph, lock: LockRef) -> String {
 pub struct KeyReport {
     /// The key vertex.
     pub key: VertexId,
+    /// The key statement of the `play` block it belongs to (an index into
+    /// its `keys`).
+    pub statement: usize,
     /// The place it lies in.
     pub room: VertexId,
     /// A small key: opens one of `opens` and is used up.
@@ -329,6 +375,9 @@ pub struct KeyReport {
 pub struct LockReport {
     /// The lock.
     pub lock: LockRef,
+    /// The key statements whose `opens` names it (indices into the `play`
+    /// block's `keys`).
+    pub statements: Vec<usize>,
     /// The place it locks (a locked room), or `None` (a locked door).
     pub room: Option<VertexId>,
     /// The keys that open it, in id order.
@@ -384,19 +433,15 @@ impl PlayReport {
     }
 
     /// The verdict in a sentence: "completable: 17 steps to the goal",
-    /// the reason, or the limit that stopped the search.
+    /// "cannot be finished: " and the reason, or "unknown: " and the limit
+    /// that stopped the search ([`Verdict::why`] without the word).
     pub fn verdict_message(&self, graph: &Graph) -> String {
         match &self.verdict {
-            Verdict::Completable => format!(
-                "completable: {} steps to the goal",
-                self.playthrough.len()
-            ),
-            Verdict::Unfinishable(reason) => {
-                format!("cannot be finished: {}", reason.message(graph))
+            Verdict::Completable => {
+                format!("completable: {} steps to the goal", self.playthrough.len())
             }
-            Verdict::Unknown { limit } => format!(
-                "unknown: the search for an order of play stopped at its limit of {limit} states (`search_limit` in the `play` block)"
-            ),
+            Verdict::Unfinishable(_) => format!("cannot be finished: {}", self.verdict.why(graph)),
+            Verdict::Unknown { .. } => format!("unknown: {}", self.verdict.why(graph)),
         }
     }
 }
@@ -487,6 +532,7 @@ fn key_reports(level: &Level) -> Vec<KeyReport> {
             let key = &level.keys[k as usize];
             KeyReport {
                 key: key.vertex,
+                statement: key.statement as usize,
                 room: level.vertex(key.place),
                 small: key.small,
                 opens: level
@@ -529,6 +575,7 @@ fn lock_reports(level: &Level, base: Option<(u32, &fixpoint::Reach)>) -> Vec<Loc
             };
             LockReport {
                 lock: lock.what,
+                statements: lock.statements.iter().map(|&s| s as usize).collect(),
                 room: lock.place.map(|p| level.vertex(p)),
                 keys: level
                     .keys_of(l)

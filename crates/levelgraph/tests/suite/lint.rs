@@ -536,7 +536,7 @@ fn undecided_levels_are_reported_at_the_search_limit() {
         findings(src),
         [(
             Warning,
-            "the search for an order of play could not decide 200 of 200 sampled levels within its limit of 1 states (first seed 1)".into(),
+            "the search for an order of play could not decide 200 of 200 sampled levels within its limit of 1 state (first seed 1)".into(),
             7
         )]
     );
@@ -602,4 +602,62 @@ fn keys_and_locks_without_a_play_block_are_warned_about() {
         .replace("red_key", "keyboard")
         .replace("lock", "locksmith");
     assert_eq!(findings(&other), []);
+}
+
+/// A key statement whose keys, locks or links occur in no sampled level is
+/// warned about at the statement: a door selector written undirected for
+/// directed corridors, a `via` of the wrong kind.
+#[test]
+fn key_statements_that_find_nothing_are_reported() {
+    let rules = "tags { s entrance goal key }\n\
+                 rule start { (a:s) => (a:entrance) -[locked]-> (g:goal), (a) -- (k:key) }\n";
+    let undirected_door = format!(
+        "{rules}play {{\n  entrance entrance\n  goal goal\n  key key opens -[locked]-\n}}\n"
+    );
+    let f = findings(&undirected_door);
+    assert_eq!(
+        f,
+        [(
+            Warning,
+            "key statement 1 finds no lock in any of the 200 sampled levels".into(),
+            6
+        )],
+        "{f:?}"
+    );
+    let g = grammar::load(&undirected_door, "lint").unwrap();
+    let hint = lint(&g)[0].hint.clone().unwrap();
+    assert!(hint.contains("`-[locked]->` directed ones"), "{hint}");
+    // The directed door: found, and every level can be finished.
+    assert_eq!(
+        findings(&undirected_door.replace("opens -[locked]-", "opens -[locked]->")),
+        []
+    );
+
+    let locks = "tags { s entrance gem goal key lock }\n\
+                 rule start { (a:s) => (a:entrance) -- (l:lock) -- (g:goal), (a) -- (k:key), (k) ~> (l) }\n";
+    let wrong_link = format!(
+        "{locks}play {{\n  entrance entrance\n  goal goal\n  key key opens lock via ~~\n}}\n"
+    );
+    let f = findings(&wrong_link);
+    assert!(
+        f.contains(&(
+            Warning,
+            "key statement 1 finds no key that opens a lock in any of the 200 sampled levels"
+                .into(),
+            6
+        )),
+        "{f:?}"
+    );
+    let no_key = format!(
+        "{locks}play {{\n  entrance entrance\n  goal goal\n  key gem opens lock via ~>\n}}\n"
+    );
+    assert!(
+        findings(&no_key).contains(&(
+            Warning,
+            "key statement 1 finds no key in any of the 200 sampled levels".into(),
+            6
+        )),
+        "{:?}",
+        findings(&no_key)
+    );
 }

@@ -817,7 +817,7 @@ fn a_search_limit_of_one_is_unknown() {
     assert_eq!(report.verdict, Verdict::Unknown { limit: 1 });
     assert_eq!(
         report.verdict_message(&graph),
-        "unknown: the search for an order of play stopped at its limit of 1 states (`search_limit` in the `play` block)"
+        "unknown: the search for an order of play stopped at its limit of 1 state (`search_limit` in the `play` block)"
     );
     assert!(report.playthrough.is_empty());
 }
@@ -917,16 +917,25 @@ fn play_error(block: &str, message: &str, line: usize, column: usize, hint: &str
 
 #[test]
 fn play_block_errors_are_located() {
+    // A block left open is reported at the next top-level word, with
+    // where its `{` is.
+    play_error(
+        "play {\n  entrance entrance\n  goal goal\n\nrule x { (a:goal) -- (b:entrance) => (a) -- (b) }\n",
+        "the `play` block is not closed: expected `}` before `rule`",
+        7,
+        1,
+        "its `{` is at line 3, column 6",
+    );
     play_error(
         "play {\n  entrance entrance\n  goal boss\n}\n",
-        "the play block names tag `boss`, which `tags` does not declare",
+        "the `play` block names tag `boss`, which `tags` does not declare",
         5,
         8,
         "declare it in the `tags` block",
     );
     play_error(
         "play {\n  entrance entrance\n  goal goal\n  key key opens door\n}\n",
-        "the play block names tag `door`, which `tags` does not declare",
+        "the `play` block names tag `door`, which `tags` does not declare",
         6,
         17,
         "",
@@ -1062,7 +1071,7 @@ fn json_play_errors_name_the_field() {
     assert_eq!(diags.len(), 1, "{diags:#?}");
     assert_eq!(
         diags[0].message,
-        "the play block names tag `chest`, which `tags` does not declare"
+        "the `play` block names tag `chest`, which `tags` does not declare"
     );
     assert_eq!(
         diags[0].location,

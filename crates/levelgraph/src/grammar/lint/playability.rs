@@ -12,7 +12,7 @@ use std::collections::BTreeMap;
 use super::{location, Playability};
 use crate::derive::{Derivation, DeriveError};
 use crate::diagnostic::{Diagnostic, Location, Severity};
-use crate::grammar::play::PlaySpec;
+use crate::grammar::play::{LockSpec, PlaySpec};
 use crate::grammar::CompiledGrammar;
 use crate::play::{self, Verdict};
 
@@ -20,6 +20,7 @@ use crate::play::{self, Verdict};
 struct Example {
     seed: u64,
     message: String,
+    advice: &'static str,
     /// The rule that made the vertex at fault, and that vertex's name.
     maker: Option<(String, String)>,
 }
@@ -35,6 +36,9 @@ pub(super) struct PlayCheck<'g> {
     first_unknown: Option<u64>,
     /// The first level with rooms no play reaches, and their names.
     first_unreachable: Option<(u64, Vec<String>)>,
+    /// Per key statement: levels with a key of it, with a lock of it, and
+    /// with a key of it that opens a lock.
+    statements: Vec<[u64; 3]>,
 }
 
 impl<'g> PlayCheck<'g> {
@@ -48,6 +52,7 @@ impl<'g> PlayCheck<'g> {
             first_unfinishable: None,
             first_unknown: None,
             first_unreachable: None,
+            statements: vec![[0; 3]; grammar.play()?.keys.len()],
         })
     }
 
@@ -57,6 +62,21 @@ impl<'g> PlayCheck<'g> {
         let graph = &derivation.graph;
         let report = play::check(graph, self.spec);
         self.counts.derived += 1;
+        let mut seen = vec![[false; 3]; self.statements.len()];
+        for k in &report.keys {
+            seen[k.statement][0] = true;
+            seen[k.statement][2] |= !k.opens.is_empty();
+        }
+        for l in &report.locks {
+            for &s in &l.statements {
+                seen[s][1] = true;
+            }
+        }
+        for (count, seen) in self.statements.iter_mut().zip(seen) {
+            for i in 0..3 {
+                count[i] += u64::from(seen[i]);
+            }
+        }
         match &report.verdict {
             Verdict::Completable => self.counts.completable += 1,
             Verdict::Unfinishable(reason) => {
@@ -70,6 +90,7 @@ impl<'g> PlayCheck<'g> {
                     self.first_unfinishable = Some(Example {
                         seed,
                         message: reason.message(graph),
+                        advice: reason.advice(),
                         maker,
                     });
                 }
@@ -130,12 +151,14 @@ impl<'g> PlayCheck<'g> {
                     at,
                 )
                 .with_hint(format!(
-                    "why: {}; `generate` rejects such levels and derives the next seed's, but a grammar that keeps every key on the entrance side of its lock needs no retries (docs/tutorial.md); see one with `levelgraph generate GRAMMAR --seed {} --allow-unfinishable`",
+                    "why: {}; {}; `generate` rejects such levels and derives the next seed's; see one with `levelgraph generate GRAMMAR --seed {} --allow-unfinishable`",
                     tally.join(", "),
+                    example.advice,
                     example.seed
                 )),
             );
         }
+        self.unused_statements(out);
         if let Some(seed) = self.first_unknown {
             let at = match self.spec.setting_spans.get("search_limit") {
                 Some(span) => Location::Span(span),
@@ -145,10 +168,13 @@ impl<'g> PlayCheck<'g> {
                 Diagnostic::new(
                     Severity::Warning,
                     format!(
-                        "the search for an order of play could not decide {} of {} sampled levels within its limit of {} states (first seed {seed})",
+                        "the search for an order of play could not decide {} of {} sampled levels within its limit of {} (first seed {seed})",
                         counts.unknown,
                         counts.derived,
-                        self.spec.search_limit()
+                        match self.spec.search_limit() {
+                            1 => "1 state".to_owned(),
+                            n => format!("{n} states"),
+                        }
                     ),
                     at,
                 )
@@ -176,6 +202,51 @@ impl<'g> PlayCheck<'g> {
             );
         }
         counts
+    }
+}
+
+impl PlayCheck<'_> {
+    /// A key statement whose keys, locks or links never occur in a
+    /// sampled level is warned about at the statement: a selector that
+    /// matches nothing (a door `-[locked]-` written for directed corridors,
+    /// a tag that no rule makes) gives levels without keys or locks and no
+    /// other sign.
+    fn unused_statements(&self, out: &mut Vec<Diagnostic>) {
+        let derived = self.counts.derived;
+        if derived == 0 {
+            return;
+        }
+        for (i, (statement, [keys, locks, links])) in
+            self.spec.keys.iter().zip(&self.statements).enumerate()
+        {
+            let what = if *keys == 0 {
+                "no key"
+            } else if *locks == 0 {
+                "no lock"
+            } else if *links == 0 {
+                "no key that opens a lock"
+            } else {
+                continue;
+            };
+            let door = matches!(statement.opens, LockSpec::Door(_));
+            let hint = match (*keys, *locks, door) {
+                (0, _, _) => "no vertex of a sampled level matches its key selector: check the tag and attributes",
+                (_, 0, true) => "no corridor of a sampled level matches its door: `-[locked]-` names undirected corridors labelled `locked`, `-[locked]->` directed ones",
+                (_, 0, false) => "no vertex of a sampled level matches its lock selector: check the tag and attributes",
+                _ => "its `via` names no lock from any key: check the edge's kind and direction (from the key to the lock), or the attribute",
+            };
+            out.push(
+                Diagnostic::new(
+                    Severity::Warning,
+                    format!(
+                        "key statement {} finds {what} in any of the {derived} sampled levels",
+                        i + 1
+                    ),
+                    location(statement.span, format!("play.keys[{i}]")),
+                )
+                .with_hint(hint),
+            );
+        }
     }
 }
 
