@@ -64,7 +64,7 @@ pub struct LayoutSettings {
     /// chain can box in a room that only a much later chain needs, and the
     /// depth-first stack then retries every kept layout of the chains in
     /// between before it gets back there (a 200-room level of
-    /// `examples/dungeon-rooms.lg` made 492 backtracks without ever
+    /// `tests/data/undirected-dungeon-rooms.lg` made 492 backtracks without ever
     /// reaching chain 14 again).
     pub backtracks_per_start: u32,
     /// Chance that a new position of a room (greedy placement or
@@ -73,7 +73,7 @@ pub struct LayoutSettings {
     /// The ends of a door-to-door segment are where the two rooms share the
     /// least wall, which leaves the corners beside their common wall free
     /// for other rooms: the only layout known of seed 92's level of
-    /// `examples/dungeon-rooms.lg` has two rooms that meet at a corner, a
+    /// `tests/data/undirected-dungeon-rooms.lg` has two rooms that meet at a corner, a
     /// pair of rooms in one inner corner and a loop of three around it. Not
     /// in seed 001. Default 0.75, which measured best (BENCHMARKS.md:
     /// 14–35 % fewer iterations on Edgar's example2 maps, more hard levels
@@ -94,7 +94,7 @@ pub struct LayoutSettings {
     /// cannot take the chain (not for a chain that wraps, whose fill is
     /// capped, see [`LayoutSettings::compact_detours`]), so the search
     /// backtracks at once instead of after a full annealing schedule. Not in seed 001. Default on: the
-    /// level of seed 92 of `examples/dungeon-rooms.lg` is laid out by 46 %
+    /// level of seed 92 of `tests/data/undirected-dungeon-rooms.lg` is laid out by 46 %
     /// of 300 layout seeds instead of 13 % of 100, Edgar's maps are
     /// unchanged (BENCHMARKS.md). The bare detour of a door with three
     /// detours may also carry the few dead-end rooms that hang off it
@@ -110,14 +110,14 @@ pub struct LayoutSettings {
     /// any layout; a bare detour tucked into the corner beside the door
     /// leaves the walls beyond it free for the path that must wrap around
     /// it. Not in seed 001. Default on: levels 157 and 401 of
-    /// `examples/dungeon-rooms.lg` are laid out by 100 and 98 of 100
+    /// `tests/data/undirected-dungeon-rooms.lg` are laid out by 100 and 98 of 100
     /// layout seeds instead of 60 and 63 with the first placement found
     /// (BENCHMARKS.md); Edgar's maps have no such door and are unchanged.
     /// A detour counts as bare here when its rooms have two neighbours
     /// each once the dead ends hanging off the level's cycles are left
     /// out, with at most three such rooms hanging off it; those rooms then
     /// join its chain, so that the corner it is tucked into keeps room for
-    /// them (grown level 283 of `examples/dungeon-rooms.lg` at 60 rooms: 0
+    /// them (grown level 283 of `tests/data/undirected-dungeon-rooms.lg` at 60 rooms: 0
     /// → 23 of 30 layout seeds; 200 rooms, level 23: failed → laid out).
     /// When the path that closes around the door last is itself a detour
     /// of up to three rooms (dead ends aside), the bare detour is laid out
@@ -471,7 +471,7 @@ impl<'p> Prepared<'p> {
     /// every room joined to them other than `u`, `v` and `X`'s, lie in a
     /// hole of the union of `u`, `v` and `X`'s rooms
     /// (`crates/levelgraph/examples/shut_in.rs` proves by enumerating those rings that the
-    /// levels of seeds 682 and 685 of `examples/dungeon-rooms.lg` have no
+    /// levels of seeds 682 and 685 of `tests/data/undirected-dungeon-rooms.lg` have no
     /// layout). The area is the least, over the choices of `X` and the
     /// path shut in, of the smallest templates' areas of what it brings.
     fn shut_in_hint(&self, u: usize, v: usize, k: usize) -> String {
@@ -815,7 +815,7 @@ fn has_three_detours(neighbours: &[Vec<(usize, usize)>], u: usize, v: usize, k: 
 /// its door. A door `(u, v)` whose rooms are also joined by three other
 /// paths with no room in common has, in any layout, one of those paths shut
 /// in between the door's wall and the others (the level of seed 92 of
-/// `examples/dungeon-rooms.lg`, BENCHMARKS.md). A path of rooms with no
+/// `tests/data/undirected-dungeon-rooms.lg`, BENCHMARKS.md). A path of rooms with no
 /// other neighbours ("bare", dead ends aside: [`bare_detours`]) can be that
 /// one; laid out first, as the face order tends to, it takes the room the
 /// others need around the door. Laid out last, it goes into the corner the
@@ -830,7 +830,7 @@ fn has_three_detours(neighbours: &[Vec<(usize, usize)>], u: usize, v: usize, k: 
 /// the bare detour is tucked into the corner beside the door and the
 /// closing chain filled around it ([`Run::add_chain`]), where annealing it
 /// first would leave a pocket of the bare detour's size only by chance
-/// (level 872 of `examples/dungeon-rooms.lg`: about one placement in a
+/// (level 872 of `tests/data/undirected-dungeon-rooms.lg`: about one placement in a
 /// thousand).
 fn enclosed_detours_later(
     chains: Vec<Vec<usize>>,
@@ -939,7 +939,7 @@ fn enclosed_detours_later(
 /// next to them is in the chain too: the detours one of which is shut in by
 /// the others in any layout. A bare detour whose dead ends come in later
 /// chains is not: its most compact placement would leave them no room
-/// (level 872 of `examples/dungeon-rooms.lg`, before its closing detour
+/// (level 872 of `tests/data/undirected-dungeon-rooms.lg`, before its closing detour
 /// wrapped, b22827c: 9 of 20 layout seeds otherwise, 0 so).
 fn nested_detours(
     chains: &[Vec<usize>],
@@ -1020,7 +1020,7 @@ const MOST_HANGING: usize = 3;
 
 /// Most rooms (dead ends aside) of a detour that closes around a bare one
 /// and is filled around it ([`enclosed_detours_later`]'s wraps):
-/// levels 1399 and 2674 of `examples/dungeon-rooms.lg`, whose closing
+/// levels 1399 and 2674 of `tests/data/undirected-dungeon-rooms.lg`, whose closing
 /// detours have three rooms, go from 95 / 70 % to 100 / 100 % of 20
 /// layout seeds with their fills capped at an annealing's iterations.
 const MOST_WRAPPING: usize = 3;
@@ -1060,7 +1060,7 @@ fn hanging_rooms(
 /// neighbour are stripped again and again (each room at most once), so not
 /// on any cycle nor on a path between two. A pendant room can be placed
 /// after the cycle rooms it hangs off, so a detour with a dead end hanging
-/// off it (levels 682 and 685 of `examples/dungeon-rooms.lg`: a leaf off
+/// off it (levels 682 and 685 of `tests/data/undirected-dungeon-rooms.lg`: a leaf off
 /// each of two of the three detours of a door) is still filled exactly
 /// (those two levels have no layout at all, `crates/levelgraph/examples/shut_in.rs`: every
 /// detour there carries a room, and no ring of four rooms holds one).
@@ -1341,7 +1341,7 @@ impl<'a, 'p> Run<'a, 'p> {
     /// neighbour of `u`) whose rooms are joined by at least three other
     /// paths with no room in common, if any: around the door's wall only
     /// two of the paths can reach the outside, so the third is enclosed,
-    /// the case of the level of seed 92 of `examples/dungeon-rooms.lg`
+    /// the case of the level of seed 92 of `tests/data/undirected-dungeon-rooms.lg`
     /// (BENCHMARKS.md). Only asked when a run fails.
     fn door_with_three_detours(&self, c: usize) -> Option<(usize, usize, usize)> {
         let prep = self.prep;
@@ -2693,7 +2693,7 @@ mod tests {
         });
     }
 
-    /// Level 682's door of `examples/dungeon-rooms.lg`, relabelled: door
+    /// Level 682's door of `tests/data/undirected-dungeon-rooms.lg`, relabelled: door
     /// 0-1, detours 2-3 (the rest of the level, here a loop 2-8-9-3),
     /// 4-5 with leaf 6 off 4, and 7-10 with leaf 11 off 10.
     fn three_detours_with_leaves() -> Vec<Vec<(usize, usize)>> {
