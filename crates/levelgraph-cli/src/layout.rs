@@ -9,9 +9,9 @@ use levelgraph::alphabet::Alphabet;
 use levelgraph::formats::{host_for, layout_svg, LayoutDoc, MissionDoc};
 use levelgraph::grammar::RoomsSpec;
 use levelgraph::layout::{
-    edgar, rooms::level_problem, Layout, LayoutError, LayoutProblem, LayoutSettings, LayoutStats,
-    Prepared,
+    edgar, Layout, LayoutError, LayoutProblem, LayoutSettings, LayoutStats, Prepared,
 };
+use levelgraph::rooms::level_problem;
 use levelgraph::Graph;
 
 use crate::output;

@@ -23,7 +23,8 @@ use levelgraph::formats::{
     host_for, to_dot, to_graphml, to_seed003_text, to_svg_numbered, MissionDoc, MissionError,
 };
 use levelgraph::geometric::GeometrySettings;
-use levelgraph::grammar::{self, lint::lint_report, CompiledGrammar, GrammarError};
+use levelgraph::grammar::{self, CompiledGrammar, GrammarError};
+use levelgraph::lint::lint_report;
 use levelgraph::play::PlayReport;
 use levelgraph::rng::attempt_seed;
 use levelgraph::{DeriveError, Graph};
@@ -229,7 +230,7 @@ pub(crate) fn load_grammar(path: Option<&Path>) -> Result<Loaded, Failure> {
 /// Lint errors make a grammar unusable; warnings are left to `check`.
 pub(crate) fn reject_lint_errors(loaded: &Loaded) -> Result<(), Failure> {
     // Errors only: the full lint samples derivations, which `check` is for.
-    let errors = levelgraph::grammar::lint::errors(&loaded.grammar);
+    let errors = levelgraph::lint::errors(&loaded.grammar);
     if errors.is_empty() {
         return Ok(());
     }

@@ -38,9 +38,8 @@ use std::time::Instant;
 #[allow(dead_code)] // the child-process helpers are for the other harnesses
 mod support;
 
-use levelgraph::layout::{
-    check::check_layout, edgar, rooms::level_problem, LayoutProblem, LayoutSettings, Prepared,
-};
+use levelgraph::layout::{check::check_layout, edgar, LayoutProblem, LayoutSettings, Prepared};
+use levelgraph::rooms::level_problem;
 
 fn main() {
     let runs: u64 = std::env::var("LAYOUT_RUNS")

@@ -475,7 +475,7 @@ fn main() {
             Err(e) => panic!("check N = {n}: {e}"),
         }
     }
-    let lint = grammar::lint::lint(&grammar::load(&grammar_text(5), "mutex").expect("compiles"));
+    let lint = levelgraph::lint::lint(&grammar::load(&grammar_text(5), "mutex").expect("compiles"));
     for finding in &lint {
         println!("lint (N = 5): {finding}");
     }

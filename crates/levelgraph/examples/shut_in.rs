@@ -81,9 +81,10 @@ use std::collections::BTreeSet;
 use std::time::Instant;
 
 use levelgraph::layout::{
-    check::check_layout, edgar::RoomSets, rooms::level_problem, Door, DoorLine, GridPoint, Layout,
-    LayoutProblem, PlacedRoom, Rect, RoomSpec, Shape,
+    check::check_layout, edgar::RoomSets, Door, DoorLine, GridPoint, Layout, LayoutProblem,
+    PlacedRoom, Rect, RoomSpec, Shape,
 };
+use levelgraph::rooms::level_problem;
 
 /// A shape (template under one transform, bounding box from the origin).
 struct Sh {

@@ -31,11 +31,9 @@
 //! grammar and seed give the same graph, trace and bytes on every machine.
 
 use std::fmt;
-use std::sync::Arc;
 
-use crate::geometric::Hook;
 use crate::grammar::{CompiledAlternative, CompiledGrammar, CompiledRule, Limits};
-use crate::graph::Graph;
+use crate::graph::{Graph, VertexId};
 use crate::incremental::{self, MatchStore};
 use crate::matching::Match;
 use crate::rewrite::{self, Changes};
@@ -108,93 +106,7 @@ impl fmt::Display for StopReason {
     }
 }
 
-/// A rule's name, shared between the grammar and every application of
-/// the rule in a trace (cloning it copies a pointer, not the text).
-/// Compares and prints like a `str`.
-#[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct RuleName(Arc<str>);
-
-impl RuleName {
-    /// The name as a string slice.
-    pub fn as_str(&self) -> &str {
-        &self.0
-    }
-}
-
-impl From<&str> for RuleName {
-    fn from(name: &str) -> Self {
-        RuleName(Arc::from(name))
-    }
-}
-
-impl std::ops::Deref for RuleName {
-    type Target = str;
-    fn deref(&self) -> &str {
-        &self.0
-    }
-}
-
-impl AsRef<str> for RuleName {
-    fn as_ref(&self) -> &str {
-        &self.0
-    }
-}
-
-impl std::borrow::Borrow<str> for RuleName {
-    fn borrow(&self) -> &str {
-        &self.0
-    }
-}
-
-impl fmt::Debug for RuleName {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fmt::Debug::fmt(&*self.0, f)
-    }
-}
-
-impl fmt::Display for RuleName {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl PartialEq<str> for RuleName {
-    fn eq(&self, other: &str) -> bool {
-        &*self.0 == other
-    }
-}
-
-impl PartialEq<&str> for RuleName {
-    fn eq(&self, other: &&str) -> bool {
-        &*self.0 == *other
-    }
-}
-
-impl PartialEq<String> for RuleName {
-    fn eq(&self, other: &String) -> bool {
-        *self.0 == **other
-    }
-}
-
-impl PartialEq<RuleName> for str {
-    fn eq(&self, other: &RuleName) -> bool {
-        self == &*other.0
-    }
-}
-
-impl PartialEq<RuleName> for &str {
-    fn eq(&self, other: &RuleName) -> bool {
-        *self == &*other.0
-    }
-}
-
-impl PartialEq<RuleName> for String {
-    fn eq(&self, other: &RuleName) -> bool {
-        **self == *other.0
-    }
-}
-
-pub use crate::trace::{Application, Trace};
+pub use crate::trace::{Application, RuleName, Trace};
 
 /// A finished derivation.
 #[derive(Clone, Debug)]
@@ -326,20 +238,16 @@ impl DeriveError {
 }
 
 /// Derives a mission graph with `seed`, from one vertex with the start
-/// symbol, or in grid mode from the grammar's grid (seed 003). A grammar
-/// whose header says `geometric` is derived by [`crate::geometric::derive`]
-/// with its settings (the graph then has positions and room radii, and
-/// `seed` of the result is the attempt's seed).
+/// symbol, or in grid mode from the grammar's grid (seed 003). This is the
+/// rewriting alone: a grammar whose header says `geometric` is drawn by
+/// [`crate::geometric::derive`], and [`crate::derive()`] (the crate's
+/// `levelgraph::derive`) chooses between the two by the header.
 ///
 /// # Errors
 /// [`DeriveError::TooFewVertices`] when it ends below `min_vertices`;
-/// [`DeriveError::StageFailed`] when a recipe stage cannot make its minimum;
-/// [`DeriveError::Drawing`] when no geometric attempt's drawing passes.
+/// [`DeriveError::StageFailed`] when a recipe stage cannot make its minimum.
 pub fn derive(grammar: &CompiledGrammar, seed: u64) -> Result<Derivation, DeriveError> {
-    match &grammar.model().geometry {
-        Some(settings) => crate::geometric::derive(grammar, seed, settings).map(|g| g.derivation),
-        None => plain(grammar, start_host(grammar), seed),
-    }
+    plain(grammar, start_host(grammar), seed)
 }
 
 fn plain(grammar: &CompiledGrammar, host: Graph, seed: u64) -> Result<Derivation, DeriveError> {
@@ -348,7 +256,7 @@ fn plain(grammar: &CompiledGrammar, host: Graph, seed: u64) -> Result<Derivation
 
 /// The host a derivation starts from: one start-symbol vertex, or in grid
 /// mode the grammar's grid; in the grammar's tag and label tables.
-fn start_host(grammar: &CompiledGrammar) -> Graph {
+pub(crate) fn start_host(grammar: &CompiledGrammar) -> Graph {
     let mut host = Graph::with_symbols(grammar.tags().clone(), grammar.labels().clone());
     // Room for a small level at once: growing every vector step by step
     // costs small derivations more than the rewriting.
@@ -364,8 +272,9 @@ fn start_host(grammar: &CompiledGrammar) -> Graph {
 }
 
 /// Derives from a given host graph. The host's tag and label tables must
-/// be the grammar's or extend them (`Graph::with_symbols`). A `geometric`
-/// grammar is derived by [`crate::geometric::derive_from`].
+/// be the grammar's or extend them (`Graph::with_symbols`). The rewriting
+/// alone, as [`derive()`]: [`crate::derive_from`] draws a `geometric`
+/// grammar.
 ///
 /// # Errors
 /// As [`derive()`].
@@ -374,20 +283,32 @@ pub fn derive_from(
     host: Graph,
     seed: u64,
 ) -> Result<Derivation, DeriveError> {
-    match &grammar.model().geometry {
-        Some(settings) => {
-            crate::geometric::derive_from(grammar, host, seed, settings).map(|g| g.derivation)
-        }
-        None => plain(grammar, host, seed),
-    }
+    plain(grammar, host, seed)
+}
+
+/// What a derivation asks of a drawing kept beside it while it rewrites
+/// (the geometric derivation, [`crate::geometric`], implements it): the
+/// derivation owns the questions, the drawing answers them.
+pub(crate) trait StepHook {
+    /// Whether rule `rule` may not be applied at `m` because the match is
+    /// a mirror image of the rule's drawing.
+    fn is_flipped(&self, rule: usize, host: &Graph, m: &Match) -> bool;
+    /// Whether alternative `alt` of rule `rule` has a plane placement at
+    /// `m`.
+    fn has_placement(&self, rule: usize, alt: usize, host: &Graph, m: &Match) -> bool;
+    /// Called right before alternative `alt` of rule `rule` is applied at
+    /// `m`.
+    fn before_apply(&mut self, rule: usize, alt: usize, m: &Match, host: &Graph);
+    /// Called right after the application at `m` made `created`.
+    fn after_apply(&mut self, m: &Match, created: &[VertexId], host: &mut Graph);
 }
 
 /// [`derive_from`] keeping a drawing: the geometric derivation's loop.
-pub(crate) fn derive_with_hook<'g>(
-    grammar: &'g CompiledGrammar,
+pub(crate) fn derive_with_hook(
+    grammar: &CompiledGrammar,
     host: Graph,
     seed: u64,
-    hook: &mut Hook<'g>,
+    hook: &mut dyn StepHook,
 ) -> Result<Derivation, DeriveError> {
     run_derivation(grammar, host, seed, false, Some(hook)).0
 }
@@ -395,12 +316,12 @@ pub(crate) fn derive_with_hook<'g>(
 /// Runs a derivation; with `verify`, compares every built match store with
 /// a full search after each step and reports the first difference (also
 /// when the derivation fails).
-fn run_derivation<'g>(
-    grammar: &'g CompiledGrammar,
+fn run_derivation(
+    grammar: &CompiledGrammar,
     host: Graph,
     seed: u64,
     verify: bool,
-    geometry: Option<&mut Hook<'g>>,
+    geometry: Option<&mut dyn StepHook>,
 ) -> (Result<Derivation, DeriveError>, Option<String>) {
     let limits = *grammar.limits();
     let rules = grammar.rules();
@@ -591,7 +512,7 @@ pub const INCREMENTAL_FROM: usize = 64;
 struct Run<'g, 'h> {
     rules: &'g [CompiledRule],
     /// The geometric derivation's drawing, when there is one.
-    geometry: Option<&'h mut Hook<'g>>,
+    geometry: Option<&'h mut dyn StepHook>,
     group_limits: &'g [u32],
     limits: Limits,
     max_valence: usize,

@@ -8,10 +8,96 @@
 //! is a borrowed view of one of them.
 
 use std::fmt;
+use std::sync::Arc;
 
-use crate::derive::RuleName;
 use crate::graph::VertexId;
 use crate::small_copy;
+
+/// A rule's name, shared between the grammar and every application of
+/// the rule in a trace (cloning it copies a pointer, not the text).
+/// Compares and prints like a `str`.
+#[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct RuleName(Arc<str>);
+
+impl RuleName {
+    /// The name as a string slice.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl From<&str> for RuleName {
+    fn from(name: &str) -> Self {
+        RuleName(Arc::from(name))
+    }
+}
+
+impl std::ops::Deref for RuleName {
+    type Target = str;
+    fn deref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl AsRef<str> for RuleName {
+    fn as_ref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::borrow::Borrow<str> for RuleName {
+    fn borrow(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Debug for RuleName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(&*self.0, f)
+    }
+}
+
+impl fmt::Display for RuleName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl PartialEq<str> for RuleName {
+    fn eq(&self, other: &str) -> bool {
+        &*self.0 == other
+    }
+}
+
+impl PartialEq<&str> for RuleName {
+    fn eq(&self, other: &&str) -> bool {
+        &*self.0 == *other
+    }
+}
+
+impl PartialEq<String> for RuleName {
+    fn eq(&self, other: &String) -> bool {
+        *self.0 == **other
+    }
+}
+
+impl PartialEq<RuleName> for str {
+    fn eq(&self, other: &RuleName) -> bool {
+        self == &*other.0
+    }
+}
+
+impl PartialEq<RuleName> for &str {
+    fn eq(&self, other: &RuleName) -> bool {
+        *self == &*other.0
+    }
+}
+
+impl PartialEq<RuleName> for String {
+    fn eq(&self, other: &RuleName) -> bool {
+        **self == *other.0
+    }
+}
 
 /// One rule application of a derivation, as recorded in a [`Trace`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -7,8 +7,8 @@ use svg::node::element::{Circle, Definitions, Group, Line, Marker, Path, Rectang
 use svg::Document;
 
 use crate::alphabet::Alphabet;
-use crate::geometric::COMPASS;
 use crate::graph::{Graph, Point, VertexId};
+use crate::plane::COMPASS;
 
 /// Pixels per drawing unit (one ideal edge length).
 const SCALE: f64 = 90.0;

@@ -4,9 +4,9 @@
 
 use std::cmp::Ordering;
 
-use super::geometry::{distance, segments_cross};
 use crate::drawing::top_level;
 use crate::graph::{EdgeId, Graph, Point, VertexId};
+use crate::plane::{distance, segments_cross};
 
 /// What the self-intersection test found.
 #[derive(Clone, Debug, Default, PartialEq)]

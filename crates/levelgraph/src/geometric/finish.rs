@@ -1,12 +1,12 @@
 //! Finishing a geometric derivation (seed 000): room radii, scaling to
 //! the ideal edge lengths, and a last relaxation toward them.
 
-use super::forces::{Plateau, RelaxParams};
-use super::geometry::distance;
 use super::host_drawing::{place_stored, relax_host, Scratch};
 use super::{GeometrySettings, RelaxStats};
 use crate::drawing::top_level;
+use crate::forces::{Plateau, RelaxParams};
 use crate::graph::{Edge, Graph, Point, VertexId};
+use crate::plane::distance;
 use crate::rng::Rng;
 
 /// Root-mean-square force at or below which the finishing relaxation
@@ -23,7 +23,7 @@ const FINISH_SETTLED: f64 = 0.03;
 
 /// Repulsion range of the finishing relaxation, in separations (radii plus
 /// margin; [`RelaxParams::range`]): only circles closer than touching push
-/// each other. Rewriting keeps `forces::RANGE` (2): there the repulsion
+/// each other. Rewriting keeps `crate::forces::RANGE` (2): there the repulsion
 /// spreads a neighbourhood after an application, and a shorter reach left
 /// levels smaller and corridors farther from their ideal lengths
 /// (`max_vertices` 100: 96.2 rooms instead of 97.5). When finishing, the

@@ -3,8 +3,8 @@
 //! edges act on its room), positions read from and written back to the
 //! graph.
 
-use super::forces::{crossings, relax, Mover, RelaxOutcome, RelaxParams, RelaxScratch, Spring};
 use crate::drawing::top_level;
+use crate::forces::{crossings, relax, Mover, RelaxOutcome, RelaxParams, RelaxScratch, Spring};
 use crate::graph::{Graph, Point, VertexId};
 
 /// Buffers reused by every relaxation of one derivation.
@@ -92,7 +92,7 @@ pub(crate) fn relax_host(
             None => params.base * e.length_factor.max(0.05),
             Some(margin) => s.radius[a] + s.radius[b] + margin,
         };
-        s.springs.push(super::forces::Spring {
+        s.springs.push(crate::forces::Spring {
             a,
             b,
             length,

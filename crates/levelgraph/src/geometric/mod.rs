@@ -25,78 +25,22 @@
 
 mod check;
 mod finish;
-mod forces;
-mod geometry;
 mod host_drawing;
 mod placement;
-mod rule_drawing;
 mod spatial;
 
 use std::cell::RefCell;
-use std::collections::BTreeMap;
 
+pub use crate::plane::segments_cross;
+pub use crate::settings::{GeometrySettings, SpringShape};
 pub use check::{check_drawing, check_graph, DrawingCheck};
-pub use forces::SpringShape;
-pub use geometry::segments_cross;
-pub(crate) use geometry::COMPASS;
 
-use crate::derive::{self, Derivation, DeriveError};
+use crate::derive::{self, Derivation, DeriveError, StepHook};
+use crate::forces::{self, RelaxParams};
+use crate::grammar::RuleDrawing;
 use crate::grammar::{CompiledGrammar, CompiledRule};
 use crate::graph::{Graph, Point, VertexId};
 use crate::matching::Match;
-use forces::RelaxParams;
-pub(crate) use rule_drawing::RuleDrawing;
-
-/// Tuning of a geometric derivation. Start from [`GeometrySettings::default`]
-/// (more fields may be added).
-#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(deny_unknown_fields, default)]
-#[non_exhaustive]
-pub struct GeometrySettings {
-    /// The spring shape of every relaxation. Default: the sigmoid, which
-    /// passed as often as seed 000's logarithmic spring and ran faster
-    /// (BENCHMARKS.md, geometric derivation).
-    pub spring: SpringShape,
-    /// Most force steps after each application (the relaxation also stops
-    /// when the drawing's energy settles).
-    pub steps: u32,
-    /// Most force steps of the finishing relaxation. Default 120: levels
-    /// up to ~50 rooms mostly settle in fewer (on average 23 steps at 20
-    /// rooms, 41 at 50, measured with 60);
-    /// at ~98 / ~125 rooms, where 60 was the limit, 120 brings corridors
-    /// from 50 % / 79 % to 37 % / 56 % off their ideal lengths for 3–6 %
-    /// more time (BENCHMARKS.md, geometric derivation); since the
-    /// evening-out has a bounded second try (`finish::EVEN_OUT_SHARE`),
-    /// from 30 % / 34 % to 27 % / 30 %.
-    pub finish_steps: u32,
-    /// Range `[min, max]` of room radii, drawn uniformly per vertex, in
-    /// drawing units (the ideal edge length while rewriting is 1).
-    pub room_radius: [f64; 2],
-    /// Radius ranges of particular tags, by tag name (`[r, r]` for a fixed
-    /// radius); other tags use `room_radius`.
-    pub tag_radius: BTreeMap<String, [f64; 2]>,
-    /// Room between two rooms joined by an edge, added to the sum of their
-    /// radii for the edge's ideal length; also the clearance the finishing
-    /// relaxation keeps between circles.
-    pub margin: f64,
-    /// Derivations run again with the next seed when the drawing fails the
-    /// self-intersection test.
-    pub retries: u32,
-}
-
-impl Default for GeometrySettings {
-    fn default() -> Self {
-        GeometrySettings {
-            spring: SpringShape::Sigmoid,
-            steps: 8,
-            finish_steps: 120,
-            room_radius: [1.0, 2.0],
-            tag_radius: BTreeMap::new(),
-            margin: 0.5,
-            retries: 20,
-        }
-    }
-}
 
 /// Root-mean-square force (in units of a spring's strength) at or below
 /// which the relaxation after an application stops: a step would then move a
@@ -344,15 +288,17 @@ impl<'a> Hook<'a> {
             around: Vec::new(),
         }
     }
+}
 
+impl StepHook for Hook<'_> {
     /// Whether rule `r` may not be applied at `m` because the match is flipped.
-    pub(crate) fn is_flipped(&self, r: usize, host: &Graph, m: &Match) -> bool {
+    fn is_flipped(&self, r: usize, host: &Graph, m: &Match) -> bool {
         self.drawings[r].is_flipped(host, m)
     }
 
     /// Whether alternative `alt` of rule `r` has a placement at `m` that
     /// keeps the drawing plane; the placement is kept for [`Hook::after_apply`].
-    pub(crate) fn has_placement(&self, r: usize, alt: usize, host: &Graph, m: &Match) -> bool {
+    fn has_placement(&self, r: usize, alt: usize, host: &Graph, m: &Match) -> bool {
         let mut scratch = self.placement.borrow_mut();
         let placed = placement::plan(
             &self.drawings[r],
@@ -374,7 +320,7 @@ impl<'a> Hook<'a> {
     /// Works out the placement of alternative `alt` of rule `r` at `m`,
     /// before the host changes (or takes the one [`Hook::has_placement`]
     /// found).
-    pub(crate) fn before_apply(&mut self, r: usize, alt: usize, m: &Match, host: &Graph) {
+    fn before_apply(&mut self, r: usize, alt: usize, m: &Match, host: &Graph) {
         let planned = self.planned.get_mut();
         if let Some(points) = planned.get(r, alt, m) {
             let fresh = &mut self.placement.get_mut().fresh;
@@ -393,7 +339,7 @@ impl<'a> Hook<'a> {
     /// alternative's order) where [`Hook::before_apply`] placed them, then
     /// relaxes the drawing around them: the matched and created vertices
     /// and their neighbours move, the rest of the level stays.
-    pub(crate) fn after_apply(&mut self, m: &Match, created: &[VertexId], host: &mut Graph) {
+    fn after_apply(&mut self, m: &Match, created: &[VertexId], host: &mut Graph) {
         self.placement.get_mut().grid.invalidate();
         self.planned.get_mut().clear();
         let fresh = &self.placement.get_mut().fresh;

@@ -6,13 +6,13 @@
 //! are the case this generalises: their substitutes cross the
 //! re-attached neighbourhood).
 
-use super::geometry::{distance, norm, off_segment, segments_cross};
-use super::rule_drawing::RuleDrawing;
 use super::spatial::Grid;
 use crate::drawing::top_level;
+use crate::grammar::RuleDrawing;
 use crate::grammar::{CompiledAlternative, End};
 use crate::graph::{Graph, Point, VertexId};
 use crate::matching::Match;
+use crate::plane::{distance, norm, off_segment, segments_cross};
 
 /// A fresh vertex closer than this (in units of the ideal edge length) to a
 /// vertex that stays would sit on it.

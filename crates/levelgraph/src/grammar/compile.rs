@@ -29,7 +29,7 @@ pub struct CompiledGrammar {
     model: Grammar,
     parts: Parts,
     /// Each rule's drawing for geometric derivation, made when first needed.
-    drawings: std::sync::OnceLock<Vec<crate::geometric::RuleDrawing>>,
+    drawings: std::sync::OnceLock<Vec<super::drawing::RuleDrawing>>,
 }
 
 /// A recipe stage with rule names resolved.
@@ -68,7 +68,7 @@ pub(crate) struct NewEdge {
 /// A rule with its pattern compiled and its rewriting planned.
 #[derive(Clone, Debug)]
 pub(crate) struct CompiledRule {
-    pub(crate) name: crate::derive::RuleName,
+    pub(crate) name: crate::trace::RuleName,
     pub(crate) weight: f64,
     pub(crate) max_uses: Option<u32>,
     pub(crate) probability: f64,
@@ -125,9 +125,9 @@ pub(crate) struct CompiledAlternative {
 
 impl CompiledGrammar {
     /// Each rule's drawing (geometric derivation), made once.
-    pub(crate) fn rule_drawings(&self) -> &[crate::geometric::RuleDrawing] {
+    pub(crate) fn rule_drawings(&self) -> &[super::drawing::RuleDrawing] {
         self.drawings
-            .get_or_init(|| crate::geometric::RuleDrawing::for_rules(self.rules()))
+            .get_or_init(|| super::drawing::RuleDrawing::for_rules(self.rules()))
     }
 
     /// The model this was compiled from.
@@ -600,7 +600,7 @@ const MAX_LENGTH: f64 = 1e6;
 fn check_geometry(
     cx: &mut Cx<'_>,
     tags: &Symbols,
-    settings: &crate::geometric::GeometrySettings,
+    settings: &crate::settings::GeometrySettings,
     grammar: &Grammar,
 ) {
     // The text form checks the numbers as it reads them, so only the JSON

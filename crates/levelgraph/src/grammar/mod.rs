@@ -6,18 +6,19 @@
 //! is documented in `docs/grammar-language.md`.
 
 mod compile;
+mod drawing;
 mod lexer;
-pub mod lint;
 mod model;
 mod parser;
 pub mod play;
 
 pub use compile::{compile, CompiledGrammar, MAX_PATTERN_VERTICES};
 pub(crate) use compile::{CompiledAlternative, CompiledRule, End, NewEdge};
+pub(crate) use drawing::RuleDrawing;
 pub use model::{
-    Alternative, DoorSpec, FillKind, FillSpec, Grammar, GroupDecl, Limits, PatternVertex, Recipe,
-    ReplacementVertex, RoomsSpec, Rule, RuleEdge, SetSpec, SettingSpans, Side, Stage, StageRule,
-    TagDecl, TemplateSpec, UseSpec, WILDCARD,
+    Alternative, Containment, DoorSpec, FillKind, FillSpec, Grammar, GroupDecl, Limits,
+    PatternVertex, Recipe, ReplacementVertex, RoomsSpec, Rule, RuleEdge, SetSpec, SettingSpans,
+    Side, Stage, StageRule, TagDecl, TemplateSpec, UseSpec, WILDCARD,
 };
 pub use parser::parse;
 

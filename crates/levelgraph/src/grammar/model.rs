@@ -34,7 +34,7 @@ pub struct Grammar {
     /// Geometric derivation (seed 000): `geometric` in the header, with
     /// its settings.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub geometry: Option<crate::geometric::GeometrySettings>,
+    pub geometry: Option<crate::settings::GeometrySettings>,
     /// The alphabet, in declaration order.
     pub tags: Vec<TagDecl>,
     /// The rules, in declaration order.

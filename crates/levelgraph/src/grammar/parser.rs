@@ -18,8 +18,8 @@ use super::play::{
     Directed, DoorSelector, KeyLink, KeySpec, LinkEdge, LockSpec, PlaySpec, VertexSelector,
 };
 use crate::diagnostic::{line_col, Diagnostic, Location, Span};
-use crate::geometric::{GeometrySettings, SpringShape};
 use crate::layout::{GridPoint, RepeatMode};
+use crate::settings::{GeometrySettings, SpringShape};
 
 /// Parses grammar text. `default_name` names the grammar when the text has
 /// no `grammar "name" { … }` header (the CLI passes the file stem).

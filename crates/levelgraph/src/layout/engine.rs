@@ -651,7 +651,7 @@ fn plane(edges: &[[usize; 2]], points: &[[f64; 2]]) -> bool {
             if a == c || a == d || b == c || b == d {
                 continue;
             }
-            if crate::geometric::segments_cross(points[a], points[b], points[c], points[d]) {
+            if crate::plane::segments_cross(points[a], points[b], points[c], points[d]) {
                 return false;
             }
         }

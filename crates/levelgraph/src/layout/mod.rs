@@ -19,7 +19,6 @@ pub mod edgar;
 mod engine;
 pub mod planarity;
 pub mod polygon;
-pub mod rooms;
 pub mod template;
 
 pub use engine::{layout, LayoutError, LayoutSettings, LayoutStats, Prepared};

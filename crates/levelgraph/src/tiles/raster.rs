@@ -130,7 +130,7 @@ pub enum ItemPlace {
 }
 
 /// The items stored in the rooms of `graph`, the level the layout problem
-/// was made from by [`crate::layout::rooms::level_problem`] (rooms named by
+/// was made from by [`crate::rooms::level_problem`] (rooms named by
 /// vertex id): every vertex with a parent, in id order, in the room of its
 /// top-level ancestor.
 pub fn stored_items(graph: &Graph, problem: &LayoutProblem) -> Vec<StoredItem> {

@@ -241,7 +241,7 @@ fn duplicate_tag() {
 fn rendered(file: &str, src: &str) -> Vec<String> {
     let diags = match grammar::load(src, "test") {
         Err(e) => e.diagnostics,
-        Ok(g) => grammar::lint::errors(&g),
+        Ok(g) => levelgraph::lint::errors(&g),
     };
     diags
         .iter()
@@ -423,12 +423,12 @@ fn json_grammars_keep_field_paths_for_header_findings() {
     let mut model = model;
     model.start = "s".into();
     let g = grammar::load_json(&model.to_json()).unwrap();
-    let lint = grammar::lint::errors(&g);
+    let lint = levelgraph::lint::errors(&g);
     assert_eq!(lint[0].location, Location::Field("limits".into()));
     model.rules.clear();
     model.limits.min_vertices = 0;
     let g = grammar::load_json(&model.to_json()).unwrap();
-    assert_eq!(grammar::lint::errors(&g)[0].location, Location::Whole);
+    assert_eq!(levelgraph::lint::errors(&g)[0].location, Location::Whole);
 }
 
 /// A byte-order mark before the text (some Windows editors write one) is
@@ -452,7 +452,7 @@ fn a_leading_byte_order_mark_is_skipped() {
     // The source line is shown without the mark, the caret under the setting.
     let g = grammar::load(src, "b").unwrap();
     assert_eq!(
-        grammar::lint::errors(&g)[0].render_plain("bom.lg", src),
+        levelgraph::lint::errors(&g)[0].render_plain("bom.lg", src),
         "bom.lg:1:15: error: min_vertices 5 is greater than max_vertices 4, so every derivation fails\n    grammar \"b\" { min_vertices 5 max_vertices 4 }\n                  ^^^^^^^^^^^^^^\n    hint: lower min_vertices or raise max_vertices in the grammar header\n"
     );
     let bad = "\u{feff}%";
@@ -801,7 +801,7 @@ fn huge_sides_load_and_lint_in_linear_time() {
     );
     let started = std::time::Instant::now();
     let g = grammar::load(&src, "test").unwrap();
-    let findings = grammar::lint::lint(&g);
+    let findings = levelgraph::lint::lint(&g);
     assert!(findings
         .iter()
         .all(|f| f.severity != levelgraph::diagnostic::Severity::Error));

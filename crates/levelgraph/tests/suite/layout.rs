@@ -319,7 +319,7 @@ fn dungeon_rooms() -> levelgraph::grammar::RoomsSpec {
 
 #[test]
 fn levels_of_the_default_grammar_are_laid_out_validly() {
-    use levelgraph::layout::rooms::level_problem;
+    use levelgraph::rooms::level_problem;
     let grammar = levelgraph::grammar::default_grammar();
     let spec = dungeon_rooms();
     let sets = edgar::RoomSets::new();
@@ -352,7 +352,7 @@ fn levels_of_the_default_grammar_are_laid_out_validly() {
 
 #[test]
 fn a_tag_without_templates_is_named() {
-    use levelgraph::layout::rooms::level_problem;
+    use levelgraph::rooms::level_problem;
     let grammar = levelgraph::grammar::default_grammar();
     let mut spec = dungeon_rooms();
     spec.uses.retain(|u| u.tags != ["*"]);
@@ -466,7 +466,7 @@ fn a_room_in_another_rooms_notch_without_a_door_is_not_accepted() {
 #[test]
 fn a_geometric_derivations_drawing_is_the_embedding_of_its_layout() {
     use levelgraph::geometric::{self, GeometrySettings};
-    use levelgraph::layout::rooms::level_problem;
+    use levelgraph::rooms::level_problem;
     let grammar = levelgraph::grammar::default_grammar();
     let spec = dungeon_rooms();
     let mut laid = 0;
@@ -494,7 +494,7 @@ fn a_geometric_derivations_drawing_is_the_embedding_of_its_layout() {
 
 #[test]
 fn stored_vertices_are_not_rooms_and_their_edges_are_their_rooms() {
-    use levelgraph::layout::rooms::level_problem;
+    use levelgraph::rooms::level_problem;
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../examples/vaults.lg");
     let grammar =
         levelgraph::grammar::load(&std::fs::read_to_string(path).unwrap(), "vaults").unwrap();
@@ -520,7 +520,7 @@ fn stored_vertices_are_not_rooms_and_their_edges_are_their_rooms() {
 #[test]
 fn sets_sharing_members_and_long_chains_of_sets_resolve() {
     use levelgraph::grammar::SetSpec;
-    use levelgraph::layout::rooms::level_problem;
+    use levelgraph::rooms::level_problem;
     let d = levelgraph::derive(&levelgraph::grammar::default_grammar(), 7).unwrap();
     // A diamond of sets 30 levels deep: each level names both sets of the
     // one below (2^30 expansions without memoising).
@@ -575,7 +575,7 @@ fn sets_sharing_members_and_long_chains_of_sets_resolve() {
 
 #[test]
 fn corridor_templates_need_two_explicit_doors() {
-    use levelgraph::layout::rooms::level_problem;
+    use levelgraph::rooms::level_problem;
     let d = levelgraph::derive(&levelgraph::grammar::default_grammar(), 7).unwrap();
     let mut spec = dungeon_rooms();
     spec.corridors = vec!["closet".into()];
@@ -769,7 +769,7 @@ fn layout_of_doc(
 fn seed_92s_level_of_dungeon_rooms_has_a_valid_layout() {
     use levelgraph::formats::{host_for, LayoutDoc, MissionDoc};
     use levelgraph::layout::check::{Part, Violation};
-    use levelgraph::layout::rooms::level_problem;
+    use levelgraph::rooms::level_problem;
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let read = |p: PathBuf| std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{p:?}: {e}"));
     let grammar = levelgraph::grammar::load(
@@ -883,7 +883,7 @@ fn levels_157_and_401_of_dungeon_rooms_are_laid_out_at_their_own_seeds() {
 /// dungeon-rooms grammar (`tests/data/undirected-dungeon-rooms.lg`), as
 /// `levelgraph generate` builds it.
 fn dungeon_rooms_level(seed: u64) -> LayoutProblem {
-    use levelgraph::layout::rooms::level_problem;
+    use levelgraph::rooms::level_problem;
     let path =
         PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/undirected-dungeon-rooms.lg");
     let text = std::fs::read_to_string(path).expect("the example");
@@ -939,7 +939,7 @@ fn levels_872_and_1399_are_laid_out_with_the_closing_detour_filled_around_the_ba
 /// and at its own seed, validly.
 #[test]
 fn grown_level_283_with_dead_ends_off_its_detours_is_laid_out() {
-    use levelgraph::layout::rooms::level_problem;
+    use levelgraph::rooms::level_problem;
     let path =
         PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/undirected-dungeon-rooms.lg");
     let text = std::fs::read_to_string(path).expect("the example");

@@ -2,7 +2,8 @@
 //! produced, rules that can never match. Each names the rule and its line.
 
 use levelgraph::diagnostic::{Diagnostic, Severity};
-use levelgraph::grammar::{self, lint::lint};
+use levelgraph::grammar;
+use levelgraph::lint::lint;
 
 use crate::common;
 
@@ -449,7 +450,7 @@ fn undirected_default_with_play() -> String {
 fn levels_that_cannot_be_finished_are_reported_at_the_rule_that_made_them() {
     let src = undirected_default_with_play();
     let g = grammar::load(&src, "undirected").unwrap();
-    let report = grammar::lint::lint_report(&g);
+    let report = levelgraph::lint::lint_report(&g);
     let found: Vec<(String, usize)> = report
         .findings
         .iter()

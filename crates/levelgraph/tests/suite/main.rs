@@ -14,6 +14,7 @@ mod grid_mode;
 mod incremental;
 mod interchange;
 mod invariants;
+mod layers;
 mod layout;
 mod lint;
 mod matching_oracle;

@@ -24,9 +24,9 @@ use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use levelgraph::drawing::top_level;
 use levelgraph::grammar::{self, CompiledGrammar};
 use levelgraph::graph::{Graph, VertexId};
-use levelgraph::layout::rooms::level_problem;
 use levelgraph::layout::{edgar, layout, LayoutProblem, LayoutSettings};
 use levelgraph::play::{self, Event, LockRef, PlayReport};
+use levelgraph::rooms::level_problem;
 use levelgraph::tiles::raster::{rasterize, stored_items, RasterSettings};
 use levelgraph::tiles::{TileMap, TileObject};
 

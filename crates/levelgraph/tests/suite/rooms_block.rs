@@ -875,7 +875,7 @@ fn json_errors_name_the_field() {
 /// The lint's room findings for `src`: (message, line).
 fn room_findings(src: &str) -> Vec<(String, usize)> {
     let g = grammar::load(src, "lint").unwrap_or_else(|e| panic!("{e}"));
-    grammar::lint::lint(&g)
+    levelgraph::lint::lint(&g)
         .into_iter()
         .filter(|d| d.message.contains("room templates"))
         .map(|d| {
@@ -932,7 +932,7 @@ fn every_prefix_of_a_rooms_grammar_loads_or_fails_cleanly() {
         let text = &src[..end];
         match grammar::load(text, "prefix") {
             Ok(g) => {
-                let _ = grammar::lint::errors(&g);
+                let _ = levelgraph::lint::errors(&g);
             }
             Err(e) => {
                 for d in &e.diagnostics {

@@ -7,8 +7,8 @@
 use std::path::PathBuf;
 
 use levelgraph::grammar::{self, CompiledGrammar};
-use levelgraph::layout::rooms::level_problem;
 use levelgraph::layout::{edgar, layout, Layout, LayoutProblem, LayoutSettings};
+use levelgraph::rooms::level_problem;
 use levelgraph::tiles::metrics::Metrics;
 use levelgraph::tiles::raster::{rasterize, stored_items, RasterSettings, RoomFill};
 use levelgraph::tiles::regions::Regions;

@@ -12,7 +12,7 @@ use std::collections::BTreeSet;
 
 use super::location;
 use crate::diagnostic::{Diagnostic, Severity};
-use crate::grammar::model::{Grammar, Rule, WILDCARD};
+use crate::grammar::{Grammar, Rule, WILDCARD};
 
 pub(super) fn check(model: &Grammar, out: &mut Vec<Diagnostic>) {
     let rule_at = |i: usize| location(model.rules[i].span, format!("rules[{i}]"));

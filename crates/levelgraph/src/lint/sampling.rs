@@ -177,7 +177,7 @@ mod tests {
 
     #[test]
     fn a_geometric_level_costs_its_force_steps_too() {
-        let text = include_str!("../../../../../examples/quads.lg");
+        let text = include_str!("../../../../examples/quads.lg");
         assert!(text.contains("\n  geometric"), "quads.lg is geometric");
         let grammar = crate::grammar::load(text, "quads").unwrap();
         let settings = grammar.model().geometry.clone().unwrap();

@@ -13,12 +13,13 @@
 //! mapped from the pattern therefore sit in the replacement where they sit
 //! in the pattern, as seed 000's editor required.
 
-use super::forces::{crossings, relax, RelaxParams, RelaxScratch, Spring, SpringShape};
-use super::geometry::{signed_sine, sub, Similarity, COMPASS};
-use crate::grammar::{CompiledAlternative, CompiledRule, End};
+use super::{CompiledAlternative, CompiledRule, End};
+use crate::forces::{crossings, relax, RelaxParams, RelaxScratch, Spring};
 use crate::graph::{Graph, Point};
 use crate::matching::{Match, Pattern};
+use crate::plane::{signed_sine, sub, Similarity, COMPASS};
 use crate::rng::Rng;
+use crate::settings::SpringShape;
 
 /// Below this |sine| an angle of the rule's drawing is too flat to tell a
 /// rotation from a reflection, and is not checked.
@@ -196,10 +197,10 @@ fn rule_params(shape: SpringShape) -> RelaxParams {
         repulsion: 0.1,
         base: 1.0,
         margin: 0.0,
-        range: super::forces::RANGE,
+        range: crate::forces::RANGE,
         max_step: 0.05,
         tolerance: 1e-7,
-        settled: super::forces::SETTLED,
+        settled: crate::forces::SETTLED,
         max_steps: 3_000,
         plateau: None,
         planar: None,

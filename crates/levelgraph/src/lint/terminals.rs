@@ -84,7 +84,7 @@ impl<'g> Terminals<'g> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::grammar::lint::{sampling, TERMINAL_SAMPLE_WORK};
+    use crate::lint::{sampling, TERMINAL_SAMPLE_WORK};
 
     /// Every level of this grammar has 3 vertices, one of them `todo`, from
     /// 1 application: 4 units of work.

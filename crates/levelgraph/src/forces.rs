@@ -11,20 +11,9 @@
 //! proposes because a logarithmic spring pulls long edges in only weakly
 //! (BENCHMARKS.md compares the two).
 
-use super::geometry::{ln, norm, off_segment, segments_cross, sigmoid};
 use crate::graph::Point;
-
-/// The shape of the spring force along an edge of current length `d` and
-/// desired length `L`. Both have slope 1 at `d = L` in units of `d/L`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum SpringShape {
-    /// `ln(d / L)`: very strong on short edges, weak on long ones (Eades 1984,
-    /// seed 000).
-    Logarithmic,
-    /// `s((d − L) / L)` with `s(x) = x / √(1 + x²)`: bounded both ways.
-    Sigmoid,
-}
+use crate::plane::{ln, norm, off_segment, segments_cross, sigmoid};
+use crate::settings::SpringShape;
 
 impl SpringShape {
     /// The force pulling the ends of an edge together (negative: pushing
@@ -1263,7 +1252,7 @@ mod tests {
     }
 
     use super::*;
-    use crate::geometric::geometry::distance;
+    use crate::plane::distance;
 
     fn params(shape: SpringShape) -> RelaxParams {
         RelaxParams {

@@ -4,7 +4,7 @@
 //! comment.
 
 use crate::diagnostic::{Diagnostic, Location, Severity};
-use crate::grammar::model::Grammar;
+use crate::grammar::Grammar;
 
 /// One warning per tag with a `colour_comment` (set by the text parser).
 pub(super) fn check(model: &Grammar, out: &mut Vec<Diagnostic>) {

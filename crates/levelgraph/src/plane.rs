@@ -1,6 +1,7 @@
-//! Plane geometry for the geometric derivation: vectors, orientation,
-//! segment crossing, the similarity that carries a rule's drawing onto a
-//! host edge, and the two spring shapes.
+//! Plane geometry: vectors, orientation, segment crossing, the similarity
+//! that carries a rule's drawing onto a host edge, and the two spring
+//! shapes' functions; for the geometric derivation, the room layout's
+//! embedding and the pictures.
 //!
 //! Only IEEE-exact operations (+, −, ×, ÷, sqrt) are used, also for the
 //! logarithm ([`ln`]), so that drawings are the same bytes on every

@@ -18,7 +18,7 @@
 
 use super::location;
 use crate::diagnostic::{Diagnostic, Location, Severity};
-use crate::grammar::model::{Grammar, WILDCARD};
+use crate::grammar::{Grammar, WILDCARD};
 
 /// Findings about the header limits, start rules and seed 000's rule limits.
 pub(super) fn check(model: &Grammar, out: &mut Vec<Diagnostic>) {

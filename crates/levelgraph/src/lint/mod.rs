@@ -28,8 +28,8 @@ mod rooms;
 mod sampling;
 mod terminals;
 
-use super::CompiledGrammar;
 use crate::diagnostic::{Diagnostic, Location, Severity, Span};
+use crate::grammar::CompiledGrammar;
 
 /// Seeds the checks of sampled levels derive (`1..=TERMINAL_SAMPLES`):
 /// non-terminal tags, playability, derivations that all fail; unless

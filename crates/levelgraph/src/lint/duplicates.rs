@@ -16,7 +16,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use super::location;
 use crate::diagnostic::{Diagnostic, Severity};
-use crate::grammar::model::{Grammar, Rule, RuleEdge};
+use crate::grammar::{Grammar, Rule, RuleEdge};
 
 /// Larger rules are not compared (the search is exponential in the worst case).
 const MAX_VERTICES: usize = 24;
@@ -143,7 +143,7 @@ impl Labelled {
             add("L", "L", e);
         }
         // Containment is a directed edge of its own kind.
-        let contain = |scope: &str, c: &crate::grammar::model::Containment| RuleEdge {
+        let contain = |scope: &str, c: &crate::grammar::Containment| RuleEdge {
             source: c.child.clone(),
             target: c.parent.clone(),
             directed: true,

@@ -12,7 +12,7 @@ use std::collections::BTreeSet;
 
 use super::location;
 use crate::diagnostic::{Diagnostic, Severity};
-use crate::grammar::model::{Grammar, WILDCARD};
+use crate::grammar::{Grammar, WILDCARD};
 
 pub(super) fn check(model: &Grammar, out: &mut Vec<Diagnostic>) {
     let Some(rooms) = &model.rooms else { return };

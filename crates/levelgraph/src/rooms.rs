@@ -6,11 +6,11 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::edgar::{EdgarError, RoomSets};
-use super::{CorridorSpec, DoorRule, LayoutProblem, RoomSpec, RoomTemplate, TemplateError};
 use crate::drawing::top_levels;
 use crate::grammar::RoomsSpec;
 use crate::graph::Graph;
+use crate::layout::edgar::{EdgarError, RoomSets};
+use crate::layout::{CorridorSpec, DoorRule, LayoutProblem, RoomSpec, RoomTemplate, TemplateError};
 
 /// Why a level and a `rooms` block do not make a layout problem.
 #[derive(Debug, thiserror::Error)]
