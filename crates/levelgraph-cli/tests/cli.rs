@@ -10,6 +10,10 @@ use std::process::{Command, Output};
 
 const BIN: &str = env!("CARGO_BIN_EXE_levelgraph");
 
+/// The workspace's one golden-file helper, shared with the library's tests.
+#[path = "../../levelgraph/tests/suite/common/golden.rs"]
+mod golden;
+
 fn examples() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples")
 }
@@ -135,7 +139,7 @@ fn golden_outputs_of_the_default_grammar() {
     let dir = scratch("golden");
     let o = run(&["generate", "--seed", "7", "--out", dir.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    assert_golden(&dir, "default-seed7", &ALL_FILES);
+    assert_golden_files(&dir, "default-seed7", &ALL_FILES);
 }
 
 /// The geometric derivation's outputs (positions and radii in
@@ -158,7 +162,7 @@ fn golden_outputs_of_a_geometric_derivation() {
         dir.to_str().unwrap(),
     ]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    assert_golden(
+    assert_golden_files(
         &dir,
         "default-geometric-seed7",
         &["mission.json", "mission.svg"],
@@ -659,9 +663,10 @@ fn host_nested_50000_deep_is_read_drawn_and_deleted() {
 
 /// `check` of a grammar with 16,000 warnings: every report used to split
 /// the whole file into lines again (8,000 rules: 8 s in a release build,
-/// 20,000 rules over 20 s).
+/// 20,000 rules over 20 s). Its time is measured by `bench/slow-inputs.sh`
+/// (BENCHMARKS.md, the CLI end to end), not here.
 #[test]
-fn check_prints_sixteen_thousand_warnings_quickly() {
+fn check_prints_sixteen_thousand_warnings() {
     let dir = scratch("many-warnings");
     let mut text = String::from("tags { s room }\nrule start { (a:s) => (a:room) }\n");
     for i in 0..8000 {
@@ -670,7 +675,6 @@ fn check_prints_sixteen_thousand_warnings_quickly() {
         ));
     }
     let grammar = write(&dir, "many.lg", &text);
-    let started = std::time::Instant::now();
     let o = run(&["check", &grammar]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert!(
@@ -681,11 +685,6 @@ fn check_prints_sixteen_thousand_warnings_quickly() {
     assert!(
         stderr(&o).contains("many.lg:8002:6"),
         "the last rule's line"
-    );
-    assert!(
-        started.elapsed().as_secs() < 20,
-        "took {:?}",
-        started.elapsed()
     );
 }
 
@@ -748,6 +747,7 @@ fn a_folder_in_the_way_of_an_output_file_changes_nothing() {
 /// 5,000 tags on one line, each never produced: every warning printed
 /// that 40 KB line again, unbuffered (3,000 tags took 14 s). A diagnostic
 /// on a line longer than 500 bytes now prints `file:line:col: …` alone.
+/// Its time is measured by `bench/slow-inputs.sh`, not here.
 #[test]
 fn check_warns_about_a_very_long_line_briefly() {
     let dir = scratch("long-line");
@@ -760,7 +760,6 @@ fn check_warns_about_a_very_long_line_briefly() {
             tags.join(" ")
         ),
     );
-    let started = std::time::Instant::now();
     let o = run(&["check", &grammar]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert!(
@@ -776,11 +775,6 @@ fn check_warns_about_a_very_long_line_briefly() {
     );
     assert!(err.contains("wide.lg:1:18: warning: tag `t1` is declared"));
     assert!(err.len() < 1_000_000, "{} bytes of warnings", err.len());
-    assert!(
-        started.elapsed().as_secs() < 20,
-        "took {:?}",
-        started.elapsed()
-    );
 }
 
 #[test]
@@ -1053,7 +1047,7 @@ fn golden_layout_of_edgar_example1_with_corridors() {
         dir.to_str().unwrap(),
     ]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    assert_golden(
+    assert_golden_files(
         &dir,
         "layout-example1-corridors-seed1",
         &["layout.json", "layout.svg"],
@@ -1437,27 +1431,12 @@ fn tiles_parameters_are_checked_and_limits_reported() {
 }
 
 /// Compares `files` in `dir` with `tests/golden/NAME/`, or writes them
-/// there with `UPDATE_GOLDEN=1`.
-fn assert_golden(dir: &Path, name: &str, files: &[&str]) {
-    let golden = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/golden")
-        .join(name);
-    let update = std::env::var_os("UPDATE_GOLDEN").is_some();
+/// there with `UPDATE_GOLDEN=1` (the library's helper, [`golden`]).
+#[track_caller]
+fn assert_golden_files(dir: &Path, name: &str, files: &[&str]) {
     for f in files {
-        let got = fs::read_to_string(dir.join(f)).unwrap();
-        let path = golden.join(f);
-        if update {
-            fs::create_dir_all(&golden).unwrap();
-            fs::write(&path, &got).unwrap();
-            continue;
-        }
-        let want = fs::read_to_string(&path)
-            .unwrap_or_else(|_| panic!("missing {}; run with UPDATE_GOLDEN=1", path.display()));
-        assert!(
-            got == want,
-            "{f} differs from {}; rerun with UPDATE_GOLDEN=1 if intended",
-            path.display()
-        );
+        let got = fs::read(dir.join(f)).unwrap();
+        golden::assert_golden(&format!("{name}/{f}"), &got);
     }
 }
 

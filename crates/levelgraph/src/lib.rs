@@ -49,6 +49,7 @@ mod settings;
 mod small_copy;
 pub mod tiles;
 pub mod trace;
+mod union_find;
 
 pub use derive::{Derivation, DeriveError, RuleName, StopReason};
 pub use grammar::{load, CompiledGrammar, Grammar, GrammarError};

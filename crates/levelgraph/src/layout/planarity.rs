@@ -1076,23 +1076,11 @@ mod tests {
     // ---- checks ----
 
     fn components(n: usize, edges: &[[usize; 2]]) -> usize {
-        let mut parent: Vec<usize> = (0..n).collect();
-        fn find(parent: &mut [usize], mut x: usize) -> usize {
-            while parent[x] != x {
-                parent[x] = parent[parent[x]];
-                x = parent[x];
-            }
-            x
-        }
-        let mut count = n;
+        let mut sets = crate::union_find::UnionFind::new(n);
         for &[a, b] in edges {
-            let (ra, rb) = (find(&mut parent, a), find(&mut parent, b));
-            if ra != rb {
-                parent[ra] = rb;
-                count -= 1;
-            }
+            sets.union(a, b);
         }
-        count
+        sets.sets()
     }
 
     /// Every rotation is a permutation of the vertex's distinct

@@ -19,6 +19,7 @@
 use super::location;
 use crate::diagnostic::{Diagnostic, Location, Severity};
 use crate::grammar::{Grammar, WILDCARD};
+use crate::union_find::UnionFind;
 
 /// Findings about the header limits, start rules and seed 000's rule limits.
 pub(super) fn check(model: &Grammar, out: &mut Vec<Diagnostic>) {
@@ -265,20 +266,11 @@ fn connected<'a>(names: &[&'a str], edges: impl Iterator<Item = (&'a str, &'a st
         .rev()
         .collect();
     let idx = |n: &str| index.get(n).copied();
-    let mut parent: Vec<usize> = (0..names.len()).collect();
-    fn find(p: &mut [usize], mut x: usize) -> usize {
-        while p[x] != x {
-            p[x] = p[p[x]];
-            x = p[x];
-        }
-        x
-    }
+    let mut sets = UnionFind::new(names.len());
     for (a, b) in edges {
         if let (Some(a), Some(b)) = (idx(a), idx(b)) {
-            let (ra, rb) = (find(&mut parent, a), find(&mut parent, b));
-            parent[ra] = rb;
+            sets.union(a, b);
         }
     }
-    let root = find(&mut parent, 0);
-    (1..names.len()).all(|i| find(&mut parent, i) == root)
+    sets.sets() == 1
 }

@@ -61,6 +61,7 @@ use super::map::{
 };
 use super::TilesError;
 use crate::rng::Rng;
+use crate::union_find::UnionFind;
 
 /// The largest `width` or `height` accepted, in cells.
 pub const MAX_SIDE: u32 = 4096;
@@ -552,7 +553,7 @@ fn limit(detail: String) -> TilesError {
 struct Scratch {
     zone: Vec<u8>,
     owner: Vec<u32>,
-    parent: Vec<u32>,
+    sets: UnionFind,
     rects: Vec<TileRect>,
     placed: Vec<EightRooms>,
     links: Vec<(usize, usize)>,
@@ -711,7 +712,7 @@ struct Ctx {
     owner: Vec<u32>,
     /// Union-find over the owners: two owners share a root exactly when
     /// their cells are connected.
-    parent: Vec<u32>,
+    sets: UnionFind,
     rects: Vec<TileRect>,
     /// Cells the searches may still settle for links that only add loops.
     loop_budget: usize,
@@ -793,9 +794,8 @@ impl Ctx {
             zone[y * w] = BORDER;
             zone[y * w + w - 1] = BORDER;
         }
-        let mut parent = std::mem::take(&mut scratch.parent);
-        parent.clear();
-        parent.extend(0..rects.len() as u32);
+        let mut sets = std::mem::take(&mut scratch.sets);
+        sets.reset(rects.len());
         let mut stretches = std::mem::take(&mut scratch.stretches);
         let mut meets = std::mem::take(&mut scratch.meets);
         let mut drawn = std::mem::take(&mut scratch.drawn);
@@ -807,7 +807,7 @@ impl Ctx {
             w,
             zone,
             owner,
-            parent,
+            sets,
             rects,
             loop_budget: loop_budget(w, h),
             l_shape: PathShape::default(),
@@ -821,7 +821,7 @@ impl Ctx {
     fn finish(self, scratch: &mut Scratch) -> TileMap {
         scratch.zone = self.zone;
         scratch.owner = self.owner;
-        scratch.parent = self.parent;
+        scratch.sets = self.sets;
         scratch.rects = self.rects;
         scratch.stretches = self.stretches;
         scratch.meets = self.meets;
@@ -832,35 +832,9 @@ impl Ctx {
     /// Room for what `links` links usually add (a corridor and two doors
     /// each, more where an L crosses rooms), so the lists grow rarely.
     fn reserve(&mut self, links: usize) {
-        self.parent.reserve(2 * links);
+        self.sets.reserve(2 * links);
         self.map.corridors.reserve(2 * links);
         self.map.doors.reserve(4 * links);
-    }
-
-    fn find(&mut self, node: usize) -> usize {
-        let mut n = node;
-        while self.parent[n] as usize != n {
-            let up = self.parent[n] as usize;
-            self.parent[n] = self.parent[up];
-            n = up;
-        }
-        n
-    }
-
-    /// [`Ctx::union`] of `root`, a root, with `other`; returns the root of
-    /// the two. The smaller index stays root (any rule would do: roots are
-    /// only ever compared).
-    fn union_root(&mut self, root: usize, other: usize) -> usize {
-        debug_assert_eq!(self.parent[root] as usize, root, "union_root takes a root");
-        let ro = self.find(other);
-        let (keep, child) = (root.min(ro), root.max(ro));
-        self.parent[child] = keep as u32;
-        keep
-    }
-
-    fn union(&mut self, a: usize, b: usize) {
-        let ra = self.find(a);
-        self.union_root(ra, b);
     }
 
     /// Cell `i`'s column and row.
@@ -953,7 +927,7 @@ impl Ctx {
     /// rooms not yet connected) and nothing was drawn; a link whose rooms
     /// are already connected is dropped when no route is found.
     fn link(&mut self, a: usize, b: usize, rng: &mut Rng) -> bool {
-        let required = self.find(a) != self.find(b);
+        let required = self.sets.find(a) != self.sets.find(b);
         if self.draw_l(a, b, rng) || (!required && self.loop_budget == 0) {
             return true;
         }
@@ -971,17 +945,17 @@ impl Ctx {
     fn join_components(&mut self) -> Result<(), TilesError> {
         let n = self.rects.len();
         for _ in 0..n {
-            let first = self.find(0);
+            let first = self.sets.find(0);
             let mut tried = Vec::new();
             let mut joined = false;
             for a in 0..n {
-                let root = self.find(a);
+                let root = self.sets.find(a);
                 if root == first || tried.contains(&root) {
                     continue;
                 }
                 tried.push(root);
-                let source: Vec<bool> = (0..self.parent.len())
-                    .map(|node| self.find(node) == root)
+                let source: Vec<bool> = (0..self.sets.len())
+                    .map(|node| self.sets.find(node) == root)
                     .collect();
                 let target: Vec<bool> = source.iter().map(|&s| !s).collect();
                 let whole = self.window(a, a, u32::MAX);
@@ -994,8 +968,8 @@ impl Ctx {
                 break;
             }
         }
-        let first = self.find(0);
-        match (1..n).find(|&r| self.find(r) != first) {
+        let first = self.sets.find(0);
+        match (1..n).find(|&r| self.sets.find(r) != first) {
             None => Ok(()),
             Some(lost) => Err(limit(format!("room {lost} is not connected to room 0"))),
         }
@@ -1162,8 +1136,7 @@ impl Ctx {
     /// (door to door) that opens a cell, all joined to the rooms at their
     /// ends and to the open cells the L met.
     fn draw_path(&mut self) {
-        let node = self.parent.len();
-        self.parent.push(node as u32);
+        let node = self.sets.push();
         // The root of the path's component, kept here: each join then
         // finds only the other side's root.
         let mut root = node;
@@ -1172,8 +1145,8 @@ impl Ctx {
         for &(s, e) in &stretches {
             let from = self.owner[shape.cell(s - 1)];
             let to = self.owner[shape.cell(e + 1)];
-            root = self.union_root(root, from as usize);
-            root = self.union_root(root, to as usize);
+            root = self.sets.union(root, from as usize);
+            root = self.sets.union(root, to as usize);
             let first = shape.cell(s);
             if self.is_open(first) && shape.all_cells(s, e, |c| self.is_open(c)) {
                 continue;
@@ -1231,7 +1204,7 @@ impl Ctx {
         for i in 0..self.meets.len() {
             let met = self.owner[self.meets[i]];
             if met != last {
-                root = self.union_root(root, met as usize);
+                root = self.sets.union(root, met as usize);
                 last = met;
             }
         }
@@ -1245,11 +1218,11 @@ impl Ctx {
     /// end at any door or corridor cell connected to `b`; otherwise it runs
     /// from a door of `a` to a door of `b`.
     fn draw_searched(&mut self, a: usize, b: usize, required: bool) -> bool {
-        let (root_a, root_b) = (self.find(a), self.find(b));
-        let (source, target): (Vec<bool>, Vec<bool>) = (0..self.parent.len())
+        let (root_a, root_b) = (self.sets.find(a), self.sets.find(b));
+        let (source, target): (Vec<bool>, Vec<bool>) = (0..self.sets.len())
             .map(|node| {
                 if required {
-                    let root = self.find(node);
+                    let root = self.sets.find(node);
                     (root == root_a, root == root_b)
                 } else {
                     (node == a, node == b)
@@ -1561,8 +1534,7 @@ impl Ctx {
     /// corridor, are listed, and join the connectivity of everything they
     /// touch; a path that opens no new cell joins the connectivity only.
     fn draw(&mut self, path: &[usize], from: usize, end: End) {
-        let node = self.parent.len();
-        self.parent.push(node as u32);
+        let node = self.sets.push();
         let w = self.w;
         let mut drawn = std::mem::take(&mut self.drawn);
         drawn.clear();
@@ -1587,7 +1559,7 @@ impl Ctx {
         for &c in path {
             let o = self.owner[c] as usize;
             if o != node {
-                self.union(node, o);
+                self.sets.union(node, o);
             }
         }
         for &c in &drawn {
@@ -1596,7 +1568,7 @@ impl Ctx {
                 if self.map.cells[nb] != Tile::WALL {
                     let other = self.owner[nb] as usize;
                     if other != o {
-                        self.union(o, other);
+                        self.sets.union(o, other);
                     }
                 }
             }
@@ -2161,7 +2133,7 @@ mod tests {
         assert_eq!(cells(&ctx, 0), [[5, 3], [6, 3], [7, 3], [8, 3], [9, 3]]);
         assert_eq!(ctx.map.doors.len(), 2);
         assert_eq!(ctx.map.corridors[0].rooms, [Some(0), Some(1)]);
-        assert_eq!(ctx.find(1), ctx.find(0));
+        assert_eq!(ctx.sets.find(1), ctx.sets.find(0));
     }
 
     /// Builds the L from `pa` to `pb` and checks it.
@@ -2173,8 +2145,7 @@ mod tests {
 
     /// Opens `cells` as corridor of a new union-find node.
     fn open_cells(ctx: &mut Ctx, cells: &[[usize; 2]]) {
-        let node = ctx.parent.len() as u32;
-        ctx.parent.push(node);
+        let node = ctx.sets.push() as u32;
         for &[x, y] in cells {
             ctx.open(y * ctx.w + x, Tile::CORRIDOR, node);
         }
@@ -2207,8 +2178,8 @@ mod tests {
         assert_eq!((drawn[0], drawn[1], drawn[8]), ([5, 3], [6, 3], [7, 9]));
         assert_eq!(ctx.map.corridors[0].rooms, [Some(0), Some(1)]);
         // Joined to the room at each end and to the open cell it touched.
-        let root = ctx.find(0);
-        assert_eq!((ctx.find(1), ctx.find(3)), (root, root));
+        let root = ctx.sets.find(0);
+        assert_eq!((ctx.sets.find(1), ctx.sets.find(3)), (root, root));
     }
 
     #[test]
@@ -2277,7 +2248,10 @@ mod tests {
         assert_eq!(cells(&ctx, 1), [[12, 3], [13, 3], [14, 3], [15, 3]]);
         assert_eq!(ctx.map.corridors[1].rooms, [Some(2), Some(1)]);
         assert_eq!(ctx.map.doors.len(), 4);
-        assert_eq!((ctx.find(1), ctx.find(2)), (ctx.find(0), ctx.find(0)));
+        assert_eq!(
+            (ctx.sets.find(1), ctx.sets.find(2)),
+            (ctx.sets.find(0), ctx.sets.find(0))
+        );
         // The same L again opens nothing new: nothing more is listed.
         assert!(try_l(&mut ctx, [3, 3], [17, 3], true));
         ctx.draw_path();
@@ -2352,7 +2326,7 @@ mod tests {
         // routes) straight up to the corridor cell (11, 4): a T, not a
         // block.
         assert_eq!(joined.cells, [[11, 8], [11, 7], [11, 6], [11, 5], [11, 4]]);
-        assert_eq!(ctx.find(2), ctx.find(0));
+        assert_eq!(ctx.sets.find(2), ctx.sets.find(0));
     }
 
     #[test]

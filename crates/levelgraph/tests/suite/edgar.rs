@@ -392,7 +392,9 @@ fn every_prefix_of_every_reference_file_loads_or_errs() {
 
 /// Deeply nested flow collections are refused before the YAML scanner,
 /// whose time grows with the depth for every token, reads them: 100,000
-/// `[` (a 200 KB map) took half a minute before failing on the type.
+/// `[` (a 200 KB map) took half a minute before failing on the type. The
+/// error's column is the 65th bracket's, where the scanner would not have
+/// stopped; the time is measured by `bench/slow-inputs.sh`, not here.
 #[test]
 fn deeply_nested_brackets_are_refused_at_once() {
     let s = sets();
@@ -402,9 +404,7 @@ fn deeply_nested_brackets_are_refused_at_once() {
             open.repeat(100_000),
             close.repeat(100_000)
         );
-        let started = std::time::Instant::now();
         let e = edgar::parse_map(&text, Path::new("deep.yml"), &s).unwrap_err();
-        assert!(started.elapsed().as_secs() < 5, "{:?}", started.elapsed());
         let column = 13 + edgar::MAX_FLOW_DEPTH * open.len();
         assert_eq!(
             e.to_string(),

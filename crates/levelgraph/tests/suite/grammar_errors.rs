@@ -787,8 +787,9 @@ fn patterns_of_more_than_256_vertices() {
 /// proportional to their size: pairing kept edges, finding repeated edges,
 /// the lint's connectivity test and its duplicate-rule labels each
 /// compared every pair (a 100,000-vertex right-hand side took minutes).
+/// The time is measured by `bench/slow-inputs.sh`, not here.
 #[test]
-fn huge_sides_load_and_lint_in_linear_time() {
+fn huge_sides_load_and_lint() {
     let n = 30_000;
     let chain = (1..n)
         .map(|i| format!("(v{i}:room)"))
@@ -799,7 +800,6 @@ fn huge_sides_load_and_lint_in_linear_time() {
          rule start {{ (v0:s) => (v0:room) -- {chain} }}\n\
          rule again {{ (v0:s) => (v0:room) -- {chain} }}\n"
     );
-    let started = std::time::Instant::now();
     let g = grammar::load(&src, "test").unwrap();
     let findings = levelgraph::lint::lint(&g);
     assert!(findings
@@ -807,9 +807,4 @@ fn huge_sides_load_and_lint_in_linear_time() {
         .all(|f| f.severity != levelgraph::diagnostic::Severity::Error));
     let d = levelgraph::derive(&g, 1).unwrap();
     assert_eq!(d.graph.vertex_count(), n);
-    assert!(
-        started.elapsed().as_secs() < 20,
-        "took {:?}",
-        started.elapsed()
-    );
 }

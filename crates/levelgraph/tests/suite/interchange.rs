@@ -8,7 +8,6 @@
 use crate::common;
 
 use std::collections::BTreeMap;
-use std::path::Path;
 
 use levelgraph::alphabet::{Alphabet, TagStyle};
 use levelgraph::derive::derive_from;
@@ -20,26 +19,6 @@ use quick_xml::events::Event;
 use quick_xml::Reader;
 
 // ---------------------------------------------------------------- helpers
-
-/// Compares `got` with `tests/golden/<name>`, or rewrites the file when
-/// `UPDATE_GOLDEN` is set.
-fn golden(name: &str, got: &str) {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/golden")
-        .join(name);
-    if std::env::var_os("UPDATE_GOLDEN").is_some() {
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(&path, got).unwrap();
-        return;
-    }
-    let want = std::fs::read_to_string(&path)
-        .unwrap_or_else(|_| panic!("missing {}; run with UPDATE_GOLDEN=1", path.display()));
-    assert!(
-        got == want,
-        "{name} differs from {}; rerun with UPDATE_GOLDEN=1 if intended\n--- got ---\n{got}",
-        path.display()
-    );
-}
 
 /// An XML element read back: name, attributes, text and children.
 #[derive(Debug, Default)]
@@ -197,9 +176,9 @@ fn small_graph() -> Graph {
 
 #[test]
 fn graphml_of_a_small_graph_is_golden() {
-    golden(
+    common::assert_golden(
         "small.graphml",
-        &to_graphml(&small_graph(), &alphabet(), "small <graph> & co"),
+        to_graphml(&small_graph(), &alphabet(), "small <graph> & co").as_bytes(),
     );
 }
 
@@ -379,7 +358,7 @@ fn seed003_text_of_a_grid_reads_like_figure_25() {
          edge(2, 3, d=false) edge(2, 4, d=false) edge(3, 5, d=false) \
          edge(4, 5, d=false) edge(5, 3, d=true)\n"
     );
-    golden("grid.txt", &text);
+    common::assert_golden("grid.txt", text.as_bytes());
 }
 
 #[test]
@@ -400,7 +379,7 @@ fn seed003_text_of_a_small_graph_is_golden() {
     assert_eq!(tiles(&text, "tileY=").into_iter().min(), Some(0));
     let room = text.split(") ").next().unwrap();
     assert!(room.contains(".5, y="), "{room}");
-    golden("small.txt", &text);
+    common::assert_golden("small.txt", text.as_bytes());
 }
 
 #[test]

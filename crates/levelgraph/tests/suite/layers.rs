@@ -16,6 +16,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "diagnostic",
             "rng",
             "small_copy",
+            "union_find",
             "graph",
             "alphabet",
             "plane",

@@ -8,6 +8,8 @@
 //! Golden files live in `tests/golden/tiles/`; after an intended format
 //! change, rerun with `UPDATE_GOLDEN=1` and review the diff.
 
+use crate::common;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -22,28 +24,6 @@ use quick_xml::events::Event;
 use quick_xml::Reader;
 
 // ---------------------------------------------------------------- helpers
-
-/// Compares `got` with `tests/golden/tiles/<name>`, or rewrites the file
-/// when `UPDATE_GOLDEN` is set.
-fn golden(name: &str, got: &[u8]) {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/golden/tiles")
-        .join(name);
-    if std::env::var_os("UPDATE_GOLDEN").is_some() {
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(&path, got).unwrap();
-        return;
-    }
-    let want = std::fs::read(&path)
-        .unwrap_or_else(|_| panic!("missing {}; run with UPDATE_GOLDEN=1", path.display()));
-    let shown = std::str::from_utf8(got)
-        .map_or_else(|_| format!("{} bytes of binary", got.len()), str::to_owned);
-    assert!(
-        got == want,
-        "{name} differs from {}; rerun with UPDATE_GOLDEN=1 if intended\n--- got ---\n{shown}",
-        path.display(),
-    );
-}
 
 /// A 16 × 10 map with every kind of thing the exports draw (this is its
 /// golden `level.txt`):
@@ -227,8 +207,8 @@ fn scratch(name: &str) -> PathBuf {
 fn ascii_and_legend_match_the_golden_files() {
     let map = sample_map();
     let ascii = to_ascii(&map);
-    golden("level.txt", ascii.as_bytes());
-    golden("legend.txt", ascii_legend(&map).as_bytes());
+    common::assert_golden("tiles/level.txt", ascii.as_bytes());
+    common::assert_golden("tiles/legend.txt", ascii_legend(&map).as_bytes());
     // Spot checks that do not depend on the golden file being right.
     let rows: Vec<&str> = ascii.lines().collect();
     assert_eq!(rows.len(), 10);
@@ -243,7 +223,7 @@ fn ascii_and_legend_match_the_golden_files() {
 fn csv_matches_the_golden_file() {
     let map = sample_map();
     let csv = to_csv(&map);
-    golden("level.csv", csv.as_bytes());
+    common::assert_golden("tiles/level.csv", csv.as_bytes());
     let rows: Vec<Vec<u8>> = csv
         .lines()
         .map(|l| l.split(',').map(|c| c.parse().unwrap()).collect())
@@ -261,9 +241,9 @@ fn pngs_match_the_golden_files_and_show_the_palette() {
     let small = to_png(&map, &palette, 1).unwrap();
     let large = to_png(&map, &palette, 8).unwrap();
     let tileset = tileset_png(&palette, 16).unwrap();
-    golden("level-1px.png", &small);
-    golden("level-8px.png", &large);
-    golden("tileset.png", &tileset);
+    common::assert_golden("tiles/level-1px.png", &small);
+    common::assert_golden("tiles/level-8px.png", &large);
+    common::assert_golden("tiles/tileset.png", &tileset);
     assert_eq!(to_png(&map, &palette, 8).unwrap(), large, "deterministic");
 
     let cave = [0x8d, 0x6e, 0x63];
@@ -320,8 +300,8 @@ fn tiled_files_match_the_golden_files_and_parse() {
     let map = sample_map();
     let tmj = to_tmj(&map, &options(16)).unwrap();
     let tmx = to_tmx(&map, &options(16)).unwrap();
-    golden("level.tmj", tmj.as_bytes());
-    golden("level.tmx", tmx.as_bytes());
+    common::assert_golden("tiles/level.tmj", tmj.as_bytes());
+    common::assert_golden("tiles/level.tmx", tmx.as_bytes());
 
     let doc: serde_json::Value = serde_json::from_str(&tmj).unwrap();
     assert_eq!(doc["version"], "1.10");

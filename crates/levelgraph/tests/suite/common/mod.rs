@@ -4,6 +4,9 @@ use std::path::PathBuf;
 
 use levelgraph::grammar::Grammar;
 
+mod golden;
+pub(crate) use golden::assert_golden;
+
 /// Every example grammar in `examples/` as (file stem, text), sorted by file
 /// name, so each test that uses it covers new examples automatically.
 /// **Panics** (failing the test) if fewer than two are found.
