@@ -194,7 +194,7 @@ fn main() -> ExitCode {
     }
     if which == "tiles" || which == "all" {
         let r = tiles::run(&tiles_opts);
-        println!("## Tile maps: levelgraph's seed-004 generators vs mapgen 0.6.0\n");
+        println!("## Tile maps: levelgraph's roguelike generators vs mapgen 0.6.0\n");
         println!(
             "Seeds 0..{} per generator and size, {} timed maps per seed (the median \
              kept); time of generation only.\n",

@@ -1,5 +1,5 @@
-//! Benchmark 4: tile-map generators, levelgraph's seed-004 generators
-//! (`levelgraph::tiles`) against the `mapgen` crate (0.6.0, MIT OR
+//! Benchmark 4: tile-map generators, levelgraph's three classic roguelike
+//! generators (`levelgraph::tiles`) against the `mapgen` crate (0.6.0, MIT OR
 //! Apache-2.0, Krzysztof Langner), used as a dependency through its
 //! `MapBuilder` and filters.
 //!
@@ -13,7 +13,7 @@
 //!    parameters: 30 tries of one random room each, sides 6..=9, dropped
 //!    if it overlaps or touches a room. Ours is run the same way (30 rooms, 1
 //!    placement try each, 1 corridor per room) with its smallest side as
-//!    near 6 as seed 004's `w/5 × h/5` size rule allows; its largest side
+//!    near 6 as our `w/5 × h/5` size rule allows; its largest side
 //!    stays `w/5 × h/5` (not settable). A last row, `floor`, is not a
 //!    generator: seeding ChaCha8, 140 draws and a copy of our map for the
 //!    seed, what any generator with our random source and our returned
@@ -153,10 +153,10 @@ pub fn convert(m: &MapBuffer) -> TileMap {
 }
 
 /// 2 × 2 blocks of passable cells none of which lies in a listed room:
-/// corridors running side by side (seed 004's "parallel double
-/// corridors") or a corridor's corner widened. Both of levelgraph's room
-/// generators guarantee none; caves list no rooms, so every open 2 × 2
-/// block of a cave counts and the column is not shown for them.
+/// corridors running side by side ("parallel double corridors") or a
+/// corridor's corner widened. Both of levelgraph's room generators
+/// guarantee none; caves list no rooms, so every open 2 × 2 block of a cave
+/// counts and the column is not shown for them.
 pub fn open_blocks_outside_rooms(map: &TileMap) -> usize {
     let (w, h) = (map.width as usize, map.height as usize);
     let mut in_room = vec![false; w * h];
@@ -351,14 +351,14 @@ fn floor(params: &RoomsParams, seeds: u64) -> Contender {
 }
 
 fn caves_contenders(w: u32, h: u32) -> Vec<Contender> {
-    let seed004 = CaveParams {
+    let standard = CaveParams {
         width: w,
         height: h,
         ..CaveParams::default()
     };
     let rogue = CaveParams {
         rule: CaveRule::RogueBasin,
-        ..seed004
+        ..standard
     };
     let text = |p: &CaveParams| {
         format!(
@@ -374,9 +374,9 @@ fn caves_contenders(w: u32, h: u32) -> Vec<Contender> {
     let noise = format!("NoiseGenerator({MAPGEN_NOISE}), CellularAutomata (15 iterations)");
     vec![
         ours(
-            "levelgraph caves (seed 004 rule)",
-            text(&seed004),
-            move |seed| caves::generate(&seed004, seed),
+            "levelgraph caves (standard rule)",
+            text(&standard),
+            move |seed| caves::generate(&standard, seed),
         ),
         ours(
             "levelgraph caves (RogueBasin rule)",

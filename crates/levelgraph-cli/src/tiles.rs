@@ -1,4 +1,5 @@
-//! `levelgraph tiles`: seed 004's grid generators on the command line, and
+//! `levelgraph tiles`: three classic roguelike grid generators (rooms and
+//! corridors, accretion, cellular-automaton caves) on the command line, and
 //! the tile-map files that `tiles` and `generate` write.
 
 use std::path::PathBuf;
@@ -64,7 +65,7 @@ pub(crate) enum TileFormat {
 // `validate`, which names the parameter.
 #[derive(clap::Subcommand, Debug)]
 enum Generator {
-    /// Seed 004 algorithm 1: rooms of random size joined by L-shaped
+    /// Rooms and corridors: rooms of random size joined by L-shaped
     /// corridors, every room reachable from the first.
     Rooms {
         /// Map columns, in cells (5 × min_room_size to 4096).
@@ -88,8 +89,9 @@ enum Generator {
         #[arg(long, default_value_t = RoomsParams::default().min_room_size)]
         min_room_size: u32,
     },
-    /// Seed 004 algorithm 2: rooms and corridors accreted onto the walls of
-    /// what is already dug, then dead ends removed.
+    /// Accretion (after Anderson's "Dungeon-Building Algorithm"): rooms and
+    /// corridors dug out from the walls of what is already dug, then dead
+    /// ends removed.
     Accretion {
         /// Map columns, in cells (maxW).
         #[arg(long, default_value_t = AccretionParams::default().width)]
@@ -126,8 +128,8 @@ enum Generator {
         #[arg(long, default_value_t = AccretionParams::default().connect_distance)]
         connect_distance: u32,
     },
-    /// Seed 004 algorithm 3: cellular-automaton caves with a floor-ratio
-    /// test, reduced or joined to one region.
+    /// Caves: a cellular automaton (a variant of RogueBasin's 4-5 rule)
+    /// with a floor-ratio test, reduced or joined to one region.
     Caves {
         /// Map columns, in cells (3 to 2048; with iterations at least 4,
         /// and 5 on the longer side).
@@ -150,7 +152,7 @@ enum Generator {
         /// Iterations without it (noWallAddIts).
         #[arg(long, default_value_t = CaveParams::default().no_wall_add_iterations)]
         no_wall_add_iterations: u32,
-        /// The rule set: seed 004's 3×3/4×4/3×3 rules or RogueBasin's
+        /// The rule set: the standard 3×3/4×4/3×3 rules or RogueBasin's
         /// classic 3×3/5×5.
         #[arg(long, value_enum, default_value_t = RuleArg::from(CaveParams::default().rule))]
         rule: RuleArg,
@@ -165,8 +167,9 @@ enum Generator {
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 enum RuleArg {
-    /// Seed 004: 3×3 ≥ 5 walls → wall; 4×4 ≤ 2 walls → wall; 3×3 ≤ 2 walls → floor.
-    Seed004,
+    /// Standard: 3×3 ≥ 5 walls → wall; 4×4 ≤ 2 walls → wall; 3×3 ≤ 2 walls → floor.
+    #[value(alias = "seed004")]
+    Standard,
     /// RogueBasin: 3×3 ≥ 5 walls or 5×5 ≤ 2 walls → wall, else floor.
     Roguebasin,
 }
@@ -174,7 +177,7 @@ enum RuleArg {
 impl From<CaveRule> for RuleArg {
     fn from(rule: CaveRule) -> Self {
         match rule {
-            CaveRule::Seed004 => RuleArg::Seed004,
+            CaveRule::Standard => RuleArg::Standard,
             CaveRule::RogueBasin => RuleArg::Roguebasin,
         }
     }
@@ -183,7 +186,7 @@ impl From<CaveRule> for RuleArg {
 impl From<RuleArg> for CaveRule {
     fn from(rule: RuleArg) -> Self {
         match rule {
-            RuleArg::Seed004 => CaveRule::Seed004,
+            RuleArg::Standard => CaveRule::Standard,
             RuleArg::Roguebasin => CaveRule::RogueBasin,
         }
     }

@@ -1866,7 +1866,7 @@ fn tiles_help_shows_the_library_defaults() {
             "--floor-chance <FLOOR_CHANCE>",
             caves.floor_chance.to_string(),
         ),
-        (help("caves"), "--rule <RULE>", "seed004".to_owned()),
+        (help("caves"), "--rule <RULE>", "standard".to_owned()),
         (help("caves"), "--connect <CONNECT>", "join".to_owned()),
     ] {
         let at = text
@@ -1878,6 +1878,36 @@ fn tiles_help_shows_the_library_defaults() {
             "{flag}: {line}"
         );
     }
+}
+
+/// `--rule seed004`, the old name of `standard`, still runs and makes the
+/// same map; `--help` lists only the new name.
+#[test]
+fn caves_rule_keeps_its_old_name() {
+    let mut maps = Vec::new();
+    for rule in ["standard", "seed004"] {
+        let out = scratch(&format!("caves-rule-{rule}"));
+        let r = run(&[
+            "tiles",
+            "caves",
+            "--rule",
+            rule,
+            "--seed",
+            "5",
+            "--formats",
+            "txt",
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        assert_eq!(r.status.code(), Some(0), "{rule}: {}", stderr(&r));
+        maps.push(fs::read(out.join("map.txt")).unwrap());
+    }
+    assert_eq!(maps[0], maps[1]);
+    let help = stdout(&run(&["tiles", "caves", "--help"]));
+    assert!(
+        help.contains("standard") && !help.contains("seed004"),
+        "{help}"
+    );
 }
 
 /// `check`'s summary counts in words: `1 rule`, `1 error`, not `1 rules`.

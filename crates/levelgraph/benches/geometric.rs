@@ -1,4 +1,4 @@
-//! Geometric derivation benchmark (issue 4, seed 000): over seeds 1..=N of
+//! Geometric derivation benchmark (issue 4): over seeds 1..=N of
 //! every example grammar that is not a grid grammar, the share of
 //! derivations whose drawing passes the self-intersection test on the
 //! first try and after retries, the derivations that fail their limits,

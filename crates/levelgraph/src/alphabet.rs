@@ -1,5 +1,6 @@
 //! The alphabet: each tag's name, description and colour, used by every
-//! picture and legend (seed 003's alphabet of symbols and colours).
+//! picture and legend (an alphabet of symbols and colours, as in Dormans'
+//! Ludoscope).
 
 /// How one tag is shown.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -1,5 +1,6 @@
 //! Derivation: rewriting a host graph from the start symbol until no rule
-//! applies or a limit stops it (seed 000's build loop, seed 003's recipes).
+//! applies or a limit stops it (the build loop under the build parameters,
+//! or a recipe's stages).
 //!
 //! **A step** chooses among a pool of rules (all rules, or one recipe
 //! stage's rules with the stage's weights):
@@ -16,7 +17,7 @@
 //!    [`crate::grammar::Limits::max_valence`]). A match with no such
 //!    alternative is dropped and another drawn.
 //! 4. With probability `1 − probability` the rule is *skipped*: the step
-//!    ends without a change (seed 003). Otherwise it is applied.
+//!    ends without a change. Otherwise it is applied.
 //!
 //! **Without a recipe** steps repeat until none applies or `max_iterations`
 //! steps were made. **With a recipe** each stage draws its step count
@@ -197,7 +198,7 @@ pub enum DeriveError {
         derivation: Box<Derivation>,
     },
     /// Geometric derivation: the drawing of every attempt failed the
-    /// self-intersection test (seed 000).
+    /// self-intersection test.
     #[error(
         "geometric derivation failed: the drawings of all {attempts} attempts (seed {seed} and {} retries) have crossing corridors or overlapping rooms; the last has {crossings} crossings and {overlaps} overlaps ({})",
         attempts - 1,
@@ -238,7 +239,7 @@ impl DeriveError {
 }
 
 /// Derives a mission graph with `seed`, from one vertex with the start
-/// symbol, or in grid mode from the grammar's grid (seed 003). This is the
+/// symbol, or in grid mode from the grammar's grid. This is the
 /// rewriting alone: a grammar whose header says `geometric` is drawn by
 /// [`crate::geometric::derive`], and [`crate::derive()`] (the crate's
 /// `levelgraph::derive`) chooses between the two by the header.

@@ -13,8 +13,8 @@
 //! vertices); a work budget ([`ForceConfig::work`]) cuts the iterations of
 //! larger graphs, so that even a picture of a huge level takes seconds,
 //! not hours.
-//! The geometric derivation of seed 000 (positions kept while rewriting) is
-//! a separate, later stage; this drawing only serves `mission.svg`.
+//! The geometric derivation (positions kept while rewriting,
+//! [`crate::geometric`]) is a separate, later stage; this drawing only serves `mission.svg`.
 
 use std::collections::VecDeque;
 
@@ -104,7 +104,7 @@ pub fn draw(g: &Graph, config: &ForceConfig) -> Drawing {
     for v in g.vertex_ids() {
         slot[v.index()] = slot[tops[v.index()].index()];
     }
-    // Grid vertices (seed 003) stay in their cells; the rest move around them.
+    // Grid vertices (grid mode) stay in their cells; the rest move around them.
     let pinned: Vec<bool> = ids
         .iter()
         .map(|&v| g.vertex(v).is_some_and(|x| x.cell.is_some()))

@@ -1,15 +1,14 @@
-//! Force-directed relaxation of a drawing in progress (seed 000): springs
-//! toward each edge's desired length, inverse-square repulsion between
-//! vertices that counts their room radii, a short-range push of vertices
-//! off edges they are not part of, and a cap on each vertex's move per
-//! step (and, where asked, a bound that keeps every step from making
-//! edges cross: [`RelaxParams::planar`]). Stops when the drawing's energy
-//! stops changing, or at a step limit.
+//! Force-directed relaxation of a drawing in progress (geometric derivation; a
+//! spring embedder after Eades 1984): springs toward each edge's desired
+//! length, inverse-square repulsion between vertices that counts their room
+//! radii, a short-range push of vertices off edges they are not part of, and a
+//! cap on each vertex's move per step (and, where asked, a bound that keeps
+//! every step from making edges cross: [`RelaxParams::planar`]). Stops when the
+//! drawing's energy stops changing, or at a step limit.
 //!
 //! The spring is Eades' logarithmic one ("A heuristic for graph drawing",
-//! 1984), which seed 000 uses, or an algebraic sigmoid, which seed 000
-//! proposes because a logarithmic spring pulls long edges in only weakly
-//! (BENCHMARKS.md compares the two).
+//! 1984), or an algebraic sigmoid, which pulls long edges in more strongly
+//! than the logarithmic spring does (BENCHMARKS.md compares the two).
 
 use crate::graph::Point;
 use crate::plane::{ln, norm, off_segment, segments_cross, sigmoid};

@@ -21,7 +21,7 @@
 //!
 //! Modules, in pipeline order: [`grammar`] (language, JSON form, compile,
 //! lint) → [`matching`] (pattern search) → [`derive`](mod@derive) (the rewriting loop)
-//! → [`drawing`] and [`formats`] (JSON, DOT, SVG, GraphML, seed-003 text).
+//! → [`drawing`] and [`formats`] (JSON, DOT, SVG, GraphML, GRAPH text).
 //! [`graph`] is the host graph model shared by all of them; [`diagnostic`]
 //! the error values.
 

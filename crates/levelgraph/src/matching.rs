@@ -115,7 +115,8 @@ pub struct Frame {
 }
 
 impl Frame {
-    /// The host cell of rule offset `offset` (seed 003's ChangeOrientation).
+    /// The host cell of rule offset `offset`, turned and mirrored by the
+    /// frame's transform.
     pub fn place(&self, offset: [i32; 2]) -> Cell {
         let [dx, dy] = offset;
         let (x, y) = if self.transform >= 4 {
@@ -253,8 +254,8 @@ pub struct Nac {
 enum NacShape {
     /// Anything else: searched from the guarded vertices.
     General,
-    /// One edge between two guarded vertices and nothing else (seed 000's
-    /// "not connected"): a host edge between their images.
+    /// One edge between two guarded vertices and nothing else (a condition
+    /// that the two are not joined): a host edge between their images.
     BoundEdge,
     /// One edge from guarded vertex `from` to the condition's one own
     /// vertex, which has no forbidden tags (`where not (p) -[request]->
@@ -440,7 +441,7 @@ impl Pattern {
         pattern
     }
 
-    /// The same pattern as a grid rule (seed 003): vertex `i` must be the
+    /// The same pattern as a grid rule (grid mode): vertex `i` must be the
     /// host vertex in cell `frame.place(offsets[i])`, for every frame whose
     /// origin puts vertex 0 on a host vertex and whose transform is in
     /// `transforms`. Edges and all other conditions still apply.
@@ -1112,7 +1113,7 @@ impl Pattern {
         })
     }
 
-    /// Seed 000's forbidden tags, checked on a complete match.
+    /// Forbidden tags (blocked neighbours), checked on a complete match.
     fn forbidden_ok(&self, host: &Graph, m: &Match) -> bool {
         for (i, p) in self.vertices.iter().enumerate() {
             if p.forbidden.is_empty() {

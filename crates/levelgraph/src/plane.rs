@@ -123,9 +123,9 @@ pub(crate) struct Similarity {
 }
 
 impl Similarity {
-    /// The similarity that takes `a` to `a2` and `b` to `b2` (seed 000:
-    /// fresh vertices are placed relative to a pattern edge used as a
-    /// basis). `None` when `a` and `b` coincide.
+    /// The similarity that takes `a` to `a2` and `b` to `b2` (geometric
+    /// derivation: fresh vertices are placed relative to a pattern edge
+    /// used as a basis). `None` when `a` and `b` coincide.
     pub(crate) fn between(a: Point, b: Point, a2: Point, b2: Point) -> Option<Self> {
         let (u, v) = (sub(b, a), sub(b2, a2));
         let den = u[0] * u[0] + u[1] * u[1];

@@ -9,7 +9,7 @@
 //! length factor), the others removed; right-hand edges with no identical
 //! pattern edge are added, unless the host already has an identical edge,
 //! with length factor 1, or with `{length: F}` F times the mean length
-//! factor of the matched pattern edges (seed 000's subdivided edges).
+//! factor of the matched pattern edges (subdivided edges).
 //!
 //! Containment (`(i) in (r)`) works like edges: a pattern containment not
 //! on the right takes the child out to the top level, a right-hand
@@ -22,8 +22,9 @@ use crate::graph::{Edge, EdgeId, EdgeKind, Graph, VertexId};
 use crate::matching::Match;
 
 /// Whether applying `rule` at `m` keeps every vertex within `max_valence`
-/// (seed 000): a kept vertex whose valence would rise above
-/// `max(max_valence, its valence in the replacement)` blocks the application.
+/// (the build parameters' valence limit): a kept vertex whose valence would
+/// rise above `max(max_valence, its valence in the replacement)` blocks the
+/// application.
 pub(crate) fn valence_allows(
     host: &Graph,
     plan: &CompiledAlternative,
@@ -147,7 +148,7 @@ pub(crate) fn apply(
     changes: &mut Changes,
 ) {
     changes.clear();
-    // Seed 000's subdivided edges: a factor relative to the host part the
+    // Subdivided edges: a factor relative to the host part the
     // rule replaces, read before its edges go.
     let mean_factor = if plan.added_edges.iter().any(|e| e.length.is_some()) {
         mean_length_factor(host, m)
@@ -320,10 +321,10 @@ fn record_deletion(host: &Graph, v: VertexId, changes: &mut Changes) {
 }
 
 /// Whether every cell a grid rule's new vertices go to is free and within
-/// ±[`crate::matching::MAX_CELL`] (seed 003's
-/// atomic application: a rule that cannot place all of its right-hand side
-/// changes nothing). Cells of vertices this application deletes count as
-/// taken: deletion and placement are not reordered.
+/// ±[`crate::matching::MAX_CELL`] (atomic application on a grid: a rule that
+/// cannot place all of its right-hand side changes nothing). Cells of vertices
+/// this application deletes count as taken: deletion and placement are not
+/// reordered.
 pub(crate) fn grid_allows(host: &Graph, plan: &CompiledAlternative, m: &Match) -> bool {
     let Some(frame) = m.frame else { return true };
     plan.fresh_offsets.iter().all(|&o| {

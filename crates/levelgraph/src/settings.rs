@@ -12,7 +12,7 @@ use std::collections::BTreeMap;
 #[non_exhaustive]
 pub struct GeometrySettings {
     /// The spring shape of every relaxation. Default: the sigmoid, which
-    /// passed as often as seed 000's logarithmic spring and ran faster
+    /// passed as often as Eades' logarithmic spring and ran faster
     /// (BENCHMARKS.md, geometric derivation).
     pub spring: SpringShape,
     /// Most force steps after each application (the relaxation also stops
@@ -61,8 +61,8 @@ impl Default for GeometrySettings {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum SpringShape {
-    /// `ln(d / L)`: very strong on short edges, weak on long ones (Eades 1984,
-    /// seed 000).
+    /// `ln(d / L)`: very strong on short edges, weak on long ones (Eades
+    /// 1984).
     Logarithmic,
     /// `s((d − L) / L)` with `s(x) = x / √(1 + x²)`: bounded both ways.
     Sigmoid,

@@ -1,4 +1,4 @@
-//! The self-intersection test of seed 000: a finished drawing can become
+//! The self-intersection test of geometric derivation: a finished drawing can become
 //! level geometry only when no two corridors cross and no two rooms
 //! overlap.
 

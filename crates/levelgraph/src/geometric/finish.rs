@@ -1,4 +1,4 @@
-//! Finishing a geometric derivation (seed 000): room radii, scaling to
+//! Finishing a geometric derivation: room radii, scaling to
 //! the ideal edge lengths, and a last relaxation toward them.
 
 use super::host_drawing::{place_stored, relax_host, Scratch};

@@ -1,4 +1,4 @@
-//! Geometric derivation (seed 000; PRODUCT.md section B): a derivation
+//! Geometric derivation (PRODUCT.md section B): a derivation
 //! that keeps a plane drawing of the level while it rewrites, and ends
 //! with rooms as circles that can become geometry.
 //!

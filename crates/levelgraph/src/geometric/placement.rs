@@ -2,8 +2,9 @@
 //! laying the rule's drawing on the host ([`RuleDrawing::variants`]) whose
 //! new corridors cross no corridor that stays, and whose fresh vertices
 //! do not land on a vertex. An application with no such way is not made,
-//! so the drawing stays plane while rewriting (seed 000's flipped matches
-//! are the case this generalises: their substitutes cross the
+//! so the drawing stays plane while rewriting (flipped matches, which a
+//! geometric derivation rejects by signed angles, are the case this
+//! generalises: their substitutes cross the
 //! re-attached neighbourhood).
 
 use super::spatial::Grid;

@@ -61,7 +61,8 @@ pub(crate) struct NewEdge {
     pub(crate) cosmetic: bool,
     pub(crate) label: Option<Symbol>,
     /// `{length: F}`: the new edge's length factor is F times the mean of
-    /// the matched pattern edges' (seed 000's subdivided edges); else 1.
+    /// the matched pattern edges' (subdivided edges, whose length shrinks as
+    /// they are split again); else 1.
     pub(crate) length: Option<f64>,
 }
 
@@ -110,7 +111,8 @@ pub(crate) struct CompiledAlternative {
     /// Right-hand edges with no counterpart in the pattern: added.
     pub(crate) added_edges: Vec<NewEdge>,
     /// Per pattern vertex: its valence (non-cosmetic edges) in the
-    /// replacement graph; the max_valence exception of seed 000.
+    /// replacement graph; the `max_valence` exception (a rule may give a kept
+    /// vertex as many edges as its right-hand side draws).
     pub(crate) rhs_valence: Vec<usize>,
     /// Kept pattern vertices that gain at least one non-cosmetic edge.
     pub(crate) valence_watch: Vec<usize>,

@@ -1,5 +1,5 @@
-//! Each rule's own drawing (seed 000): positions for its pattern vertices
-//! and, per right-hand alternative, for the vertices it creates; the
+//! Each rule's own drawing (geometric derivation): positions for its pattern
+//! vertices and, per right-hand alternative, for the vertices it creates; the
 //! pattern edge used as the basis when fresh vertices are placed; and the
 //! signed angles that tell a rotated match from a flipped one.
 //!
@@ -11,7 +11,7 @@
 //! start between their kept neighbours, pushed away from the pattern's
 //! centre, and are relaxed with the pattern vertices held still. Vertices
 //! mapped from the pattern therefore sit in the replacement where they sit
-//! in the pattern, as seed 000's editor required.
+//! in the pattern: both sides share one drawing of the kept vertices.
 
 use super::{CompiledAlternative, CompiledRule, End};
 use crate::forces::{crossings, relax, RelaxParams, RelaxScratch, Spring};
@@ -90,8 +90,8 @@ impl RuleDrawing {
     }
 
     /// Whether match `m` is a flipped image of the rule's drawing: some
-    /// angle of the drawing turns the other way in the host (seed 000's
-    /// signed angles between edges around mapped vertices). Host vertices
+    /// angle of the drawing turns the other way in the host (flipped-match
+    /// elimination by signed angles between edges around mapped vertices). Host vertices
     /// without a position do not count; a host angle of exactly 0 or 180°
     /// is not flipped, however small the turn the other way.
     pub(crate) fn is_flipped(&self, host: &Graph, m: &Match) -> bool {

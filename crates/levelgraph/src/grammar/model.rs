@@ -24,32 +24,31 @@ pub struct Grammar {
     /// The start symbol: a derivation starts from one vertex with this tag.
     #[serde(default = "default_start")]
     pub start: String,
-    /// Build parameters of seed 000.
+    /// The build parameters (the limits of a derivation).
     #[serde(default)]
     pub limits: Limits,
-    /// Grid mode (seed 003): the host starts as this grid instead of one
-    /// start-symbol vertex.
+    /// Grid mode (graph rewriting on a grid): the host starts as this grid
+    /// instead of one start-symbol vertex.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub grid: Option<GridSpec>,
-    /// Geometric derivation (seed 000): `geometric` in the header, with
-    /// its settings.
+    /// Geometric derivation: `geometric` in the header, with its settings.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub geometry: Option<crate::settings::GeometrySettings>,
     /// The alphabet, in declaration order.
     pub tags: Vec<TagDecl>,
     /// The rules, in declaration order.
     pub rules: Vec<Rule>,
-    /// Rule groups with a combined `max_uses` (seed 000's "combined max
-    /// usage"), in declaration order.
+    /// Rule groups with a combined `max_uses` (a limit on how often the
+    /// group's rules may fire in all), in declaration order.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub groups: Vec<GroupDecl>,
-    /// Ordered stages (seed 000's passes, seed 003's recipes). Without a
-    /// recipe, one weighted loop runs over all rules.
+    /// Ordered stages (a recipe, as Dormans' Ludoscope calls such a
+    /// script). Without a recipe, one weighted loop runs over all rules.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub recipe: Option<Recipe>,
-    /// Room templates for the layout of a derived level (seed 001): which
-    /// templates each tag's rooms may use. With it, `generate` lays the
-    /// level out.
+    /// Room templates for the layout of a derived level (the
+    /// configuration-space layout of Ma et al. 2014): which templates each
+    /// tag's rooms may use. With it, `generate` lays the level out.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rooms: Option<RoomsSpec>,
     /// Play semantics: entrance, goal, keys and the locks they open
@@ -337,7 +336,8 @@ pub struct FillSpec {
 pub enum FillKind {
     /// Every interior tile is floor.
     Floor,
-    /// Seed 004's cellular-automaton cave, joined to the room's doors.
+    /// A cellular-automaton cave ([`crate::tiles::caves`]), joined to the
+    /// room's doors.
     Cave,
 }
 
@@ -416,7 +416,9 @@ fn default_start() -> String {
     "s".to_owned()
 }
 
-/// Seed 000's build parameters.
+/// The build parameters: how many steps a derivation may make, how small a
+/// level may end, how large it may grow, and how many corridors a kept
+/// vertex may be given.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct Limits {
@@ -495,11 +497,11 @@ pub struct Rule {
     /// How many times the rule may be applied in one derivation; unlimited when absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_uses: Option<u32>,
-    /// Chance in `(0, 1]` that the rule runs when it is chosen (seed 003);
-    /// otherwise the step is skipped. Default 1.
+    /// Chance in `(0, 1]` that the rule runs when it is chosen; otherwise the
+    /// step is skipped. Default 1.
     #[serde(default = "default_weight", skip_serializing_if = "is_one")]
     pub probability: f64,
-    /// Never applied twice in a row (seed 000's "don't repeat").
+    /// Never applied twice in a row.
     #[serde(default, skip_serializing_if = "is_false")]
     pub no_repeat: bool,
     /// Among rules with an applicable match only those of the highest
@@ -583,8 +585,9 @@ impl<V> Default for Side<V> {
 }
 
 /// `(child) in (parent)`: the child vertex is stored in the parent
-/// (seed 003's stored nodes). In a pattern it must hold in the host; on a
-/// right-hand side it is made to hold.
+/// (a stored vertex, as a node of a Ludoscope graph may hold a graph of its
+/// own). In a pattern it must hold in the host; on a right-hand side it is made
+/// to hold.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Containment {
@@ -605,9 +608,9 @@ pub struct PatternVertex {
     pub name: String,
     /// Alternatives that may match (`room|goal`), or `["*"]` for any tag.
     pub tags: Vec<String>,
-    /// Forbidden tags (seed 000's "false" values, `!lock`): host vertices
-    /// joined to the matched vertex by a host edge that the match does not
-    /// cover must not carry any of them.
+    /// Forbidden tags (blocked neighbours, `!lock`): host vertices joined to
+    /// the matched vertex by a host edge that the match does not cover must not
+    /// carry any of them.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub forbidden: Vec<String>,
     /// Attributes the host vertex must have, with these exact values.
@@ -666,8 +669,7 @@ pub struct RuleEdge {
     pub label: Option<String>,
     /// `-- {length: F} `: on the right-hand side, the edge is a subdivided
     /// edge whose length factor is `F` times the mean length factor of the
-    /// matched pattern edges (seed 000). Not allowed on the left or in
-    /// conditions.
+    /// matched pattern edges. Not allowed on the left or in conditions.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub length: Option<f64>,
     /// Where the edge operator was written.

@@ -976,7 +976,7 @@ impl<'src> Parser<'src> {
                                 kind_span,
                             )
                             .with_hint(
-                                "the fills are `cave` (seed 004's cellular automaton) and `floor`",
+                                "the fills are `cave` (a cave made by a cellular automaton) and `floor`",
                             )),
                         };
                     spec.fills.push(FillSpec {

@@ -1,11 +1,11 @@
 //! The host graph: tagged vertices with attributes, and undirected or
 //! directed, optionally labelled, optionally cosmetic edges.
 //!
-//! The model follows PRODUCT.md section A and seed 000: a vertex carries a tag
-//! (a symbol of the grammar's alphabet), free-form attributes and an optional
-//! position; an edge may be directed, may carry a label, may be *cosmetic*
-//! (shapes a drawing, is never a corridor, is ignored by valence and
-//! connectivity) and has a length factor for drawing.
+//! The model follows PRODUCT.md section A: a vertex carries a tag (a symbol of
+//! the grammar's alphabet), free-form attributes and an optional position; an
+//! edge may be directed, may carry a label, may be *cosmetic* (shapes a
+//! drawing, is never a corridor, is ignored by valence and connectivity) and
+//! has a length factor for drawing.
 //!
 //! **Ids are stable.** A [`VertexId`] or [`EdgeId`] is never reused within one
 //! graph: removing a vertex or edge leaves a hole, so ids recorded in a
@@ -127,15 +127,15 @@ pub struct Vertex {
     /// Optional position in the plane (set by drawing or geometric derivation).
     pub position: Option<Point>,
     /// Room radius in drawing units, given by the geometric derivation's
-    /// finishing step (seed 000), if any.
+    /// finishing step, if any.
     pub radius: Option<f64>,
-    /// The grid cell `[x, y]` of the vertex in grid mode (seed 003's
-    /// grid-linked graph), if any. Set through [`Graph::set_cell`], which
-    /// keeps cells unique.
+    /// The grid cell `[x, y]` of the vertex in grid mode (graph rewriting on a
+    /// grid), if any. Set through [`Graph::set_cell`], which keeps cells
+    /// unique.
     pub cell: Option<Cell>,
-    /// The vertex this one is stored in (seed 003's stored nodes: an item
-    /// in a room), if any. Set through [`Graph::set_parent`], which keeps
-    /// the children index right and refuses cycles.
+    /// The vertex this one is stored in (a stored vertex: an item in a room),
+    /// if any. Set through [`Graph::set_parent`], which keeps the children
+    /// index right and refuses cycles.
     pub parent: Option<VertexId>,
 }
 
@@ -154,7 +154,8 @@ pub struct Edge {
     pub cosmetic: bool,
     /// Optional label, a symbol of the graph's label table.
     pub label: Option<Symbol>,
-    /// Multiplier of the desired edge length in drawings (seed 000); 1.0 by default.
+    /// Multiplier of the desired edge length in drawings (the edge length
+    /// factor); 1.0 by default.
     pub length_factor: f64,
 }
 
@@ -547,7 +548,7 @@ impl Graph {
 
     /// A `rows` × `columns` grid of vertices tagged `tag`, created row by
     /// row (ids in reading order), each in cell `[column, row]` with the
-    /// position `[column, row]`; no edges. Seed 003's starting graph.
+    /// position `[column, row]`; no edges. The starting graph of grid mode.
     pub fn add_grid(&mut self, rows: u32, columns: u32, tag: Symbol) {
         for y in 0..rows as i32 {
             for x in 0..columns as i32 {
@@ -794,8 +795,9 @@ impl Graph {
         self.incidences(v).len()
     }
 
-    /// Valence of `v`: the number of incident non-cosmetic edges (seed 000's
-    /// maxValence counts doors, and cosmetic edges are never doors).
+    /// Valence of `v`: the number of incident non-cosmetic edges (the
+    /// `max_valence` build parameter counts corridors, and cosmetic edges
+    /// are never corridors).
     pub fn valence(&self, v: VertexId) -> usize {
         self.incidences(v)
             .iter()

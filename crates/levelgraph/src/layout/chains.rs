@@ -1,4 +1,4 @@
-//! Chain decomposition (seed 001; Ma et al. 2014, section 5): the order in
+//! Chain decomposition (Ma et al. 2014, section 5): the order in
 //! which the incremental layout adds rooms. Cycles are the hard part, so
 //! they go first: the faces of a planar embedding, smallest first, then the
 //! other faces in breadth-first order over faces that share a vertex

@@ -1,4 +1,4 @@
-//! Configuration spaces (seed 001; Ma et al. 2014, section 4): for a fixed
+//! Configuration spaces (Ma et al. 2014, section 4): for a fixed
 //! shape at the origin and a moving shape, the set of integer translations
 //! of the moving shape at which the two do not overlap and some door of
 //! one meets a door of the other (same segment, opposite sides). Between

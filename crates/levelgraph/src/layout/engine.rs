@@ -1,18 +1,17 @@
-//! The incremental layout (seed 001; Ma et al. 2014; Nepožitek's Edgar):
+//! The incremental layout (Ma et al. 2014; Nepožitek's Edgar):
 //! a stack of partial layouts; each step pops one and adds the next chain
 //! by simulated annealing, pushing every sufficiently different valid
 //! extension found; when a chain cannot be added the search backtracks to
 //! the next layout on the stack.
 //!
-//! Energy of a layout (seed 001): `E = exp(A / ω) · exp(D / ω) − 1` with
-//! `A` the total overlap area of all pairs of parts (plus, beyond seed
-//! 001, a penalty for unjoined rooms nearer than the minimum distance and
-//! one room area for each pair that breaks the repeat mode), `D` the sum
-//! of squared centre distances of graph neighbours that are not in
-//! contact (their relative position is outside their configuration space;
-//! at least 1 each, so a room in another's notch with the same centre
-//! still counts), and `ω` the average room area. A layout is valid when
-//! `E = 0` and every corridor could be placed.
+//! Energy of a layout (Ma et al. 2014): `E = exp(A / ω) · exp(D / ω) − 1` with
+//! `A` the total overlap area of all pairs of parts (plus, beyond Ma et al., a
+//! penalty for unjoined rooms nearer than the minimum distance and one room
+//! area for each pair that breaks the repeat mode), `D` the sum of squared
+//! centre distances of graph neighbours that are not in contact (their relative
+//! position is outside their configuration space; at least 1 each, so a room in
+//! another's notch with the same centre still counts), and `ω` the average room
+//! area. A layout is valid when `E = 0` and every corridor could be placed.
 //!
 //! Annealing follows Edgar's schedule: the chance of accepting a worse
 //! layout falls from 0.2 to 0.01 over the cycles, scaled by the mean
@@ -58,9 +57,9 @@ pub struct LayoutSettings {
     pub trials_without_new: u32,
     /// Start again from nothing after this many failed chains since the
     /// last start, even with layouts left on the stack (0: only when the
-    /// stack runs empty, as in seed 001). The count allowed grows by half
+    /// stack runs empty, as in Ma et al. 2014). The count allowed grows by half
     /// at each such restart, so a level that needs a long search still
-    /// gets one. Not in seed 001: on a level of many chains, an early
+    /// gets one. Not in Ma et al. 2014: on a level of many chains, an early
     /// chain can box in a room that only a much later chain needs, and the
     /// depth-first stack then retries every kept layout of the chains in
     /// between before it gets back there (a 200-room level of
@@ -75,9 +74,9 @@ pub struct LayoutSettings {
     /// for other rooms: the only layout known of seed 92's level of
     /// `tests/data/undirected-dungeon-rooms.lg` has two rooms that meet at a corner, a
     /// pair of rooms in one inner corner and a loop of three around it. Not
-    /// in seed 001. Default 0.75, which measured best (BENCHMARKS.md:
+    /// in Ma et al. 2014. Default 0.75, which measured best (BENCHMARKS.md:
     /// 14–35 % fewer iterations on Edgar's example2 maps, more hard levels
-    /// laid out); 0 gives seed 001's uniform sampling and draws no extra
+    /// laid out); 0 gives the uniform sampling of Ma et al. and draws no extra
     /// random numbers.
     pub contact_bias: f64,
     /// Lay out a chain that is a bare detour of one or two rooms (every
@@ -93,7 +92,7 @@ pub struct LayoutSettings {
     /// tested. An empty result is then a proof that the partial layout
     /// cannot take the chain (not for a chain that wraps, whose fill is
     /// capped, see [`LayoutSettings::compact_detours`]), so the search
-    /// backtracks at once instead of after a full annealing schedule. Not in seed 001. Default on: the
+    /// backtracks at once instead of after a full annealing schedule. Not in Ma et al. 2014. Default on: the
     /// level of seed 92 of `tests/data/undirected-dungeon-rooms.lg` is laid out by 46 %
     /// of 300 layout seeds instead of 13 % of 100, Edgar's maps are
     /// unchanged (BENCHMARKS.md). The bare detour of a door with three
@@ -109,7 +108,7 @@ pub struct LayoutSettings {
     /// enumeration). One of the three paths is shut in by the others in
     /// any layout; a bare detour tucked into the corner beside the door
     /// leaves the walls beyond it free for the path that must wrap around
-    /// it. Not in seed 001. Default on: levels 157 and 401 of
+    /// it. Not in Ma et al. 2014. Default on: levels 157 and 401 of
     /// `tests/data/undirected-dungeon-rooms.lg` are laid out by 100 and 98 of 100
     /// layout seeds instead of 60 and 63 with the first placement found
     /// (BENCHMARKS.md); Edgar's maps have no such door and are unchanged.
@@ -1169,7 +1168,7 @@ impl FillCache {
 /// Most rooms for which the adjacency is kept as a matrix (16 MiB).
 const ADJACENCY_ROOMS: usize = 4096;
 
-/// The energy terms of seed 001: overlap area `A` and four times the
+/// The energy terms of Ma et al. 2014: overlap area `A` and four times the
 /// squared distance `D` (centres are kept doubled, as integers).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 struct Terms {
@@ -2320,8 +2319,8 @@ impl<'a, 'p> Run<'a, 'p> {
             distance4: 0,
         };
         if self.repeats(sr, sw, joined) {
-            // Not a term of seed 001: makes the annealing change the shape
-            // of a room that repeats a template where the repeat mode
+            // Not a term of Ma et al. 2014: makes the annealing change the
+            // shape of a room that repeats a template where the repeat mode
             // forbids it.
             t.area += prep.side * prep.side;
         }

@@ -1,4 +1,4 @@
-//! Room layout (seed 001; Ma et al. 2014, "Game level layout from design
+//! Room layout (Ma et al. 2014, "Game level layout from design
 //! specification", as implemented in Nepožitek's Edgar): every vertex of a
 //! level graph gets a room template, a transform and an integer position,
 //! so that no two rooms overlap and every edge is a door between rooms that

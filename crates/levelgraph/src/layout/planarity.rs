@@ -1,6 +1,6 @@
 //! Planarity testing with a combinatorial embedding, and the faces of an
-//! embedding (seed 001: the layout's chains come from a planar embedding's
-//! faces).
+//! embedding (the layout's chains come from a planar embedding's faces, as
+//! in Ma et al. 2014).
 //!
 //! [`planar_embedding`] is the **left-right planarity test** of de
 //! Fraysseix and Rosenstiehl (H. de Fraysseix, P. Rosenstiehl, "A

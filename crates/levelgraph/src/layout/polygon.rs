@@ -1,5 +1,5 @@
 //! Orthogonal polygons on the integer grid: the outlines of room templates
-//! (seed 001; Edgar-DotNet's `shape` lists).
+//! (Edgar-DotNet's `shape` lists).
 //!
 //! A polygon is stored counter-clockwise (x right, y up), without repeated
 //! or collinear consecutive points, starting at its lowest point of the

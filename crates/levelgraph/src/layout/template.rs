@@ -1,4 +1,4 @@
-//! Room templates (seed 001's "building blocks", Edgar's room
+//! Room templates (the "building blocks" of Ma et al. 2014, Edgar's room
 //! descriptions): an outline, where doors may go, and which of the grid's
 //! symmetries the room may be placed under; and [`Shape`], a template under
 //! one transform with its door lines worked out, which is what the layout

@@ -1,4 +1,5 @@
-//! Seed 000's rule limits and the start-symbol rules.
+//! The rule limits (the shape rules need for a drawing to be kept while
+//! rewriting, as geometric derivation does) and the start-symbol rules.
 //!
 //! Errors (the grammar would break the engine's invariants):
 //! - no start rule (a rule whose pattern is one vertex tagged with the start symbol);
@@ -9,7 +10,7 @@
 //! - a one-vertex pattern with `*`, which also matches the start vertex;
 //! - `min_vertices` greater than `max_vertices`.
 //!
-//! Warnings (seed 000's limits, which geometric derivation relies on, and
+//! Warnings (the rule limits, which geometric derivation relies on, and
 //! dead parts of the grammar):
 //! - a side that is not connected (cosmetic edges do not connect; `in` does);
 //! - a pattern vertex missing on the right (the map from pattern to
@@ -21,7 +22,7 @@ use crate::diagnostic::{Diagnostic, Location, Severity};
 use crate::grammar::{Grammar, WILDCARD};
 use crate::union_find::UnionFind;
 
-/// Findings about the header limits, start rules and seed 000's rule limits.
+/// Findings about the header limits, start rules and the rule limits.
 pub(super) fn check(model: &Grammar, out: &mut Vec<Diagnostic>) {
     let start = model.start.as_str();
     let rule_at = |i: usize| location(model.rules[i].span, format!("rules[{i}]"));
@@ -128,8 +129,9 @@ pub(super) fn check(model: &Grammar, out: &mut Vec<Diagnostic>) {
 
     for (i, rule) in model.rules.iter().enumerate() {
         let is_start_rule = rule.lhs.vertices.len() == 1 && rule.lhs.vertices[0].tags == [start];
-        // Grid rules (seed 003) are held together and placed by grid
-        // offsets, not by edges: seed 000's limits below do not apply.
+        // Grid rules (graph rewriting on a grid) are held together and
+        // placed by grid offsets, not by edges: the rule limits below do
+        // not apply.
         // In a geometric grammar offsets are the rule's drawing instead.
         let grid_rule =
             model.geometry.is_none() && rule.lhs.vertices.iter().any(|v| v.offset.is_some());
@@ -153,7 +155,7 @@ pub(super) fn check(model: &Grammar, out: &mut Vec<Diagnostic>) {
                     format!("rule `{}`: the pattern has one vertex, so the rule is not context-sensitive", rule.name),
                     rule_at(i),
                 )
-                .with_hint("seed 000: non-start rules need an edge in the pattern to place new vertices against"),
+                .with_hint("the rule limits: a non-start rule needs an edge in its pattern to place new vertices against (docs/grammar-language.md, section 10.2)"),
             );
         }
         let lhs_names: Vec<&str> = rule.lhs.vertices.iter().map(|v| v.name.as_str()).collect();
@@ -235,7 +237,7 @@ pub(super) fn check(model: &Grammar, out: &mut Vec<Diagnostic>) {
                             location(v.span, format!("rules[{i}].lhs")),
                         )
                         .with_hint(format!(
-                            "seed 000 maps every pattern vertex to a replacement vertex; write `({})` on the right to keep it",
+                            "the rule limits: every pattern vertex is kept on the right; write `({})` there to keep it",
                             v.name
                         )),
                     );
@@ -251,7 +253,7 @@ fn not_connected(rule: &str, side: &str, at: Location) -> Diagnostic {
         format!("rule `{rule}`: the {side} is not connected"),
         at,
     )
-    .with_hint("seed 000: both sides must be connected (cosmetic edges do not count)")
+    .with_hint("the rule limits: both sides must be connected (cosmetic edges do not count)")
 }
 
 fn connected<'a>(names: &[&'a str], edges: impl Iterator<Item = (&'a str, &'a str)>) -> bool {

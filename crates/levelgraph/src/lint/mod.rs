@@ -1,6 +1,6 @@
 //! Grammar lint: what `levelgraph check` reports.
 //!
-//! - `limits`: seed 000's rule limits and the start-symbol rules;
+//! - `limits`: the rule limits and the start-symbol rules;
 //! - `reach`: tags never produced, rules that can never match, recipe
 //!   stages that can never run, rules no recipe stage runs;
 //! - `duplicates`: rules that are the same up to renaming their vertices;

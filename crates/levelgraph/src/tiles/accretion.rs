@@ -1,15 +1,14 @@
-//! Seed 004's algorithm 2, **accretion**: a dungeon grown from one room by
-//! adding rooms and straight corridors, each dug out from a wall cell next
-//! to open space, then pruned of dead-end corridors.
+//! **Accretion**, a classic roguelike generator: a dungeon grown from one
+//! room by adding rooms and straight corridors, each dug out from a wall
+//! cell next to open space, then pruned of dead-end corridors.
 //!
 //! This is Mike Anderson's "Dungeon-Building Algorithm" (RogueBasin, written
 //! for Tyrant: "pick a wall of any room, decide upon a new feature, see if
-//! there is room to add it through the chosen wall") with seed 004's
-//! parameters and its two additions: corridors are lengthened by up to
-//! `connect_distance` cells when that joins them to open space, and
-//! dead-end corridors are removed at the end.
+//! there is room to add it through the chosen wall"), with two additions:
+//! corridors are lengthened by up to `connect_distance` cells when that
+//! joins them to open space, and dead-end corridors are removed at the end.
 //!
-//! # The steps (seed 004, algorithm 2)
+//! # The steps
 //!
 //! 1. A room of random size at a random place (inside the border).
 //! 2. `steps` times: pick a wall cell next to open space; the open
@@ -30,13 +29,13 @@
 //! 3. Corridor and door cells with at most one passable 4-neighbour become
 //!    wall, repeatedly, until none is left.
 //!
-//! # What is done differently from the seed, and why
+//! # What is done differently from the plain algorithm, and why
 //!
-//! - **Picking.** The seed picks "dumbly by trying" random cells until one
-//!   is wall next to open space. Here a frontier list holds those cells
+//! - **Picking.** The plain algorithm tries random cells until one is wall
+//!   next to open space. Here a frontier list holds those cells
 //!   (added when a neighbour is dug; dropped, without using a step, once
 //!   dug themselves), picked uniformly in O(1) — the same distribution.
-//!   As in the seed, every pick is a step, also one at a cell where
+//!   As in the plain algorithm, every pick is a step, also one at a cell where
 //!   nothing can ever be built: one with two open neighbours, whose origin
 //!   is a door, or where neither the shortest corridor nor the smallest
 //!   room (at any offset) fits. Open space only grows, so such a cell stays
@@ -81,15 +80,14 @@ pub const MAX_STEPS: u32 = 1_000_000;
 /// The largest width or height of a map, in cells.
 pub const MAX_SIDE: u32 = 4096;
 
-/// The parameters of [`generate`], named as seed 004 names them (`maxW`,
-/// `maxH`, `steps`, `minRoomW`, …) in the CLI's snake_case. Sizes are in
-/// cells. Seed 004 gives no values; [`Default`] documents the ones chosen.
+/// The parameters of [`generate`], named in the CLI's snake_case. Sizes
+/// are in cells. [`Default`] documents the values chosen.
 #[derive(Clone, Debug, PartialEq)]
 pub struct AccretionParams {
-    /// Map columns (seed: `maxW`), `4..=`[`MAX_SIDE`], at least
+    /// Map columns (`maxW`), `4..=`[`MAX_SIDE`], at least
     /// `max_room_width + 2`.
     pub width: u32,
-    /// Map rows (seed: `maxH`), `4..=`[`MAX_SIDE`], at least
+    /// Map rows (`maxH`), `4..=`[`MAX_SIDE`], at least
     /// `max_room_height + 2`.
     pub height: u32,
     /// Attempts to add a room or corridor, `0..=`[`MAX_STEPS`]; 0 leaves the
@@ -120,8 +118,8 @@ pub struct AccretionParams {
 
 impl Default for AccretionParams {
     /// 80 × 50 (80 columns, as a terminal roguelike; 50 rows leave room for
-    /// several rooms in each column), 1,000 steps (seed 004: "diminishing
-    /// returns after 1000"), rooms 4–10 wide and 3–7 high (a terminal cell
+    /// several rooms in each column), 1,000 steps (returns diminish after
+    /// about 1000), rooms 4–10 wide and 3–7 high (a terminal cell
     /// is about twice as high as wide, so these look roughly square, and a
     /// dozen or more fit on the map), corridors 3–10 long (shorter than the
     /// widest room, so rooms dominate), `room_chance` 0.5 (even), and
@@ -250,7 +248,7 @@ impl AccretionParams {
     }
 }
 
-/// Grows a map by seed 004's algorithm 2 (see the module docs).
+/// Grows a map by accretion (see the module docs).
 ///
 /// The result is `params.width × params.height`; room floor is
 /// [`Tile::FLOOR`], corridors [`Tile::CORRIDOR`], doors [`Tile::DOOR`]. Its
@@ -513,8 +511,8 @@ impl<'a> Grower<'a> {
         steps
     }
 
-    /// A uniformly random frontier cell, as the seed's pick of a wall cell
-    /// next to open space: [`Pick::Start`] when something can start there,
+    /// A uniformly random frontier cell, as the plain algorithm's pick of a
+    /// wall cell next to open space: [`Pick::Start`] when something can start there,
     /// [`Pick::Spent`] when nothing ever can (marked, so later picks of it
     /// are O(1)), [`Pick::Exhausted`] when every frontier cell is hopeless.
     /// Cells dug since they entered the frontier are dropped on the way;
@@ -530,7 +528,7 @@ impl<'a> Grower<'a> {
                 (cand.cell as usize / w) as i32,
             );
             if self.is_open(x, y) {
-                // No longer wall: not a cell the seed would pick.
+                // No longer wall: not a cell the plain algorithm would pick.
                 self.hopeless -= usize::from(cand.hopeless);
                 self.frontier.swap_remove(slot);
                 continue;

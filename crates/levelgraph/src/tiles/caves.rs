@@ -1,39 +1,34 @@
-//! Cellular-automaton caves: seed 004's algorithm 3 (with the classic
-//! RogueBasin rule as a switch), reduced or joined to one 4-connected
+//! Cellular-automaton caves (the classic roguelike cave generator, after
+//! RogueBasin's "Cellular Automata Method for Generating Random Cave-Like
+//! Levels" and Johnson, Yannakakis & Togelius 2010): a variant of the "4-5
+//! rule" with a 4 × 4 rule that adds walls in open areas, the classic
+//! RogueBasin rule as a switch, reduced or joined to one 4-connected
 //! region, and a masked form that fills one room of a rasterized level.
 //!
-//! # The algorithm (seed 004, algorithm 3)
+//! # The algorithm
 //!
-//! The seed's steps, quoted and translated, with what this module does
-//! where the seed is silent:
+//! The steps, and after them what this module chooses where they leave
+//! room:
 //!
-//! 1. *"Täytä kartta sattumanvaraisesti seinällä ja lattialla
-//!    floorChance:n mukaisella tn:llä."* (fill the map at random, a cell
-//!    being floor with probability `floor_chance`). Only the interior is
-//!    filled: the outer ring of the map is wall from the start and never
-//!    changes, so the map is closed. Cells are drawn in row-major order,
-//!    one [`Rng::unit`] each.
-//! 2. `wall_add_iterations` iterations of three rules, *"ensimmäisenä
-//!    kirjoitetut säännöt ottavat prioriteetin"* (the first rule that
-//!    applies wins):
-//!    - *"Jos 3x3 neliö, jonka keskipisteenä tämä ruutu on, sisältää väh.
-//!      5 seinää, tämä ruutu on seinää"*: the 3 × 3 block centred on the
-//!      cell (the cell included) holds ≥ 5 walls → wall;
-//!    - *"Jos 4x4 neliö sisältää max 2 seinää, tämä ruutu on seinää"*: the
-//!      4 × 4 block holds ≤ 2 walls → wall (meant, in the seed's words, to
-//!      add wall *"suuren avoimen lattian keskelle"*, in the middle of
-//!      large open floor);
-//!    - *"Jos 3x3:ssa max 2 seinää, tämä ruutu on lattia"*: the 3 × 3 block
-//!      holds ≤ 2 walls → floor;
+//! 1. Fill the map at random, a cell being floor with probability
+//!    `floor_chance`. Only the interior is filled: the outer ring of the
+//!    map is wall from the start and never changes, so the map is closed.
+//!    Cells are drawn in row-major order, one [`Rng::unit`] each.
+//! 2. `wall_add_iterations` iterations of three rules, the first rule that
+//!    applies winning (the [standard rule set](CaveRule::Standard)):
+//!    - the 3 × 3 block centred on the cell (the cell included) holds ≥ 5
+//!      walls → wall (the wall condition of the 4-5 rule);
+//!    - the 4 × 4 block holds ≤ 2 walls → wall (meant to add wall in the
+//!      middle of large open floor);
+//!    - the 3 × 3 block holds ≤ 2 walls → floor;
 //!    - otherwise (3 or 4 walls in the 3 × 3 block) the cell keeps its state.
 //! 3. `no_wall_add_iterations` iterations of the same rules without the
 //!    4 × 4 one.
-//! 4. *"Laske lattian suhteellinen osuus. Jos < floorRatio, aloita alusta,
-//!    kasvattaen floorChance:a 0.01:llä"* (compute the share of floor; if
-//!    it is below `floor_ratio`, start over with `floor_chance` raised by
-//!    0.01), at most `max_tries` starts (the seed: 100).
+//! 4. Compute the share of floor; if it is below `floor_ratio`, start over
+//!    with `floor_chance` raised by 0.01, at most `max_tries` starts
+//!    (default 100).
 //!
-//! Choices where the seed is silent:
+//! Choices the rules leave open:
 //!
 //! - **The 4 × 4 block** has no centre cell. It covers columns
 //!   `x − 1 ..= x + 2` and rows `y − 1 ..= y + 2`: the rule's 3 × 3 block
@@ -54,13 +49,13 @@
 //!   it, and the caves come out as winding passages: at the default
 //!   `floor_chance` of 0.65 about a quarter of the map is floor (0.24 at
 //!   80 × 25, 0.27 at 80 × 50, 0.30 at 200 × 200 after joining), in some
-//!   twenty pockets per 80 × 50 map before joining. The seed's own
-//!   implementation (its author's `MapGenerator3.java`) differs from its
-//!   text here: it updates cells in place, so a cell walled by the rule
-//!   stops its neighbours from firing (a pillar, as the text intends), and
-//!   its "4 × 4" block is the 5 × 5 block of radius 2; its floor share
-//!   rises with `floor_chance` up to 0.92. This module follows the text.
-//! - **Acceptance** is `floor ratio ≥ floor_ratio` (the seed restarts on
+//!   twenty pockets per 80 × 50 map before joining. Implemented otherwise —
+//!   cells updated in place, so that a cell walled by the rule stops its
+//!   neighbours from firing (a single pillar), and a 5 × 5 block of radius
+//!   2 counted as the "4 × 4" one — the same rules give a floor share that
+//!   rises with `floor_chance` up to 0.92. This module keeps to the rules as
+//!   stated: synchronous updates and a true 4 × 4 block.
+//! - **Acceptance** is `floor ratio ≥ floor_ratio` (step 4 restarts on
 //!   `<`), with at least one floor cell. The ratio is floor cells over all
 //!   `width × height` cells (the outer ring included, as
 //!   [`Metrics::floor_ratio`](super::metrics::Metrics::floor_ratio)
@@ -69,10 +64,9 @@
 //!   then filled.
 //! - **`floor_chance` is capped at 1.** A start at chance 1 is an all-floor
 //!   fill, the same map every time, so the search stops after the first
-//!   such start fails. The seed's note that chance 1 *"menee varmasti
-//!   läpi"* (surely passes) does not hold for its own rules: in all-floor
-//!   ground the 4 × 4 rule walls every cell it can, and the next
-//!   iterations wall nearly all the rest (0.056 of an 80 × 50 map is
+//!   such start fails. Nor does chance 1 surely pass, as one might expect:
+//!   in all-floor ground the 4 × 4 rule walls every cell it can, and the
+//!   next iterations wall nearly all the rest (0.056 of an 80 × 50 map is
 //!   left, below the default `floor_ratio`). The floor share peaks near
 //!   chance 0.7 (about 0.29 of an 80 × 50 map) and falls beyond, so
 //!   raising the chance helps only a few steps (see
@@ -87,20 +81,19 @@
 //! 3 × 3 block, `R2` within two steps: the article's code counts the 5 × 5
 //! block without its four corners (21 cells), and so does this module. The
 //! article runs 4 + 3 iterations (the defaults here) from 40 % wall
-//! (`floor_chance` 0.6; the default here stays the seed's 0.65). At 0.65 it
+//! (`floor_chance` 0.6; the default here stays 0.65). At 0.65 it
 //! opens about half the map (0.47 at 80 × 25, 0.49 at 80 × 50, 0.51 at
 //! 200 × 200).
 //!
 //! # Connectivity
 //!
-//! The seed's text does not join the caves (its author's code fills what a
-//! random floor cell cannot reach). [`Connectivity::Join`] (the default)
-//! carves the fewest wall cells that join every region to the largest one
-//! ([`join_regions`]); [`Connectivity::Largest`] fills every region but the
-//! largest with wall. Join keeps every cell the rules opened: at 80 × 50
+//! The rules alone leave the caves in pockets. [`Connectivity::Join`] (the
+//! default) carves the fewest wall cells that join every region to the
+//! largest one ([`join_regions`]); [`Connectivity::Largest`] fills every
+//! region but the largest with wall. Join keeps every cell the rules opened: at 80 × 50
 //! with the defaults it carves about 64 cells, where Largest would fill
 //! about 690 (the largest pocket holds only a third of the floor), and with
-//! the RogueBasin rule 10 against 360. Under the Seed004 rule, Largest
+//! the RogueBasin rule 10 against 360. Under the standard rule, Largest
 //! rarely reaches any useful `floor_ratio`.
 //!
 //! # Cost
@@ -152,18 +145,20 @@ pub const MAX_ITERATIONS: u32 = 100;
 /// The most starts [`CaveParams::validate`] accepts.
 pub const MAX_TRIES: u32 = 1000;
 
-/// How much `floor_chance` rises for each new start (the seed: 0.01).
+/// How much `floor_chance` rises for each new start (step 4).
 pub const FLOOR_CHANCE_STEP: f64 = 0.01;
 
 /// Which update rule the automaton runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub enum CaveRule {
-    /// Seed 004's rules, the first that applies wins: the 3 × 3 block holds
-    /// ≥ 5 walls → wall; (while adding walls) the 4 × 4 block
+    /// The default 3 × 3 / 4 × 4 / 3 × 3 rule set, a variant of the 4-5
+    /// rule; the first rule that applies wins: the 3 × 3 block holds ≥ 5
+    /// walls → wall; (while adding walls) the 4 × 4 block
     /// `x − 1 ..= x + 2, y − 1 ..= y + 2` holds ≤ 2 walls → wall; the 3 × 3
-    /// block holds ≤ 2 walls → floor; else unchanged.
+    /// block holds ≤ 2 walls → floor; else unchanged. Named `standard`
+    /// (`seed004` is accepted too, its old name).
     #[default]
-    Seed004,
+    Standard,
     /// Jim Babcock's classic rule (RogueBasin, "Cellular Automata Method
     /// for Generating Random Cave-Like Levels"): wall if the 3 × 3 block
     /// holds ≥ 5 walls or (while adding walls) the 5 × 5 block without its
@@ -172,10 +167,10 @@ pub enum CaveRule {
 }
 
 impl CaveRule {
-    /// The name the CLI uses: `seed004` or `roguebasin`.
+    /// The name the CLI uses: `standard` or `roguebasin`.
     pub fn name(self) -> &'static str {
         match self {
-            CaveRule::Seed004 => "seed004",
+            CaveRule::Standard => "standard",
             CaveRule::RogueBasin => "roguebasin",
         }
     }
@@ -190,15 +185,15 @@ impl fmt::Display for CaveRule {
 impl FromStr for CaveRule {
     type Err = TilesError;
 
-    /// Parses [`CaveRule::name`]; a [`TilesError::Parameter`] on `rule`
-    /// otherwise.
+    /// Parses [`CaveRule::name`], or `seed004`, the old name of
+    /// `standard`; a [`TilesError::Parameter`] on `rule` otherwise.
     fn from_str(s: &str) -> Result<Self, TilesError> {
         match s {
-            "seed004" => Ok(CaveRule::Seed004),
+            "standard" | "seed004" => Ok(CaveRule::Standard),
             "roguebasin" => Ok(CaveRule::RogueBasin),
             _ => Err(TilesError::parameter(
                 "rule",
-                format!("unknown rule `{s}`: use seed004 or roguebasin"),
+                format!("unknown rule `{s}`: use standard or roguebasin"),
             )),
         }
     }
@@ -213,7 +208,7 @@ pub enum Connectivity {
     /// Carve one-cell tunnels through wall joining every region to the
     /// largest, as few wall cells as possible for each ([`join_regions`]).
     /// The default: it keeps every cell the automaton opened, so the cave
-    /// is the seed's output plus a few tunnel cells rather than the seed's
+    /// is the automaton's output plus a few tunnel cells rather than its
     /// output minus its smaller caves.
     #[default]
     Join,
@@ -252,11 +247,11 @@ impl FromStr for Connectivity {
     }
 }
 
-/// The parameters of [`generate`], named as seed 004 names them (in
-/// snake_case, as the CLI spells them). [`CaveParams::default`] gives the
-/// seed's defaults where it has them (`floor_chance` 0.65, 100 starts) and
-/// RogueBasin's or ours elsewhere; [`CaveParams::validate`] checks the
-/// ranges given on each field.
+/// The parameters of [`generate`], in snake_case as the CLI spells them
+/// (each field's doc also gives its camelCase name, as the CLI's help
+/// does). [`CaveParams::default`] gives RogueBasin's iteration counts
+/// (4 + 3) and documented choices for the rest; [`CaveParams::validate`]
+/// checks the ranges given on each field.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct CaveParams {
     /// Columns, [`MIN_SIDE`] ..= [`MAX_SIDE`]; default 80. When any
@@ -268,16 +263,15 @@ pub struct CaveParams {
     /// Rows, [`MIN_SIDE`] ..= [`MAX_SIDE`]; default 50; see `width`.
     pub height: u32,
     /// `floorChance`: the probability that an interior cell starts as
-    /// floor, 0 ..= 1; default 0.65 (the seed's).
+    /// floor, 0 ..= 1; default 0.65.
     pub floor_chance: f64,
     /// `floorRatio`: the least share of the map's cells that must be floor
     /// after the connectivity step for a start to be accepted, from 0 to the
     /// interior's share `(width − 2)(height − 2) / (width × height)`;
     /// default 0.2.
     ///
-    /// The seed gives no default. With the Seed004 rule at the default
-    /// chance a joined map's share averages 0.24 at 80 × 25 (5 % of starts
-    /// below 0.204), 0.27 at 80 × 50 (all of 300 starts above 0.215) and
+    /// Why 0.2: with the standard rule at the default chance a joined map's
+    /// share averages 0.24 at 80 × 25 (5 % of starts below 0.204), 0.27 at 80 × 50 (all of 300 starts above 0.215) and
     /// 0.30 at 200 × 200, and raising the chance lifts it only to about
     /// 0.29–0.33. So 0.2 rejects only the thinnest starts (3 % of first
     /// starts at 80 × 25, none seen at 80 × 50 and larger) and keeps step
@@ -293,10 +287,9 @@ pub struct CaveParams {
     /// `noWallAddIts`: iterations without it, 0 ..= [`MAX_ITERATIONS`];
     /// default 3 (as RogueBasin).
     pub no_wall_add_iterations: u32,
-    /// The update rule; default [`CaveRule::Seed004`].
+    /// The update rule; default [`CaveRule::Standard`].
     pub rule: CaveRule,
-    /// The most starts (step 4), 1 ..= [`MAX_TRIES`]; default 100 (the
-    /// seed's).
+    /// The most starts (step 4), 1 ..= [`MAX_TRIES`]; default 100.
     pub max_tries: u32,
     /// How the result is made one region; default [`Connectivity::Join`].
     pub connect: Connectivity,
@@ -311,7 +304,7 @@ impl Default for CaveParams {
             floor_ratio: 0.2,
             wall_add_iterations: 4,
             no_wall_add_iterations: 3,
-            rule: CaveRule::Seed004,
+            rule: CaveRule::Standard,
             max_tries: 100,
             connect: Connectivity::Join,
         }
@@ -408,12 +401,12 @@ impl CaveParams {
     }
 }
 
-/// A cave map by seed 004's algorithm 3 (see the [module docs](self)):
+/// A cellular-automaton cave map (see the [module docs](self)):
 /// a `width × height` map of [`Tile::WALL`] and [`Tile::FLOOR`] whose
 /// floor is one 4-connected region holding at least one cell and at least
 /// `floor_ratio` of all cells, with the outer ring wall. The map lists no
-/// rooms, doors, corridors or objects (the seed's caves are not divided
-/// into rooms). Same parameters and seed, same map.
+/// rooms, doors, corridors or objects (caves are not divided into
+/// rooms). Same parameters and seed, same map.
 ///
 /// Start `k` (from 0) fills at `min(floor_chance + 0.01 k, 1)`; all starts
 /// draw from one [`Rng::seeded`]`(seed)`.
@@ -559,11 +552,11 @@ fn limit_error(params: &CaveParams, starts: u32, best: f64, chance: f64) -> Tile
     }
 }
 
-/// Runs seed 004's steps 1–4 on the cells of `mask` only, for a cave room
-/// inside a level: cells outside the mask count as wall and stay wall.
-/// Returns the floor cells, a subset of the mask, row-major on the
-/// `width × height` grid (`mask.len()` entries). The result is not
-/// connected; join it to the room's doors with [`join_regions`].
+/// Runs steps 1–4 of the algorithm on the cells of `mask` only, for a cave room
+/// inside a level: cells outside the mask count as wall and stay wall. Returns
+/// the floor cells, a subset of the mask, row-major on the `width × height`
+/// grid (`mask.len()` entries). The result is not connected; join it to the
+/// room's doors with [`join_regions`].
 ///
 /// Step 4 measures floor over mask cells, before any joining: starts are
 /// repeated, raising `floor_chance` by 0.01 each time, until the floor
@@ -1107,7 +1100,7 @@ impl Automaton {
                 sum3(&mut r1[1..w - 1], col3, &col3[1..], &col3[2..]);
                 if add_walls {
                     match rule {
-                        CaveRule::Seed004 => {
+                        CaveRule::Standard => {
                             // Rows y − 1 ..= y + 2, columns x − 1 ..= x + 2.
                             sum2(col_big, col3, row(4));
                             let c = &col_big[..];
@@ -1129,12 +1122,12 @@ impl Automaton {
             match (rule, add_walls) {
                 // First rule wins: ≥ 5 → wall; 4 × 4 ≤ 2 → wall; ≤ 2 → floor;
                 // else (3 or 4) unchanged.
-                (CaveRule::Seed004, true) => {
+                (CaveRule::Standard, true) => {
                     for (((o, &c), &s), &t) in out.iter_mut().zip(cur).zip(r1).zip(rb) {
                         *o = u8::from(s >= 5) | u8::from(t <= 2) | (u8::from(s >= 3) & c);
                     }
                 }
-                (CaveRule::Seed004, false) => {
+                (CaveRule::Standard, false) => {
                     for ((o, &c), &s) in out.iter_mut().zip(cur).zip(r1) {
                         *o = u8::from(s >= 5) | (u8::from(s >= 3) & c);
                     }
@@ -1258,7 +1251,7 @@ mod tests {
     ];
 
     #[test]
-    fn seed004_rules_match_the_hand_worked_grid() {
+    fn standard_rules_match_the_hand_worked_grid() {
         let adding = [
             "########", //
             "##....##", // (1,1), (6,1): 3×3 = 5
@@ -1269,7 +1262,7 @@ mod tests {
             "########", // (5,6): 3×3 = 4, kept; the rest 3×3 ≥ 5
             "########",
         ];
-        assert_eq!(one_step(&HAND, CaveRule::Seed004, true), adding);
+        assert_eq!(one_step(&HAND, CaveRule::Standard, true), adding);
         let smoothing = [
             "########", //
             "##....##", //
@@ -1280,7 +1273,7 @@ mod tests {
             "########", //
             "########",
         ];
-        assert_eq!(one_step(&HAND, CaveRule::Seed004, false), smoothing);
+        assert_eq!(one_step(&HAND, CaveRule::Standard, false), smoothing);
     }
 
     #[test]
@@ -1345,7 +1338,7 @@ mod tests {
                 let (x, y) = ((i % w) as i64, (i / w) as i64);
                 let r1 = count(x, y, -1, 1, true);
                 match rule {
-                    CaveRule::Seed004 => {
+                    CaveRule::Standard => {
                         if r1 >= 5 || (add_walls && count(x, y, -1, 2, true) <= 2) {
                             true
                         } else if r1 <= 2 {
@@ -1381,7 +1374,7 @@ mod tests {
             rb in any::<bool>(),
             add_walls in any::<bool>(),
         ) {
-            let rule = if rb { CaveRule::RogueBasin } else { CaveRule::Seed004 };
+            let rule = if rb { CaveRule::RogueBasin } else { CaveRule::Standard };
             let mask: Vec<bool> = cells.iter().map(|c| c.0).collect();
             let wall: Vec<bool> = cells.iter().map(|c| c.1).collect();
             let expected = naive_step(&wall, &mask, w, rule, add_walls);
@@ -1405,7 +1398,7 @@ mod tests {
             seed in any::<u64>(),
             chance in 0.3f64..0.9,
         ) {
-            let rule = if rb { CaveRule::RogueBasin } else { CaveRule::Seed004 };
+            let rule = if rb { CaveRule::RogueBasin } else { CaveRule::Standard };
             let mask: Vec<bool> = cells.iter().map(|c| c.0).collect();
             let params = CaveParams {
                 rule,
@@ -1440,7 +1433,7 @@ mod tests {
                 width: w,
                 height: h,
                 floor_ratio,
-                rule: if rb { CaveRule::RogueBasin } else { CaveRule::Seed004 },
+                rule: if rb { CaveRule::RogueBasin } else { CaveRule::Standard },
                 connect: if largest { Connectivity::Largest } else { Connectivity::Join },
                 max_tries: 40,
                 ..CaveParams::default()
@@ -1564,7 +1557,7 @@ mod tests {
     fn defaults_make_caves_at_the_benchmark_sizes() {
         assert_eq!(CaveParams::default().validate(), Ok(()));
         for (width, height) in [(80, 25), (80, 50), (100, 100)] {
-            for rule in [CaveRule::Seed004, CaveRule::RogueBasin] {
+            for rule in [CaveRule::Standard, CaveRule::RogueBasin] {
                 let params = CaveParams {
                     width,
                     height,
@@ -1609,7 +1602,7 @@ mod tests {
 
     #[test]
     fn an_unreachable_floor_ratio_stops_at_the_limit() {
-        // The Seed004 rule opens about 0.3 of a map at best.
+        // The standard rule opens about 0.3 of a map at best.
         let params = CaveParams {
             width: 40,
             height: 30,
@@ -1733,7 +1726,7 @@ mod tests {
     /// iteration runs, and allowed without iterations.
     #[test]
     fn maps_too_small_to_hold_floor_are_refused() {
-        for rule in [CaveRule::Seed004, CaveRule::RogueBasin] {
+        for rule in [CaveRule::Standard, CaveRule::RogueBasin] {
             for (w, h) in [(3usize, 3usize), (3, 40), (40, 3), (4, 4)] {
                 for seed in 0..20 {
                     for chance in [0.3, 0.65, 0.9, 1.0] {
@@ -2017,9 +2010,12 @@ mod tests {
 
     #[test]
     fn rule_and_connectivity_names_round_trip() {
-        for rule in [CaveRule::Seed004, CaveRule::RogueBasin] {
+        for rule in [CaveRule::Standard, CaveRule::RogueBasin] {
             assert_eq!(rule.to_string().parse::<CaveRule>(), Ok(rule));
         }
+        assert_eq!(CaveRule::Standard.to_string(), "standard");
+        // The old name is still read.
+        assert_eq!("seed004".parse::<CaveRule>(), Ok(CaveRule::Standard));
         for connect in [Connectivity::Largest, Connectivity::Join] {
             assert_eq!(connect.to_string().parse::<Connectivity>(), Ok(connect));
         }

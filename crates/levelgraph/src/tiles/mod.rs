@@ -1,11 +1,12 @@
-//! Tile maps (PRODUCT.md D, seed 004): the [`TileMap`] type, the three
-//! grid generators of seed 004 — [`rooms_and_corridors`] (algorithm 1),
-//! [`accretion`] (algorithm 2), [`caves`] (algorithm 3) — the
+//! Tile maps (PRODUCT.md D): the [`TileMap`] type, three classic roguelike
+//! grid generators — [`rooms_and_corridors`] (random rooms joined by
+//! L-shaped corridors), [`accretion`] (rooms and corridors dug out from
+//! walls), [`caves`] (a cellular automaton) — the
 //! rasterization of a room layout ([`raster`]), and [`metrics`] for any
 //! map. The exports (ASCII, CSV, PNG, Tiled `.tmj`/`.tmx`) live in
 //! `formats::tilemap`.
 //!
-//! Every generator takes its parameters (with seed 004's defaults, checked
+//! Every generator takes its parameters (with documented defaults, checked
 //! by `validate`) and a seed, draws from [`crate::rng::Rng`] only, bounds
 //! every search, and returns a map whose passable cells form one
 //! 4-connected region.

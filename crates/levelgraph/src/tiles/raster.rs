@@ -1,7 +1,7 @@
 //! A room layout as a tile map: every room, corridor and door of a
 //! [`Layout`] becomes cells, a room's interior may be filled by a grid
-//! generator chosen by its tag (a cave room by seed 004's cellular
-//! automaton, kept joined to its doors), and keys, locks and stored items
+//! generator chosen by its tag (a cave room by the cellular automaton of
+//! [`caves`], kept joined to its doors), and keys, locks and stored items
 //! become objects.
 //!
 //! Geometry. A layout's outlines run along grid lines with y up. At tile
@@ -37,8 +37,9 @@ pub const MAX_SIDE: u32 = 8192;
 pub enum RoomFill {
     /// Every interior tile is floor.
     Floor,
-    /// A cave by seed 004's cellular automaton ([`caves::fill_mask`]) on
-    /// the room's interior, joined to every door ([`caves::join_regions`]).
+    /// A cave by the cellular automaton of [`caves`] ([`caves::fill_mask`])
+    /// on the room's interior, joined to every door
+    /// ([`caves::join_regions`]).
     Cave(CaveParams),
 }
 
@@ -325,7 +326,7 @@ fn in_room(e: TilesError, room: &str) -> TilesError {
     }
 }
 
-/// Seed 004's automaton on one room's interior, then joined so that the
+/// The cave automaton on one room's interior, then joined so that the
 /// tiles inside its doors reach each other; the rest of the interior
 /// becomes wall.
 fn fill_cave(

@@ -1,7 +1,10 @@
-//! Rooms and corridors: seed 004's algorithm 1, with the two flaws the seed
-//! names fixed.
+//! Rooms and corridors: the classic roguelike generator of random
+//! rectangular rooms joined by L-shaped corridors (RogueBasin's "Complete
+//! Roguelike Tutorial, using python+libtcod", part 3, joins each new room
+//! to the one before by such an L), with two flaws of the plain algorithm
+//! fixed.
 //!
-//! Seed 004 (step numbers are the seed's):
+//! The steps (numbered as in docs/tiles.md):
 //! 1. place `roomN` rooms, each of random size at most `w/5 × h/5` at a
 //!    random position, redrawing size and position up to 100 times until
 //!    the room fits;
@@ -10,12 +13,11 @@
 //!    room to a random reached one;
 //! 4. draw each corridor as an L: from one room's centre toward the other
 //!    room along one axis until that axis brings it no closer, then along
-//!    the other (the tunnels of the RogueBasin "Complete Roguelike
-//!    Tutorial" too).
+//!    the other (the tunnels of that tutorial).
 //!
-//! The seed's corridors sometimes graze a room (run along its side, so they
-//! are logically part of it) and sometimes run side by side as parallel
-//! double corridors. Here:
+//! Drawn plainly, such corridors sometimes graze a room (run along its
+//! side, so they are logically part of it) and sometimes run side by side
+//! as parallel double corridors. Here:
 //! - rooms keep [`ROOM_GAP`] wall cells between their floors, so a corridor
 //!   can pass between two rooms with a wall on either hand, and every room
 //!   keeps its ring of wall cells;
@@ -28,11 +30,11 @@
 //!   side;
 //! - a pair of rooms joined in either direction is not joined twice.
 //!
-//! Drawing a link: the L between the two centres (the seed's corridor; the
-//! axis order is drawn at random, then the other is tried), then the Ls
-//! between [`L_OFFSET_TRIES`] random pairs of cells of the two rooms. The
-//! seed's L carves through whatever lies on its way, other rooms included;
-//! here too an L may cross another room, entering and leaving it straight
+//! Drawing a link: the L between the two centres (the plain algorithm's
+//! corridor; the axis order is drawn at random, then the other is tried),
+//! then the Ls between [`L_OFFSET_TRIES`] random pairs of cells of the two
+//! rooms. The plain algorithm's L carves through whatever lies on its way,
+//! other rooms included; here too an L may cross another room, entering and leaving it straight
 //! through a door on each side, so each part of an L outside the rooms is
 //! one corridor, listed with the rooms at its two doors. When no L keeps
 //! the rules, [`Z_TRIES`] paths of three legs (a Z: along one axis to a
@@ -93,7 +95,7 @@ pub const TURN_COST: usize = 2;
 /// `LOOP_SEARCH_BUDGET × width × height` settled cells, a link whose rooms
 /// are already connected is drawn only where an L or a Z fits. Links that connectivity needs are always searched. This keeps
 /// the densest parameters (a thousand rooms, 16 corridors each) to seconds;
-/// seed 004's defaults use a few hundredths of it.
+/// the default parameters use a few hundredths of it.
 pub const LOOP_SEARCH_BUDGET: usize = 16;
 /// The most cells a map's corridor searches may settle before loop links
 /// stop searching, whatever its size: `LOOP_SEARCH_BUDGET × width ×
@@ -115,19 +117,19 @@ pub const SEARCH_REROUTES: usize = 8;
 /// The parameters of [`generate`], named as the CLI names them.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RoomsParams {
-    /// Map columns (seed: `w`), `5 × min_room_size ..= 4096`. Default 80.
+    /// Map columns (`w`), `5 × min_room_size ..= 4096`. Default 80.
     pub width: u32,
-    /// Map rows (seed: `h`), `5 × min_room_size ..= 4096`. Default 50.
+    /// Map rows (`h`), `5 × min_room_size ..= 4096`. Default 50.
     pub height: u32,
-    /// Rooms to place (seed: `roomN`), `1 ..= 1024`; a room that finds no
+    /// Rooms to place (`roomN`), `1 ..= 1024`; a room that finds no
     /// place is skipped. Default 10.
     pub rooms: u32,
-    /// Corridors sent from each room to random other rooms (seed:
-    /// `corridorN`), `0 ..= 16`; a pair already joined is not joined again.
+    /// Corridors sent from each room to random other rooms (`corridorN`),
+    /// `0 ..= 16`; a pair already joined is not joined again.
     /// Default 1.
     pub corridors: u32,
     /// Random sizes and positions tried per room before it is skipped,
-    /// `1 ..= 1000`. Default 100 (the seed's constant).
+    /// `1 ..= 1000`. Default 100.
     pub placement_tries: u32,
     /// The smallest room side in cells, `1 ..=` `min(width, height) / 5`.
     /// Default 3.
@@ -218,8 +220,8 @@ impl RoomsParams {
     }
 }
 
-/// Generates a rooms-and-corridors map (seed 004, algorithm 1; see the
-/// module docs for the steps and the fixes).
+/// Generates a rooms-and-corridors map (random rooms joined by L-shaped
+/// corridors; see the module docs for the steps and the fixes).
 ///
 /// The map is `width × height` cells; its outer border is wall. Rooms are
 /// rectangles of [`Tile::FLOOR`] listed in [`TileMap::rooms`] as `room 0`,
@@ -319,7 +321,7 @@ fn place_rooms(params: &RoomsParams, rng: &mut Rng, rects: &mut Vec<TileRect>) {
     place_rooms_in(params, rng, rects, &mut Vec::new());
 }
 
-/// Seed 004 step 1: each room draws a size and a position up to
+/// Step 1: each room draws a size and a position up to
 /// `placement_tries` times and takes the first that keeps [`ROOM_GAP`] from
 /// every room placed and one wall cell from the map's edge. Writes the
 /// rooms to `rects`; `placed` is a work buffer.
@@ -444,7 +446,7 @@ struct LinkScratch {
     stack: Vec<usize>,
 }
 
-/// Seed 004 steps 2 and 3: `corridors` links from each room to random other
+/// Steps 2 and 3: `corridors` links from each room to random other
 /// rooms (a pair already linked either way is skipped), then every room the
 /// links do not reach from room 0 is linked to a random reached room.
 /// Writes them to `links`.
@@ -922,9 +924,9 @@ impl Ctx {
             .collect()
     }
 
-    /// Draws one link of seed 004's list: an L if one keeps the rules, else
-    /// a searched route. Returns `false` when the link was needed (its
-    /// rooms not yet connected) and nothing was drawn; a link whose rooms
+    /// Draws one link of the list of steps 2 and 3: an L if one keeps the
+    /// rules, else a searched route. Returns `false` when the link was
+    /// needed (its rooms not yet connected) and nothing was drawn; a link whose rooms
     /// are already connected is dropped when no route is found.
     fn link(&mut self, a: usize, b: usize, rng: &mut Rng) -> bool {
         let required = self.sets.find(a) != self.sets.find(b);
@@ -975,11 +977,11 @@ impl Ctx {
         }
     }
 
-    /// Seed 004 step 4 with doors: Ls from the centres (both axis orders,
-    /// the first chosen at random), then from random cell pairs, then
-    /// [`Z_TRIES`] paths of three legs between random cells (the middle leg
-    /// at a random place between them), cheaper than the search that comes
-    /// after. The seed's L carves through whatever lies on its way; here it
+    /// Step 4 with doors: Ls from the centres (both axis orders, the first
+    /// chosen at random), then from random cell pairs, then [`Z_TRIES`]
+    /// paths of three legs between random cells (the middle leg at a random
+    /// place between them), cheaper than the search that comes after. The
+    /// plain algorithm's L carves through whatever lies on its way; here it
     /// may cross another room too, through a door on each side (entering
     /// and leaving straight), and is drawn as one corridor per stretch
     /// between rooms.
@@ -1019,8 +1021,8 @@ impl Ctx {
     /// Sets `l_shape` to the path from `pa` to `pb` (both ends included):
     /// along x when `horizontal_first` (else along y) to `middle` on that
     /// axis, along the other axis all the way, then along the first axis
-    /// again to `pb`. With `middle` at `pb`'s coordinate this is the seed's
-    /// L; with `middle` between the two ends (as every caller draws it) the
+    /// again to `pb`. With `middle` at `pb`'s coordinate this is the plain
+    /// algorithm's L; with `middle` between the two ends (as every caller draws it) the
     /// path is monotone in both axes, so it enters and leaves each room at
     /// most once.
     #[inline]
@@ -1211,7 +1213,7 @@ impl Ctx {
         self.stretches = stretches;
     }
 
-    /// Seed 004 has no fallback; this one searches for the shortest
+    /// The plain algorithm has no fallback; this one searches for the shortest
     /// corridor that keeps the rules, in a window around the rooms and then
     /// over the map. When the link is `required` (its rooms not yet
     /// connected) it may start at a door of any room connected to `a` and
@@ -1861,7 +1863,7 @@ mod tests {
             assert_eq!(at(0, y), Tile::WALL);
             assert_eq!(at(w - 1, y), Tile::WALL);
         }
-        // Rooms: sizes within the seed's bound, apart, and the only floor.
+        // Rooms: sizes within the `w/5 × h/5` bound, apart, and the only floor.
         let mut room_at = vec![None; map.cells.len()];
         for (i, room) in map.rooms.iter().enumerate() {
             let r = room.bounds;
@@ -2121,7 +2123,7 @@ mod tests {
 
     #[test]
     fn rooms_level_with_each_other_get_a_straight_corridor_through_two_doors() {
-        // Centres (3, 3) and (11, 3): the seed's L is a straight line; its
+        // Centres (3, 3) and (11, 3): the plain L is a straight line; its
         // part outside the rooms runs from door (5, 3) to door (9, 3).
         let mut ctx = ctx_of(
             16,

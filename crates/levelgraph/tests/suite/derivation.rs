@@ -1,5 +1,5 @@
 //! Semantics of rewriting and of the derivation loop: what an application
-//! keeps, retags, creates and deletes, and seed 000's build parameters
+//! keeps, retags, creates and deletes, and the build parameters
 //! (max_iterations, min_vertices, max_vertices, max_valence), max_uses,
 //! weights and the uniform choice among matches.
 
@@ -236,7 +236,7 @@ fn ending_below_min_vertices_is_a_failure_with_the_partial_derivation() {
     );
 }
 
-/// Seed 000's "tassel": without `!key` the same room collects keys; with it,
+/// A "tassel" of keys: without `!key` the same room collects keys; with it,
 /// a room that already has a key neighbour is not matched again.
 #[test]
 fn forbidden_tags_stop_tassels() {

@@ -1,4 +1,4 @@
-//! Geometric derivation (seed 000, issue 4): the self-intersection test on
+//! Geometric derivation (issue 4): the self-intersection test on
 //! hand-made drawings, flipped matches never applied, every accepted
 //! drawing plane and free of overlapping rooms (checked here by an
 //! independent test), determinism, and the `geometric` header block.
@@ -194,7 +194,8 @@ fn every_accepted_drawing_is_plane_and_its_rooms_apart() {
     }
 }
 
-/// The wheel rule of seed 000 on a hand-drawn triangle hub–rim–rim.
+/// The wheel rule (`examples/wheel.lg`'s `spoke`) on a hand-drawn triangle
+/// hub–rim–rim.
 fn spoke_grammar() -> CompiledGrammar {
     load(
         r#"

@@ -1,11 +1,11 @@
-//! Grid mode (seed 003): a host that starts as a grid, rules whose vertices
+//! Grid mode (graph rewriting on a grid): a host that starts as a grid, rules whose vertices
 //! are grid offsets, `orient any` and `mirror`, random origins, atomic
 //! application, and grid cells kept in the outputs.
 
 use std::collections::BTreeSet;
 
 use levelgraph::derive::{derive, derive_from};
-use levelgraph::formats::{to_seed003_text, MissionDoc, MissionError};
+use levelgraph::formats::{to_graph_text, MissionDoc, MissionError};
 use levelgraph::grammar::{self, CompiledGrammar};
 use levelgraph::graph::Graph;
 use levelgraph::matching::Frame;
@@ -135,7 +135,7 @@ fn mirror_adds_the_reflections() {
     assert_eq!(shapes("orient any mirror"), BTreeSet::from([-1, 1]));
 }
 
-/// Seed 003's atomic application: a rule whose new vertex has no free cell
+/// Atomic application: a rule whose new vertex has no free cell
 /// changes nothing; with a free cell, the vertex lands in it.
 #[test]
 fn new_vertices_need_free_cells() {
@@ -211,7 +211,7 @@ fn cells_survive_every_output() {
             d.graph.vertex(v).unwrap().cell
         );
     }
-    let text = to_seed003_text(&d.graph, &[]);
+    let text = to_graph_text(&d.graph, &[]);
     // Records in id order, which is the grid's reading order; tiles are the cells.
     assert!(text.starts_with("GRAPH "), "{text}");
     assert!(

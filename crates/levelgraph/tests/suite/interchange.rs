@@ -1,5 +1,5 @@
 //! Interchange formats: GraphML (parsed back with quick-xml, and a golden
-//! file), the seed-003 text export (golden files), and mission JSON read
+//! file), the one-line `GRAPH …` text export (golden files), and mission JSON read
 //! back as a host graph that a grammar goes on rewriting.
 //!
 //! Golden files live in `tests/golden/`; after an intended format change,
@@ -12,7 +12,7 @@ use std::collections::BTreeMap;
 use levelgraph::alphabet::{Alphabet, TagStyle};
 use levelgraph::derive::derive_from;
 use levelgraph::drawing::{force_layout, ForceConfig};
-use levelgraph::formats::{host_for, to_graphml, to_seed003_text, MissionDoc, MissionError};
+use levelgraph::formats::{host_for, to_graph_text, to_graphml, MissionDoc, MissionError};
 use levelgraph::graph::{Edge, Graph, VertexId};
 use proptest::prelude::*;
 use quick_xml::events::Event;
@@ -306,7 +306,7 @@ fn graphml_of_every_example_parses_and_is_deterministic() {
     }
 }
 
-// ---------------------------------------------------------------- seed 003
+// ---------------------------------------------------------------- GRAPH text
 
 /// Every integer following `prefix` in `text`.
 fn tiles(text: &str, prefix: &str) -> Vec<i64> {
@@ -321,8 +321,8 @@ fn tiles(text: &str, prefix: &str) -> Vec<i64> {
         .collect()
 }
 
-/// A 3 × 2 grid in seed 003's style: tags `u` and `Path`, grid cells in the
-/// attributes, neighbours joined by undirected edges, and one directed one.
+/// A 3 × 2 grid as graph rewriting on a grid makes it: tags `u` and `Path`,
+/// grid cells in the attributes, neighbours joined by undirected edges, and one directed one.
 fn grid_graph() -> Graph {
     let mut g = Graph::new();
     let tags = ["u", "Path", "Path", "Path", "u", "Water"];
@@ -347,8 +347,8 @@ fn grid_graph() -> Graph {
 }
 
 #[test]
-fn seed003_text_of_a_grid_reads_like_figure_25() {
-    let text = to_seed003_text(&grid_graph(), &[]);
+fn graph_text_of_a_grid_has_cells_as_tiles() {
+    let text = to_graph_text(&grid_graph(), &[]);
     assert_eq!(
         text,
         "GRAPH u(x=0, y=0, tileX=0, tileY=0) Path(x=0, y=1, tileX=0, tileY=1) \
@@ -362,10 +362,10 @@ fn seed003_text_of_a_grid_reads_like_figure_25() {
 }
 
 #[test]
-fn seed003_text_of_a_small_graph_is_golden() {
+fn graph_text_of_a_small_graph_is_golden() {
     let g = small_graph();
     let layout = force_layout(&g, &ForceConfig::for_picture(1));
-    let text = to_seed003_text(&g, &layout);
+    let text = to_graph_text(&g, &layout);
     // Indexes, not ids: v0, v2, v3 are 0, 1, 2; the cosmetic edge is left out.
     assert!(
         text.ends_with(" edge(0, 1, d=false) edge(0, 2, d=true) edge(1, 1, d=false)\n"),
@@ -383,7 +383,7 @@ fn seed003_text_of_a_small_graph_is_golden() {
 }
 
 #[test]
-fn seed003_text_falls_back_from_position_to_grid_to_layout_to_origin() {
+fn graph_text_falls_back_from_position_to_grid_to_layout_to_origin() {
     let mut g = Graph::new();
     let a = g.add_vertex_named("a");
     let b = g.add_vertex_named("b");
@@ -411,13 +411,24 @@ fn seed003_text_falls_back_from_position_to_grid_to_layout_to_origin() {
     // Before the shift the tiles are (4, -3), (4, -3), (3, 0), (0, 0),
     // (0, 0); everything moves down by 3 so that the smallest tileY is 0.
     assert_eq!(
-        to_seed003_text(&g, &layout),
+        to_graph_text(&g, &layout),
         "GRAPH a(x=0.46, y=10, tileX=4, tileY=0) b(x=4, y=0, tileX=4, tileY=0) \
          c(x=2.5, y=2.75, tileX=3, tileY=3) d(x=0, y=3, tileX=0, tileY=3) \
          boss_room_1_(x=0, y=3, tileX=0, tileY=3)\n"
     );
     let _ = d;
-    assert_eq!(to_seed003_text(&Graph::new(), &[]), "GRAPH\n");
+    assert_eq!(to_graph_text(&Graph::new(), &[]), "GRAPH\n");
+}
+
+/// The old name still builds and gives the same text.
+#[test]
+#[allow(deprecated)]
+fn graph_text_keeps_its_old_name() {
+    let g = grid_graph();
+    assert_eq!(
+        levelgraph::formats::to_seed003_text(&g, &[]),
+        to_graph_text(&g, &[])
+    );
 }
 
 // ---------------------------------------------------------------- host import
@@ -637,7 +648,7 @@ proptest! {
         prop_assert_eq!(graph.children_named("edge").count(), g.edge_count());
 
         let layout = force_layout(&g, &ForceConfig::for_picture(0));
-        let text = to_seed003_text(&g, &layout);
+        let text = to_graph_text(&g, &layout);
         prop_assert!(text.starts_with("GRAPH") && text.ends_with('\n'));
         prop_assert_eq!(text.lines().count(), 1);
         let solid = g.edges().filter(|(_, e)| !e.cosmetic).count();

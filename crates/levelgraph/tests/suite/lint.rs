@@ -1,4 +1,4 @@
-//! `levelgraph check`'s findings: seed 000's rule limits, tags never
+//! `levelgraph check`'s findings: the rule limits, tags never
 //! produced, rules that can never match. Each names the rule and its line.
 
 use levelgraph::diagnostic::{Diagnostic, Severity};
@@ -150,7 +150,7 @@ fn missing_start_rule() {
 }
 
 #[test]
-fn seed_000_limits_are_warnings_naming_rule_and_line() {
+fn rule_limits_are_warnings_naming_rule_and_line() {
     let src = "tags { s room key }\n\
                rule start { (a:s) => (a:room) -- (b:room) }\n\
                rule lonely { (a:room) => (a) -- (k:key) }\n\
@@ -181,6 +181,19 @@ fn seed_000_limits_are_warnings_naming_rule_and_line() {
                 "rule `far`: the pattern is not connected".into(),
                 6
             ),
+        ]
+    );
+    let g = grammar::load(src, "lint").unwrap();
+    let hints: Vec<String> = lint(&g).into_iter().filter_map(|d| d.hint).collect();
+    assert_eq!(
+        hints,
+        [
+            "the rule limits: a non-start rule needs an edge in its pattern to place new \
+             vertices against (docs/grammar-language.md, section 10.2)",
+            "the rule limits: both sides must be connected (cosmetic edges do not count)",
+            "the rule limits: every pattern vertex is kept on the right; write `(b)` there to \
+             keep it",
+            "the rule limits: both sides must be connected (cosmetic edges do not count)",
         ]
     );
 }

@@ -1,4 +1,4 @@
-//! Nested ("stored") vertices, seed 003's stored nodes: `(i) in (r)` in
+//! Nested ("stored") vertices: `(i) in (r)` in
 //! patterns, right-hand sides and `where not`; moving, taking out, deleting
 //! with the parent; no vertex inside itself; every output keeps them.
 

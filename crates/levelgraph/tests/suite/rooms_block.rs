@@ -705,7 +705,7 @@ fn tile_scale_and_fill_lines() {
         &block(&format!("{SQ}\nuse *: sq\nfill room: lava")),
         "unknown room fill `lava`",
         6,
-        "`cave`",
+        "the fills are `cave` (a cave made by a cellular automaton) and `floor`",
     );
     check(
         &block(&format!("{SQ}\nuse *: sq\nfill: cave")),

@@ -1,4 +1,4 @@
-//! The rule features of seeds 000 and 003 beyond the first level: negative
+//! The rule features beyond the first level: negative
 //! application conditions, exact valence, induced matching, weighted
 //! right-hand alternatives, probability, no_repeat, priority, groups and
 //! recipes — each through a grammar, as a designer writes it.
@@ -52,7 +52,7 @@ fn where_not_rejects_a_match_with_the_forbidden_neighbourhood() {
     assert!(!d.trace.is_empty());
 }
 
-/// Seed 000: the blocked vertex `!b` must not be confused with the pattern's
+/// A blocked neighbour `!b` must not be confused with the pattern's
 /// own `b` of the same tag. The pattern is a triangle a, b1, b2; the
 /// condition forbids another `b` next to b2. On a bare triangle the rule
 /// must apply (b1 is part of the match, not a blocked neighbour); with a

@@ -1,5 +1,7 @@
-//! The text export of seed 003 (its Figure 25, the graph text that the
-//! Cyclic project reads), documented in `docs/formats.md`.
+//! The one-line `GRAPH …` text export (`mission.txt`), for level builders
+//! that read graphs in that form, documented in `docs/formats.md`,
+//! section 6. It is close to the `GRAPH … edge(1,2)` notation in which
+//! PhantomGrammar, the library behind Dormans' Ludoscope, writes graphs.
 //!
 //! One line: the word `GRAPH`, then one record per vertex, then one record
 //! per edge, all separated by single spaces, ending with a newline:
@@ -15,19 +17,20 @@
 //! - An edge record is `edge(A, B, d=false)` for an undirected edge and
 //!   `edge(A, B, d=true)` for a directed edge from A to B.
 //!
-//! How our graphs map onto the format (seed 003's graphs live on a grid,
-//! ours usually do not):
+//! How our graphs map onto the format (it was made for graph rewriting on
+//! a grid, where every vertex is a grid cell; our graphs usually have no
+//! grid):
 //!
 //! - `x`, `y`: the vertex's `position` if it has one; else its grid cell
 //!   (attributes [`GRID_X`] and [`GRID_Y`], both integers); else its place
 //!   in `layout` (usually [`crate::drawing::force_layout`]); else 0, 0.
 //!   Drawing units (one ideal edge length), rounded to two decimals, written
-//!   without a fraction when whole, as in the figure.
+//!   without a fraction when whole (`3`, `-1.25`).
 //! - `tileX`, `tileY`: the grid cell when the vertex has one, else `x` and
 //!   `y` rounded to the nearest integer (two vertices may share a tile).
 //! - Then everything is shifted by whole tiles so that the smallest `tileX`
-//!   and the smallest `tileY` are 0, as in the figure, whose grid starts at
-//!   0 (a reader may index an array by tile); a graph whose cells already
+//!   and the smallest `tileY` are 0, as on a grid whose cells are counted
+//!   from 0 (a reader may index an array by tile); a graph whose cells already
 //!   start at 0 does not move. `y` grows downwards, as in `mission.svg`.
 //! - `Tag`: the tag name, with every character other than ASCII letters,
 //!   digits, `_` and `-` replaced by `_` (`_` for an empty name), since the
@@ -43,9 +46,10 @@ pub const GRID_X: &str = "grid_x";
 /// The vertex attribute holding a vertex's grid row (an integer).
 pub const GRID_Y: &str = "grid_y";
 
-/// The seed-003 text of `g`. `layout` gives positions by vertex id for
-/// vertices with neither a position nor a grid cell (it may be empty).
-pub fn to_seed003_text(g: &Graph, layout: &[Option<Point>]) -> String {
+/// The one-line `GRAPH …` text of `g`. `layout` gives positions by vertex
+/// id for vertices with neither a position nor a grid cell (it may be
+/// empty).
+pub fn to_graph_text(g: &Graph, layout: &[Option<Point>]) -> String {
     // (tag, x, y, tileX, tileY) per vertex, before the shift.
     let mut records: Vec<(String, f64, f64, i64, i64)> = Vec::with_capacity(g.vertex_count());
     let mut index = vec![usize::MAX; g.vertex_bound()];
