@@ -1,4 +1,4 @@
-//! `levelgraph tiles`: seed 004's grid generators on the command line, and
+//! `levelgraph tiles`: the grid generators on the command line, and
 //! the tile-map files that `tiles` and `generate` write.
 
 use std::path::PathBuf;
@@ -64,7 +64,7 @@ pub(crate) enum TileFormat {
 // `validate`, which names the parameter.
 #[derive(clap::Subcommand, Debug)]
 enum Generator {
-    /// Seed 004 algorithm 1: rooms of random size joined by L-shaped
+    /// Rooms and corridors: rooms of random size joined by L-shaped
     /// corridors, every room reachable from the first.
     Rooms {
         /// Map columns, in cells (5 × min_room_size to 4096).
@@ -88,7 +88,7 @@ enum Generator {
         #[arg(long, default_value_t = RoomsParams::default().min_room_size)]
         min_room_size: u32,
     },
-    /// Seed 004 algorithm 2: rooms and corridors accreted onto the walls of
+    /// Accretion: rooms and corridors accreted onto the walls of
     /// what is already dug, then dead ends removed.
     Accretion {
         /// Map columns, in cells (maxW).
@@ -126,7 +126,7 @@ enum Generator {
         #[arg(long, default_value_t = AccretionParams::default().connect_distance)]
         connect_distance: u32,
     },
-    /// Seed 004 algorithm 3: cellular-automaton caves with a floor-ratio
+    /// Cellular-automaton caves with a floor-ratio
     /// test, reduced or joined to one region.
     Caves {
         /// Map columns, in cells (3 to 2048; with iterations at least 4,
@@ -150,7 +150,8 @@ enum Generator {
         /// Iterations without it (noWallAddIts).
         #[arg(long, default_value_t = CaveParams::default().no_wall_add_iterations)]
         no_wall_add_iterations: u32,
-        /// The rule set: seed 004's 3×3/4×4/3×3 rules or RogueBasin's
+        /// The rule set: the 4-5 rule with a 4×4 rule against open areas
+        /// (3×3/4×4/3×3) or RogueBasin's
         /// classic 3×3/5×5.
         #[arg(long, value_enum, default_value_t = RuleArg::from(CaveParams::default().rule))]
         rule: RuleArg,
@@ -165,7 +166,8 @@ enum Generator {
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 enum RuleArg {
-    /// Seed 004: 3×3 ≥ 5 walls → wall; 4×4 ≤ 2 walls → wall; 3×3 ≤ 2 walls → floor.
+    /// The 4-5 rule with a 4×4 rule against open areas: 3×3 ≥ 5 walls →
+    /// wall; 4×4 ≤ 2 walls → wall; 3×3 ≤ 2 walls → floor.
     Seed004,
     /// RogueBasin: 3×3 ≥ 5 walls or 5×5 ≤ 2 walls → wall, else floor.
     Roguebasin,
