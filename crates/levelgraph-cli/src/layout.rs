@@ -8,8 +8,9 @@ use std::time::{Duration, Instant};
 use levelgraph::alphabet::Alphabet;
 use levelgraph::formats::{host_for, layout_svg, LayoutDoc, MissionDoc};
 use levelgraph::grammar::RoomsSpec;
+use levelgraph::layout::edgar::{self, RoomSets};
 use levelgraph::layout::{
-    edgar, Layout, LayoutError, LayoutProblem, LayoutSettings, LayoutStats, Prepared,
+    Layout, LayoutError, LayoutProblem, LayoutSettings, LayoutStats, Prepared,
 };
 use levelgraph::rooms::level_problem;
 use levelgraph::Graph;
@@ -234,8 +235,23 @@ pub(crate) fn problem_of_level(
     spec: &RoomsSpec,
     grammar_path: &Path,
 ) -> Result<LayoutProblem, Failure> {
+    let sets = load_room_sets(spec, grammar_path).map_err(|message| {
+        eprintln!("{message}");
+        Failure::BadInput
+    })?;
+    level_problem(level, spec, &sets).map_err(|e| {
+        eprintln!("error: {}: {e}", grammar_path.display());
+        Failure::BadInput
+    })
+}
+
+/// The Edgar room sets of a `rooms` block's `load` lines, relative to
+/// `grammar_path`'s folder; a file or folder that cannot be read is the
+/// error line to print (exit 2), so that `generate` can print it where
+/// the level's layout would have begun.
+pub(crate) fn load_room_sets(spec: &RoomsSpec, grammar_path: &Path) -> Result<RoomSets, String> {
     let base = grammar_path.parent().unwrap_or(Path::new("."));
-    let mut sets = edgar::RoomSets::new();
+    let mut sets = RoomSets::new();
     for entry in &spec.load {
         let path = base.join(entry);
         // A folder is read as `load_dir` reads it; a set name loaded twice
@@ -244,20 +260,18 @@ pub(crate) fn problem_of_level(
             match yaml_files(&path) {
                 Ok(files) if !files.is_empty() => files,
                 Ok(_) => {
-                    eprintln!(
+                    return Err(format!(
                         "error: rooms block of {}: folder {} has no room-set files (*.yml, *.yaml)",
                         grammar_path.display(),
                         path.display()
-                    );
-                    return Err(Failure::BadInput);
+                    ));
                 }
                 Err(e) => {
-                    eprintln!(
+                    return Err(format!(
                         "error: rooms block of {}: cannot read folder {}: {e}",
                         grammar_path.display(),
                         path.display()
-                    );
-                    return Err(Failure::BadInput);
+                    ));
                 }
             }
         } else {
@@ -265,15 +279,14 @@ pub(crate) fn problem_of_level(
         };
         for file in files {
             if let Err(e) = sets.load_file(&file) {
-                eprintln!("error: rooms block of {}: {e}", grammar_path.display());
-                return Err(Failure::BadInput);
+                return Err(format!(
+                    "error: rooms block of {}: {e}",
+                    grammar_path.display()
+                ));
             }
         }
     }
-    level_problem(level, spec, &sets).map_err(|e| {
-        eprintln!("error: {}: {e}", grammar_path.display());
-        Failure::BadInput
-    })
+    Ok(sets)
 }
 
 /// The `*.yml`/`*.yaml` files of `dir` in name order (as `load_dir` reads them).
@@ -301,31 +314,16 @@ pub(crate) fn lay_out(
     settings: &LayoutSettings,
     what: &str,
 ) -> Result<(Layout, LayoutStats), Failure> {
-    match try_lay_out(problem, seed, settings, what)? {
-        Ok(done) => Ok(done),
-        Err(limit) => {
-            report_limit(&limit, what, seed);
-            Err(Failure::Derivation)
-        }
-    }
-}
-
-/// Runs the layout. `Ok(Err(limit))` when its limits stopped it (another
-/// seed, or another level, may be laid out); `Err` for a problem that
-/// cannot be laid out, reported here and exit 2.
-pub(crate) fn try_lay_out(
-    problem: &LayoutProblem,
-    seed: u64,
-    settings: &LayoutSettings,
-    what: &str,
-) -> Result<Result<(Layout, LayoutStats), LayoutError>, Failure> {
     let prepared = Prepared::new(problem).map_err(|e| {
         eprintln!("error: {what}: {e}");
         Failure::BadInput
     })?;
     match prepared.run(seed, settings) {
-        Ok(done) => Ok(Ok(done)),
-        Err(e @ LayoutError::Limit { .. }) => Ok(Err(e)),
+        Ok(done) => Ok(done),
+        Err(limit @ LayoutError::Limit { .. }) => {
+            report_limit(&limit, what, seed);
+            Err(Failure::Derivation)
+        }
         Err(e) => {
             eprintln!("error: {what}: {e}");
             Err(Failure::BadInput)

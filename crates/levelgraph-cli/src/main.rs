@@ -13,20 +13,19 @@ mod tiles;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::time::Instant;
 
 use clap::{Parser, Subcommand, ValueEnum};
-use levelgraph::derive::derive_from;
 use levelgraph::diagnostic::Severity;
 use levelgraph::drawing::{draw, ForceConfig};
 use levelgraph::formats::{
-    host_for, to_dot, to_graphml, to_seed003_text, to_svg_numbered, MissionDoc, MissionError,
+    host_for, to_dot, to_graph_text, to_graphml, to_svg_numbered, MissionDoc, MissionError,
 };
 use levelgraph::geometric::GeometrySettings;
 use levelgraph::grammar::{self, CompiledGrammar, GrammarError};
 use levelgraph::lint::lint_report;
+use levelgraph::pipeline::{self, Attempt, Config, GenerateError, Outcome, Unproved};
 use levelgraph::play::PlayReport;
-use levelgraph::rng::attempt_seed;
+use levelgraph::tiles::{TileMap, TilesError};
 use levelgraph::{DeriveError, Graph};
 
 /// Procedural level generation with graph grammars.
@@ -40,8 +39,8 @@ struct Cli {
 #[derive(Subcommand, Debug)]
 enum Command {
     /// Derive a mission graph from a grammar and write mission.json,
-    /// mission.dot, mission.svg, mission.graphml and mission.txt (the text
-    /// export of seed 003).
+    /// mission.dot, mission.svg, mission.graphml and mission.txt (the
+    /// one-line GRAPH text export).
     Generate {
         /// Grammar file (`.lg` text or `.json`); the built-in default
         /// grammar when absent.
@@ -63,10 +62,9 @@ enum Command {
         /// a grammar with a `rooms` block].
         #[arg(long, value_enum, value_delimiter = ',')]
         formats: Option<Vec<Format>>,
-        /// Geometric derivation (seed 000): keep a plane drawing while
-        /// rewriting and end with room circles that pass the
-        /// self-intersection test (also on when the grammar's header says
-        /// `geometric`).
+        /// Geometric derivation (a plane drawing kept while rewriting): end
+        /// with room circles that pass the self-intersection test (also on
+        /// when the grammar's header says `geometric`).
         #[arg(long)]
         geometric: bool,
         /// Write the level of the seed asked for even when it cannot be
@@ -82,12 +80,12 @@ enum Command {
         /// Grammar file (`.lg` text or `.json`).
         grammar: PathBuf,
     },
-    /// Lay out a level graph as rooms with doors (seed 001: configuration
-    /// spaces, chains, simulated annealing) and write layout.json and
-    /// layout.svg.
+    /// Lay out a level graph as rooms with doors (configuration spaces,
+    /// chains and simulated annealing, after Ma et al. 2014) and write
+    /// layout.json and layout.svg.
     Layout(layout::Options),
-    /// Make a tile map with one of seed 004's grid generators (rooms,
-    /// accretion, caves) and write map.txt, map.csv, map.png, map.tmj and
+    /// Make a tile map with one of three grid generators (rooms and
+    /// corridors, accretion, cellular-automaton caves) and write map.txt, map.csv, map.png, map.tmj and
     /// map.tmx (with map-tileset.png).
     Tiles(tiles::Options),
     /// Print the JSON form of a grammar on stdout.
@@ -108,7 +106,7 @@ enum Format {
     Svg,
     /// mission.graphml, GraphML.
     Graphml,
-    /// mission.txt, the text export of seed 003.
+    /// mission.txt, the one-line GRAPH text export.
     Txt,
     /// layout.json and layout.svg, the room layout, when the grammar has a
     /// `rooms` block (none otherwise).
@@ -283,120 +281,89 @@ fn generate(
     let loaded = load_grammar(path)?;
     reject_lint_errors(&loaded)?;
     let grammar = &loaded.grammar;
-    let geometry = match (&grammar.model().geometry, geometric) {
-        (Some(settings), _) => Some(settings.clone()),
-        (None, true) => Some(GeometrySettings::default()),
-        (None, false) => None,
-    };
-    if geometry.is_some() && grammar.grid().is_some() {
-        eprintln!(
-            "error: grammar `{}` is a grid grammar; a geometric derivation needs a start symbol, not a grid",
-            grammar.name()
-        );
-        eprintln!("  hint: grid vertices are drawn at their cells; leave out --geometric");
+    let geometric = geometric || grammar.model().geometry.is_some();
+    if geometric && grammar.grid().is_some() {
+        report_geometric_grid(grammar);
         return Err(Failure::BadInput);
     }
-    let host = host.map(|h| load_host(h, grammar)).transpose()?;
+    let mut config = Config::new().allow_unfinishable(allow_unfinishable);
+    if geometric {
+        // The header's own settings win over these.
+        config = config.with_geometry(GeometrySettings::default());
+    }
+    if let Some(host) = host {
+        config = config.with_host(load_host(host, grammar)?);
+    }
     formats.sort();
     formats.dedup();
-    // The room layout (seed 001) when the grammar says which templates its
-    // tags use. A level that cannot be proved completable (a `play` block),
-    // or that its limits cannot lay out, gives way to the next level,
-    // derived with the next attempt seed, up to the retries of the `play`
-    // and the `rooms` block.
+    // The room layout and its tile map when the grammar says which
+    // templates its tags use; the Edgar room sets its `rooms` block loads
+    // are read here, and a file that cannot be read is reported where the
+    // first level's layout would begin.
+    config = config
+        .with_layout(formats.contains(&Format::Layout))
+        .with_tiles(formats.contains(&Format::Tiles));
     let wants_layout = formats.contains(&Format::Layout) || formats.contains(&Format::Tiles);
     let rooms = grammar.model().rooms.as_ref().filter(|_| wants_layout);
-    let play_spec = grammar.play();
-    let play_retries = play_spec.map_or(0, |spec| spec.retries());
-    let layout_retries = rooms.map_or(0, |spec| spec.retries());
-    let attempts = 1 + play_retries + layout_retries;
     let base = path.unwrap_or(Path::new("grammar"));
-    let what = format!("the level of grammar {}", grammar.name());
-    let settings = levelgraph::layout::LayoutSettings::default();
-    // Each attempt that was not laid out or not derived: its seed and why.
-    let mut failed: Vec<(u64, &str)> = Vec::new();
-    let mut rejected: Vec<play::Rejected> = Vec::new();
-    let (derivation, elapsed, report, layout, level_seed) = loop {
-        let attempt = (failed.len() + rejected.len()) as u32;
-        let level_seed = attempt_seed(seed, attempt);
-        let last = attempt + 1 == attempts;
-        let started = Instant::now();
-        let derived = derive_level(grammar, host.as_ref(), level_seed, geometry.as_ref());
-        // The time reported is the derivation's, as without a layout.
-        let elapsed = started.elapsed();
-        let derivation = match derived {
-            Ok(d) => d,
-            // The seed asked for is reported as before; a retry's level
-            // that cannot be derived gives way like one not laid out.
-            Err(err) if attempt == 0 || last => {
-                report_derive_error(grammar, &err, level_seed);
-                return Err(Failure::Derivation);
-            }
-            Err(_) => {
-                failed.push((level_seed, "not derived"));
-                continue;
-            }
-        };
-        let report = play_spec.map(|spec| levelgraph::play::check(&derivation.graph, spec));
-        let unfinishable = report.as_ref().filter(|r| !r.is_completable());
-        if let Some(r) = unfinishable.filter(|_| allow_unfinishable) {
-            eprintln!(
-                "warning: the level of seed {level_seed} {} (written as asked by --allow-unfinishable)",
-                r.verdict_message(&derivation.graph)
-            );
-        } else if let Some(r) = unfinishable {
-            rejected.push(play::Rejected::new(grammar, &derivation, r));
-            if rejected.len() as u32 > play_retries || last {
-                play::report_exhausted(grammar, seed, attempt as usize + 1, &rejected);
-                return Err(Failure::Derivation);
-            }
-            continue;
+    let mut unread_sets = None;
+    if let Some(spec) = rooms {
+        match layout::load_room_sets(spec, base) {
+            Ok(sets) => config = config.with_room_sets(sets),
+            Err(message) => unread_sets = Some(message),
         }
-        let Some(spec) = rooms else {
-            break (derivation, elapsed, report, None, level_seed);
-        };
-        let problem = layout::problem_of_level(&derivation.graph, spec, base)?;
-        let unlaid = failed.iter().filter(|f| f.1 == "not laid out").count() as u32;
-        match layout::try_lay_out(&problem, level_seed, &settings, &what)? {
-            Ok((l, _)) => break (derivation, elapsed, report, Some((problem, l)), level_seed),
-            Err(_) if unlaid < layout_retries && !last => failed.push((level_seed, "not laid out")),
-            Err(limit) => {
-                layout::report_limit(&limit, &what, level_seed);
-                if layout_retries > 0 {
-                    eprintln!(
-                        "  {} levels were tried (seed {seed} and {}) and none was laid out",
-                        attempt + 1,
-                        output::counted_as(u64::from(attempt), "retry", "retries")
-                    );
-                    eprintln!(
-                        "  hint: raise `retries` in the grammar's `rooms` block, or give the templates more doors"
-                    );
-                }
-                return Err(Failure::Derivation);
-            }
+    }
+    let what = format!("the level of grammar {}", grammar.name());
+    let (level, tiles_error) = match pipeline::generate(grammar, seed, &config) {
+        Ok(level) => (level, None),
+        Err(GenerateError::Tiles {
+            error,
+            scale,
+            level,
+        }) => (*level, Some((error, scale))),
+        Err(err) => {
+            note_attempts(err.attempts());
+            return Err(report_generate_error(
+                &loaded,
+                &err,
+                seed,
+                &what,
+                base,
+                unread_sets.as_deref(),
+            ));
         }
     };
+    note_attempts(&level.attempts);
+    let level_seed = level.seed;
+    let rejected: Vec<&Unproved> = level.rejected().collect();
     play::note_rejected(&rejected);
+    let failed: Vec<String> = level
+        .attempts
+        .iter()
+        .filter_map(|a| match a.outcome {
+            Outcome::NotDerived(_) => Some(format!("seed {} (not derived)", a.seed)),
+            Outcome::NotLaidOut(_) => Some(format!("seed {} (not laid out)", a.seed)),
+            _ => None,
+        })
+        .collect();
     if !failed.is_empty() {
-        let tried: Vec<String> = failed
-            .iter()
-            .map(|(s, why)| format!("seed {s} ({why})"))
-            .collect();
         eprintln!(
             "note: the level of attempt {} (seed {level_seed}) was {} after {}",
-            failed.len() + rejected.len() + 1,
-            if layout.is_some() {
+            level.attempts.len(),
+            if level.layout.is_some() {
                 "laid out"
             } else {
                 "derived"
             },
-            tried.join(", ")
+            failed.join(", ")
         );
     }
+    let derivation = &level.derivation;
+    let report = level.play.as_ref();
     let alphabet = grammar.alphabet();
     let title = format!("{} — seed {level_seed}", grammar.name());
     let graph = &derivation.graph;
-    let positions = if geometry.is_some() {
+    let positions = if geometric {
         // The derivation's own drawing.
         let mut positions = vec![None; graph.vertex_bound()];
         for (v, x) in graph.vertices() {
@@ -422,8 +389,8 @@ fn generate(
         .iter()
         .filter_map(|format| match format {
             Format::Json => Some(("mission.json", {
-                let doc = MissionDoc::from_derivation(&derivation);
-                match &report {
+                let doc = MissionDoc::from_derivation(derivation);
+                match report {
                     Some(r) => doc.with_play(r, graph),
                     None => doc,
                 }
@@ -432,24 +399,18 @@ fn generate(
             Format::Dot => Some(("mission.dot", to_dot(graph, &alphabet, &title))),
             Format::Svg => Some((
                 "mission.svg",
-                to_svg_numbered(
-                    graph,
-                    &positions,
-                    &alphabet,
-                    &title,
-                    &entered(report.as_ref()),
-                ),
+                to_svg_numbered(graph, &positions, &alphabet, &title, &entered(report)),
             )),
             Format::Graphml => Some(("mission.graphml", to_graphml(graph, &alphabet, &title))),
-            Format::Txt => Some(("mission.txt", to_seed003_text(graph, &positions))),
+            Format::Txt => Some(("mission.txt", to_graph_text(graph, &positions))),
             Format::Layout | Format::Tiles => None,
         })
         .map(|(name, text)| (name.to_owned(), text.into_bytes()))
         .collect();
-    if let Some((problem, l)) = &layout {
+    if let Some((problem, l)) = &level.layout {
         if formats.contains(&Format::Layout) {
             let doc = levelgraph::formats::LayoutDoc::new(problem, l, level_seed);
-            let doc = match &report {
+            let doc = match report {
                 Some(r) => doc.with_play(r, graph),
                 None => doc,
             };
@@ -460,19 +421,17 @@ fn generate(
             ));
         }
         if formats.contains(&Format::Tiles) {
-            files.extend(level_tiles(
-                graph,
-                problem,
-                l,
-                &loaded,
-                report.as_ref(),
-                level_seed,
-            )?);
+            if let Some((error, scale)) = &tiles_error {
+                return Err(report_tiles_error(&loaded, error, *scale));
+            }
+            if let Some(map) = &level.tiles {
+                files.extend(level_tiles(map, grammar, level_seed)?);
+            }
         }
     }
     let unlaid: Vec<&str> = [(Format::Layout, "layout"), (Format::Tiles, "tiles")]
         .into_iter()
-        .filter(|(f, _)| named && layout.is_none() && formats.contains(f))
+        .filter(|(f, _)| named && level.layout.is_none() && formats.contains(f))
         .map(|(_, name)| name)
         .collect();
     if !unlaid.is_empty() {
@@ -495,7 +454,7 @@ fn generate(
     } else {
         out.display().to_string()
     };
-    let finished = match &report {
+    let finished = match report {
         Some(r) if r.is_completable() => format!(
             ", can be finished in {}{}",
             output::counted(r.playthrough.len() as u64, "step"),
@@ -507,13 +466,125 @@ fn generate(
     output::say(format_args!(
         "{}: {}, {}, {}, stopped: {}{finished}, {:.2} ms -> {}",
         grammar.name(),
-        output::counted_as(derivation.graph.vertex_count() as u64, "vertex", "vertices"),
-        output::counted(derivation.graph.edge_count() as u64, "edge"),
+        output::counted_as(graph.vertex_count() as u64, "vertex", "vertices"),
+        output::counted(graph.edge_count() as u64, "edge"),
         output::counted(derivation.trace.len() as u64, "application"),
         derivation.stop,
-        elapsed.as_secs_f64() * 1e3,
+        level.derive_time.as_secs_f64() * 1e3,
         written
     ))
+}
+
+/// What each attempt of `generate` printed as it went: a geometric
+/// derivation's failed drawings, and a level kept by
+/// `--allow-unfinishable` although it cannot be proved completable.
+fn note_attempts(attempts: &[Attempt]) {
+    for attempt in attempts {
+        if let Some(drawing) = attempt.drawing.filter(|d| d.attempts > 1) {
+            eprintln!(
+                "note: the drawings of {} failed the self-intersection test; attempt {} (seed {}) passed",
+                output::counted(u64::from(drawing.attempts - 1), "attempt"),
+                drawing.attempts,
+                drawing.seed
+            );
+        }
+        let kept = !matches!(attempt.outcome, Outcome::Rejected);
+        if let Some(unproved) = attempt.unproved.as_ref().filter(|_| kept) {
+            eprintln!(
+                "warning: the level of seed {} {} (written as asked by --allow-unfinishable)",
+                attempt.seed,
+                unproved.verdict_message()
+            );
+        }
+    }
+}
+
+/// Reports why `generate` made no level (its attempts' notes already
+/// printed): the failed derivation, the rejected levels, the layout's
+/// limit, a `rooms` block or layout problem that cannot work. `seed` is
+/// the seed asked for, `base` the grammar's path (its `load` lines are
+/// relative to its folder), `unread_sets` the error of a `load` that could
+/// not be read.
+fn report_generate_error(
+    loaded: &Loaded,
+    err: &GenerateError,
+    seed: u64,
+    what: &str,
+    base: &Path,
+    unread_sets: Option<&str>,
+) -> Failure {
+    let grammar = &loaded.grammar;
+    match err {
+        GenerateError::Derive {
+            seed: level_seed,
+            error,
+            ..
+        } => {
+            report_derive_error(grammar, error, *level_seed);
+            Failure::Derivation
+        }
+        GenerateError::Unfinishable { attempts } => {
+            let rejected: Vec<&Unproved> = pipeline::rejected(attempts).collect();
+            play::report_exhausted(grammar, seed, attempts.len(), &rejected);
+            Failure::Derivation
+        }
+        GenerateError::NotLaidOut {
+            seed: level_seed,
+            error,
+            attempts,
+        } => {
+            layout::report_limit(error, what, *level_seed);
+            let retries = grammar.model().rooms.as_ref().map_or(0, |r| r.retries());
+            if retries > 0 {
+                eprintln!(
+                    "  {} levels were tried (seed {seed} and {}) and none was laid out",
+                    attempts.len(),
+                    output::counted_as(attempts.len() as u64 - 1, "retry", "retries")
+                );
+                eprintln!(
+                    "  hint: raise `retries` in the grammar's `rooms` block, or give the templates more doors"
+                );
+            }
+            Failure::Derivation
+        }
+        GenerateError::NoRoomSets { .. } => {
+            match unread_sets {
+                Some(message) => eprintln!("{message}"),
+                None => eprintln!("error: {}: {err}", base.display()),
+            }
+            Failure::BadInput
+        }
+        GenerateError::Rooms { error, .. } => {
+            eprintln!("error: {}: {error}", base.display());
+            Failure::BadInput
+        }
+        GenerateError::Layout { error, .. } => {
+            eprintln!("error: {what}: {error}");
+            Failure::BadInput
+        }
+        GenerateError::GeometricGrid { .. } => {
+            report_geometric_grid(grammar);
+            Failure::BadInput
+        }
+        GenerateError::Tiles { error, scale, .. } => report_tiles_error(loaded, error, *scale),
+        GenerateError::Limits { diagnostics } => {
+            diagnostics::print(&loaded.name, &loaded.text, diagnostics);
+            Failure::BadInput
+        }
+        _ => {
+            eprintln!("error: {err}");
+            Failure::BadInput
+        }
+    }
+}
+
+/// `--geometric` (or a `geometric` header) with a grid grammar.
+fn report_geometric_grid(grammar: &CompiledGrammar) {
+    eprintln!(
+        "error: grammar `{}` is a grid grammar; a geometric derivation needs a start symbol, not a grid",
+        grammar.name()
+    );
+    eprintln!("  hint: grid vertices are drawn at their cells; leave out --geometric");
 }
 
 /// The places of a playthrough in the order they are entered, for the
@@ -528,39 +599,6 @@ fn entered(report: Option<&PlayReport>) -> Vec<levelgraph::VertexId> {
             })
             .collect()
     })
-}
-
-/// Derives one level with `seed`: geometrically when `geometry` is given
-/// (its own attempts noted), from `host` when given.
-fn derive_level(
-    grammar: &CompiledGrammar,
-    host: Option<&Graph>,
-    seed: u64,
-    geometry: Option<&GeometrySettings>,
-) -> Result<levelgraph::Derivation, DeriveError> {
-    match (host, geometry) {
-        (host, Some(settings)) => {
-            let outcome = match host {
-                Some(host) => {
-                    levelgraph::geometric::derive_from(grammar, host.clone(), seed, settings)
-                }
-                None => levelgraph::geometric::derive(grammar, seed, settings),
-            };
-            outcome.map(|g| {
-                if g.attempts > 1 {
-                    eprintln!(
-                        "note: the drawings of {} failed the self-intersection test; attempt {} (seed {}) passed",
-                        output::counted(u64::from(g.attempts - 1), "attempt"),
-                        g.attempts,
-                        g.derivation.seed
-                    );
-                }
-                g.derivation
-            })
-        }
-        (Some(host), None) => derive_from(grammar, host.clone(), seed),
-        (None, None) => levelgraph::derive(grammar, seed),
-    }
 }
 
 /// Reports a failed derivation: the limit or stage, the graph's size and
@@ -607,44 +645,33 @@ fn report_tile_scale(loaded: &Loaded, scale: u32, message: &str) -> Failure {
     Failure::BadInput
 }
 
-/// The tile map of a laid-out level: level.png, level.tmj and level-tileset.png.
-fn level_tiles(
-    graph: &Graph,
-    problem: &levelgraph::layout::LayoutProblem,
-    layout: &levelgraph::layout::Layout,
-    loaded: &Loaded,
-    report: Option<&PlayReport>,
-    seed: u64,
-) -> Result<Vec<(String, Vec<u8>)>, Failure> {
-    use levelgraph::formats::tilemap::TiledProperty;
-    use levelgraph::tiles::raster::{rasterize, stored_items, RasterSettings};
-    use levelgraph::tiles::TilesError;
-    let grammar = &loaded.grammar;
-    let mut items = stored_items(graph, problem);
-    let mut settings = grammar
-        .model()
-        .rooms
-        .as_ref()
-        .map_or_else(RasterSettings::default, RasterSettings::for_rooms);
-    // With play semantics the objects say what each key, lock, entrance and
-    // goal is, instead of marking rooms by their tag's name.
-    if let Some(report) = report {
-        settings.objects.clear();
-        items = levelgraph::play::tile_items(report, graph, problem, items);
-    }
-    let map = rasterize(problem, layout, &items, &settings, seed).map_err(|e| match &e {
+/// A tile map the rasterizer could not make: a scale that closes a door
+/// is the `rooms` block's `tile_scale` at fault (exit 2); any other error
+/// as the `tiles` command reports it.
+fn report_tiles_error(loaded: &Loaded, error: &TilesError, scale: u32) -> Failure {
+    match error {
         TilesError::Parameter {
             field: "scale",
             message,
-        } => report_tile_scale(loaded, settings.scale, message),
-        _ => tiles::report("tile map of the layout", &e),
-    })?;
+        } => report_tile_scale(loaded, scale, message),
+        _ => tiles::report("tile map of the layout", error),
+    }
+}
+
+/// The files of a level's tile map: level.png, level.tmj and
+/// level-tileset.png.
+fn level_tiles(
+    map: &TileMap,
+    grammar: &CompiledGrammar,
+    seed: u64,
+) -> Result<Vec<(String, Vec<u8>)>, Failure> {
+    use levelgraph::formats::tilemap::TiledProperty;
     let properties = vec![
         TiledProperty::string("grammar", grammar.name()),
         TiledProperty::string("seed", seed.to_string()),
     ];
     tiles::tile_files(
-        &map,
+        map,
         "level",
         &[tiles::TileFormat::Png, tiles::TileFormat::Tmj],
         level_cell_px(map.width, map.height),

@@ -54,4 +54,4 @@ mod union_find;
 pub use derive::{Derivation, DeriveError, RuleName, StopReason};
 pub use grammar::{load, CompiledGrammar, Grammar, GrammarError};
 pub use graph::{Edge, EdgeId, EdgeKind, Graph, Incidence, Vertex, VertexId};
-pub use pipeline::{derive, derive_from};
+pub use pipeline::{derive, derive_from, generate};
