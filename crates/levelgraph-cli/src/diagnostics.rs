@@ -25,6 +25,8 @@ pub(crate) fn print(file: &str, src: &str, diagnostics: &[Diagnostic]) {
         let (kind, label_color, word) = match d.severity {
             Severity::Error => (ReportKind::Error, Color::Red, "error"),
             Severity::Warning => (ReportKind::Warning, Color::Yellow, "warning"),
+            // A severity added later reads as an error until it has a word.
+            _ => (ReportKind::Error, Color::Red, "error"),
         };
         match &d.location {
             Location::Span(_) if place.is_some_and(|p| p.line_len > LONG_LINE) => {
@@ -62,7 +64,8 @@ pub(crate) fn print(file: &str, src: &str, diagnostics: &[Diagnostic]) {
                     let _ = writeln!(out, "  help: {h}");
                 }
             }
-            Location::Whole => {
+            // A place added later is reported as the whole file is.
+            _ => {
                 let _ = writeln!(out, "{file}: {word}: {}", d.message);
                 if let Some(h) = &d.hint {
                     let _ = writeln!(out, "  help: {h}");

@@ -616,6 +616,7 @@ fn report_derive_error(grammar: &CompiledGrammar, err: &DeriveError, seed: u64) 
         DeriveError::Drawing { .. } => {
             "try another --seed, raise `retries` in the grammar's `geometric` block, or cap max_valence"
         }
+        _ => "try another --seed",
     };
     eprintln!("  hint: {hint}");
 }

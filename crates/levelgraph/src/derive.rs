@@ -42,6 +42,7 @@ use crate::rng::Rng;
 
 /// Why a derivation stopped.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum StopReason {
     /// No rule has an applicable match. The counts say how many rules that
     /// still had uses left and had matches were held back, and by what: a
@@ -163,6 +164,7 @@ impl Derivation {
 
 /// A derivation that failed within its limits.
 #[derive(Clone, Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum DeriveError {
     /// The derivation ended or stalled with fewer than `min_vertices` vertices.
     #[error(

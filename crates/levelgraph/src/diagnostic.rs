@@ -71,6 +71,7 @@ fn floor_char_boundary(s: &str, mut i: usize) -> usize {
 
 /// Where a diagnostic points.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Location {
     /// A byte span in the grammar text.
     Span(Span),
@@ -82,6 +83,7 @@ pub enum Location {
 
 /// How serious a diagnostic is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum Severity {
     /// The input can still be used; the finding is worth a look.
     Warning,

@@ -14,6 +14,7 @@ use crate::layout::{CorridorSpec, DoorRule, LayoutProblem, RoomSpec, RoomTemplat
 
 /// Why a level and a `rooms` block do not make a layout problem.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum RoomsError {
     /// A name in a set, `use` or `corridors` line that is no template or
     /// set.

@@ -60,6 +60,7 @@ impl Default for GeometrySettings {
 /// desired length `L`. Both have slope 1 at `d = L` in units of `d/L`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum SpringShape {
     /// `ln(d / L)`: very strong on short edges, weak on long ones (Eades
     /// 1984).

@@ -125,6 +125,7 @@ pub struct Wait {
 /// Why a level cannot be finished. Vertex ids are the mission graph's;
 /// paths list places from the entrance.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Reason {
     /// No vertex is the entrance.
     NoEntrance,

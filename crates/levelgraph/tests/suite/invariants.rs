@@ -161,6 +161,7 @@ fn check_invariants(name: &str, g: &CompiledGrammar, seed: u64, d: &Derivation) 
                 "{at}: more steps than max_iterations"
             );
         }
+        other => panic!("{at}: a stop reason this test does not know: {other:?}"),
     }
 
     // Edges join live vertices and are in both incidence lists.

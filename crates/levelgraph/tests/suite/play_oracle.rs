@@ -1055,6 +1055,7 @@ fn reason_holds(model: &Model, graph: &Graph, reason: &Reason) -> Result<(), Str
             return Err("vertex 0 is the one entrance and every level has a goal".into());
         }
         Reason::NoOrder { .. } => {}
+        other => return Err(format!("a reason this oracle does not know: {other:?}")),
     }
     Ok(())
 }
