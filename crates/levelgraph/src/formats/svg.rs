@@ -71,79 +71,12 @@ pub fn to_svg_numbered(
     title: &str,
     numbered: &[VertexId],
 ) -> String {
-    let offsets = nested_offsets(g);
-    let radii: Vec<f64> = g
-        .vertices()
-        .filter(|(_, v)| v.parent.is_none())
-        .filter_map(|(_, v)| v.radius)
-        .filter(|r| r.is_finite() && *r > 0.0)
-        .collect();
-    let scale = if radii.is_empty() {
-        SCALE
-    } else {
-        RADIUS * radii.len() as f64 / radii.iter().sum::<f64>()
-    };
-    let radius = |v: VertexId| match g.vertex(v) {
-        Some(x) if x.parent.is_some() => NESTED_RADIUS,
-        Some(x) => x
-            .radius
-            .filter(|r| r.is_finite() && *r > 0.0 && !radii.is_empty())
-            .map_or(RADIUS, |r| r * scale),
-        None => RADIUS,
-    };
-    let widest = g.vertex_ids().map(radius).fold(RADIUS, f64::max);
-    let at = |v: VertexId| {
-        positions
-            .get(v.index())
-            .copied()
-            .flatten()
-            .unwrap_or([0.0, 0.0])
-    };
-    let (mut min, mut max) = ([f64::MAX; 2], [f64::MIN; 2]);
-    for v in g.vertex_ids() {
-        let p = at(v);
-        for k in 0..2 {
-            min[k] = min[k].min(p[k]);
-            max[k] = max[k].max(p[k]);
-        }
-    }
-    if g.vertex_count() == 0 {
-        (min, max) = ([0.0; 2], [0.0; 2]);
-    }
-    let px = |p: Point| {
-        [
-            MARGIN + widest + (p[0] - min[0]) * scale,
-            TITLE_HEIGHT + MARGIN + widest + (p[1] - min[1]) * scale,
-        ]
-    };
-    // Pixel centre of a vertex's circle.
-    let centre = |v: VertexId| {
-        let p = px(at(v));
-        let o = offsets[v.index()];
-        [p[0] + o[0], p[1] + o[1]]
-    };
-    let drawing_w = (max[0] - min[0]) * scale + 2.0 * (MARGIN + widest);
-    let drawing_h = (max[1] - min[1]) * scale + 2.0 * (MARGIN + widest) + TITLE_HEIGHT;
-
-    let mut used_tags: Vec<&str> = Vec::new();
-    for (_, v) in g.vertices() {
-        let name = g.tags().name(v.tag);
-        if !used_tags.contains(&name) {
-            used_tags.push(name);
-        }
-    }
-    // Legend in alphabet order, then tags the alphabet lacks.
-    let mut legend: Vec<&str> = alphabet
-        .tags
-        .iter()
-        .map(|t| t.name.as_str())
-        .filter(|n| used_tags.contains(n))
-        .collect();
-    legend.extend(used_tags.iter().filter(|n| alphabet.style(n).is_none()));
+    let frame = Frame::new(g, positions);
+    let legend = legend_tags(g, alphabet);
     let order_line = if numbered.is_empty() { 0.0 } else { 32.0 };
     let legend_h = TITLE_HEIGHT + MARGIN + 24.0 * (legend.len() + 4) as f64 + order_line;
-    let width = drawing_w + LEGEND_WIDTH;
-    let height = drawing_h.max(legend_h);
+    let width = frame.drawing_w + LEGEND_WIDTH;
+    let height = frame.drawing_h.max(legend_h);
 
     let arrow = Marker::new()
         .set("id", "arrow")
@@ -176,17 +109,150 @@ pub fn to_svg_numbered(
                 .set("y", 26)
                 .set("font-size", 16)
                 .set("font-weight", "bold"),
-        );
+        )
+        .add(edges_group(g, &frame))
+        .add(vertices_group(g, &frame, alphabet));
+    if !numbered.is_empty() {
+        doc = doc.add(badges_group(g, &frame, numbered));
+    }
+    // A whole pixel, so every legend coordinate (lx + 8, lx + 24, …) prints exactly.
+    let lx = (frame.drawing_w + 10.0).ceil();
+    doc = doc.add(legend_group(lx, &legend, alphabet, !numbered.is_empty()));
+    let mut out = doc.to_string();
+    out.push('\n');
+    out
+}
 
+/// Where the picture puts each vertex: drawing units scaled to pixels
+/// (rooms of a geometric derivation at their radii), stored vertices on
+/// their top-level vertex's rim, and the size of the drawing's part of
+/// the picture.
+struct Frame<'a> {
+    g: &'a Graph,
+    positions: &'a [Option<Point>],
+    offsets: Vec<[f64; 2]>,
+    /// Top-level radii in drawing units, when the vertices have them.
+    radii: Vec<f64>,
+    /// Pixels per drawing unit.
+    scale: f64,
+    /// The largest circle's radius, pixels: the margin around the drawing.
+    widest: f64,
+    /// The drawing's smallest coordinates, drawing units.
+    min: [f64; 2],
+    drawing_w: f64,
+    drawing_h: f64,
+}
+
+impl<'a> Frame<'a> {
+    fn new(g: &'a Graph, positions: &'a [Option<Point>]) -> Self {
+        let radii: Vec<f64> = g
+            .vertices()
+            .filter(|(_, v)| v.parent.is_none())
+            .filter_map(|(_, v)| v.radius)
+            .filter(|r| r.is_finite() && *r > 0.0)
+            .collect();
+        let scale = if radii.is_empty() {
+            SCALE
+        } else {
+            RADIUS * radii.len() as f64 / radii.iter().sum::<f64>()
+        };
+        let mut frame = Frame {
+            g,
+            positions,
+            offsets: nested_offsets(g),
+            radii,
+            scale,
+            widest: RADIUS,
+            min: [0.0; 2],
+            drawing_w: 0.0,
+            drawing_h: 0.0,
+        };
+        frame.widest = g
+            .vertex_ids()
+            .map(|v| frame.radius(v))
+            .fold(RADIUS, f64::max);
+        let (mut min, mut max) = ([f64::MAX; 2], [f64::MIN; 2]);
+        for v in g.vertex_ids() {
+            let p = frame.at(v);
+            for k in 0..2 {
+                min[k] = min[k].min(p[k]);
+                max[k] = max[k].max(p[k]);
+            }
+        }
+        if g.vertex_count() == 0 {
+            (min, max) = ([0.0; 2], [0.0; 2]);
+        }
+        frame.min = min;
+        frame.drawing_w = (max[0] - min[0]) * scale + 2.0 * (MARGIN + frame.widest);
+        frame.drawing_h = (max[1] - min[1]) * scale + 2.0 * (MARGIN + frame.widest) + TITLE_HEIGHT;
+        frame
+    }
+
+    /// A vertex's circle radius, pixels.
+    fn radius(&self, v: VertexId) -> f64 {
+        match self.g.vertex(v) {
+            Some(x) if x.parent.is_some() => NESTED_RADIUS,
+            Some(x) => x
+                .radius
+                .filter(|r| r.is_finite() && *r > 0.0 && !self.radii.is_empty())
+                .map_or(RADIUS, |r| r * self.scale),
+            None => RADIUS,
+        }
+    }
+
+    /// A vertex's position in drawing units (the origin without one).
+    fn at(&self, v: VertexId) -> Point {
+        self.positions
+            .get(v.index())
+            .copied()
+            .flatten()
+            .unwrap_or([0.0, 0.0])
+    }
+
+    /// Pixel centre of a vertex's circle.
+    fn centre(&self, v: VertexId) -> [f64; 2] {
+        let p = self.at(v);
+        let px = [
+            MARGIN + self.widest + (p[0] - self.min[0]) * self.scale,
+            TITLE_HEIGHT + MARGIN + self.widest + (p[1] - self.min[1]) * self.scale,
+        ];
+        let o = self.offsets[v.index()];
+        [px[0] + o[0], px[1] + o[1]]
+    }
+}
+
+/// The tags that occur in `g`, in alphabet order, then those the
+/// alphabet lacks in order of first use.
+fn legend_tags<'a>(g: &'a Graph, alphabet: &'a Alphabet) -> Vec<&'a str> {
+    let mut used_tags: Vec<&str> = Vec::new();
+    for (_, v) in g.vertices() {
+        let name = g.tags().name(v.tag);
+        if !used_tags.contains(&name) {
+            used_tags.push(name);
+        }
+    }
+    let mut legend: Vec<&str> = alphabet
+        .tags
+        .iter()
+        .map(|t| t.name.as_str())
+        .filter(|n| used_tags.contains(n))
+        .collect();
+    legend.extend(used_tags.iter().filter(|n| alphabet.style(n).is_none()));
+    legend
+}
+
+/// Every edge as a line from rim to rim (arrowhead when directed, dashed
+/// when cosmetic) with its label at the middle.
+fn edges_group(g: &Graph, frame: &Frame) -> Group {
     let mut edges = Group::new().set("stroke", "#37474f").set("stroke-width", 2);
     for (_, e) in g.edges() {
-        let (a, b) = (centre(e.source), centre(e.target));
+        let (a, b) = (frame.centre(e.source), frame.centre(e.target));
         let (dx, dy) = (b[0] - a[0], b[1] - a[1]);
         let len = (dx * dx + dy * dy).sqrt().max(1e-9);
         // Stop lines at the circles' rims so arrowheads stay visible.
         let (ux, uy) = (dx / len, dy / len);
-        let trim_a = radius(e.source).min(len / 2.0);
-        let trim_b = radius(e.target).min(len / 2.0);
+        let trim_a = frame.radius(e.source).min(len / 2.0);
+        let trim_b = frame.radius(e.target).min(len / 2.0);
         let mut line = Line::new()
             .set("x1", round(a[0] + ux * trim_a))
             .set("y1", round(a[1] + uy * trim_a))
@@ -211,16 +277,19 @@ pub fn to_svg_numbered(
             );
         }
     }
-    doc = doc.add(edges);
+    edges
+}
 
+/// Every vertex as a labelled circle: top-level vertices first, so stored
+/// ones are drawn on top of them.
+fn vertices_group(g: &Graph, frame: &Frame, alphabet: &Alphabet) -> Group {
     let mut nodes = Group::new();
-    // Top-level vertices first, so stored ones are drawn on top of them.
     let order = g
         .vertices()
         .filter(|(_, v)| v.parent.is_none())
         .chain(g.vertices().filter(|(_, v)| v.parent.is_some()));
     for (id, v) in order {
-        let p = centre(id);
+        let p = frame.centre(id);
         let tag = g.tags().name(v.tag);
         let fill = alphabet.color(tag);
         let node = match v.parent {
@@ -242,7 +311,7 @@ pub fn to_svg_numbered(
                 vertex_group(
                     p,
                     Disc {
-                        radius: radius(id),
+                        radius: frame.radius(id),
                         stroke_width: 1.5,
                         font,
                         baseline: 3.5,
@@ -255,39 +324,45 @@ pub fn to_svg_numbered(
         };
         nodes = nodes.add(node);
     }
-    doc = doc.add(nodes);
-    if !numbered.is_empty() {
-        let mut badges = Group::new()
-            .set("font-size", 9)
-            .set("text-anchor", "middle");
-        for (i, &v) in numbered.iter().enumerate() {
-            if !g.contains_vertex(v) {
-                continue;
-            }
-            let c = centre(v);
-            let r = radius(v) * std::f64::consts::FRAC_1_SQRT_2;
-            let (x, y) = (round(c[0] + r), round(c[1] - r));
-            badges = badges
-                .add(
-                    Circle::new()
-                        .set("cx", x)
-                        .set("cy", y)
-                        .set("r", 8)
-                        .set("fill", "#ffffff")
-                        .set("stroke", "#263238"),
-                )
-                .add(
-                    Text::new((i + 1).to_string())
-                        .set("x", x)
-                        .set("y", round(y + 3.0))
-                        .set("fill", "#263238"),
-                );
-        }
-        doc = doc.add(badges);
-    }
+    nodes
+}
 
-    // A whole pixel, so every legend coordinate below (lx + 8, lx + 24, …) prints exactly.
-    let lx = (drawing_w + 10.0).ceil();
+/// The numbers 1, 2, … of `numbered` in badges at the top right of their
+/// circles.
+fn badges_group(g: &Graph, frame: &Frame, numbered: &[VertexId]) -> Group {
+    let mut badges = Group::new()
+        .set("font-size", 9)
+        .set("text-anchor", "middle");
+    for (i, &v) in numbered.iter().enumerate() {
+        if !g.contains_vertex(v) {
+            continue;
+        }
+        let c = frame.centre(v);
+        let r = frame.radius(v) * std::f64::consts::FRAC_1_SQRT_2;
+        let (x, y) = (round(c[0] + r), round(c[1] - r));
+        badges = badges
+            .add(
+                Circle::new()
+                    .set("cx", x)
+                    .set("cy", y)
+                    .set("r", 8)
+                    .set("fill", "#ffffff")
+                    .set("stroke", "#263238"),
+            )
+            .add(
+                Text::new((i + 1).to_string())
+                    .set("x", x)
+                    .set("y", round(y + 3.0))
+                    .set("fill", "#263238"),
+            );
+    }
+    badges
+}
+
+/// The legend at `lx` pixels: the tags with their colours and
+/// descriptions, the edge kinds, and the playthrough's numbering when
+/// `numbered`.
+fn legend_group(lx: f64, legend: &[&str], alphabet: &Alphabet, numbered: bool) -> Group {
     let mut y = TITLE_HEIGHT + MARGIN;
     let mut key = Group::new().set("font-size", 12);
     key = key.add(
@@ -296,7 +371,7 @@ pub fn to_svg_numbered(
             .set("y", y)
             .set("font-weight", "bold"),
     );
-    for name in &legend {
+    for name in legend {
         y += 24.0;
         let fill = alphabet.color(name);
         let description = alphabet.style(name).map_or("", |s| s.description.as_str());
@@ -346,7 +421,7 @@ pub fn to_svg_numbered(
             .add(line)
             .add(Text::new(text).set("x", lx + 24.0).set("y", y));
     }
-    if !numbered.is_empty() {
+    if numbered {
         y += 32.0;
         key = key
             .add(
@@ -370,10 +445,7 @@ pub fn to_svg_numbered(
                     .set("y", y),
             );
     }
-    doc = doc.add(key);
-    let mut out = doc.to_string();
-    out.push('\n');
-    out
+    key
 }
 
 /// Size of a vertex's circle and its label, pixels.
