@@ -544,16 +544,7 @@ pub fn generate(
     seed: u64,
     config: &Config,
 ) -> Result<Level, GenerateError> {
-    let limits = config.limits(grammar);
-    let grammar: Cow<'_, CompiledGrammar> = if limits == *grammar.limits() {
-        Cow::Borrowed(grammar)
-    } else {
-        let mut model = grammar.model().clone();
-        model.limits = limits;
-        let compiled = crate::grammar::compile(&model)
-            .map_err(|diagnostics| GenerateError::Limits { diagnostics })?;
-        Cow::Owned(compiled)
-    };
+    let grammar = with_limits(grammar, config.limits(grammar))?;
     let grammar = grammar.as_ref();
     let geometry = grammar
         .model()
@@ -586,29 +577,23 @@ pub fn generate(
         let derive_time = started.elapsed();
         let (derivation, drawing) = match derived {
             Ok(done) => done,
-            // The seed asked for fails as a derivation does; a retry's
-            // level that cannot be derived gives way like one not laid
-            // out, unless it is the last.
-            Err(error) if index == 0 || last => {
+            Err(error) => {
                 attempts.push(Attempt {
                     seed: level_seed,
                     drawing: None,
                     unproved: None,
                     outcome: Outcome::NotDerived(error.clone()),
                 });
-                return Err(GenerateError::Derive {
-                    seed: level_seed,
-                    error,
-                    attempts,
-                });
-            }
-            Err(error) => {
-                attempts.push(Attempt {
-                    seed: level_seed,
-                    drawing: None,
-                    unproved: None,
-                    outcome: Outcome::NotDerived(error),
-                });
+                // The seed asked for fails as a derivation does; a retry's
+                // level that cannot be derived gives way like one not laid
+                // out, unless it is the last.
+                if index == 0 || last {
+                    return Err(GenerateError::Derive {
+                        seed: level_seed,
+                        error,
+                        attempts,
+                    });
+                }
                 continue;
             }
         };
@@ -644,95 +629,130 @@ pub fn generate(
                 derive_time,
             });
         };
-        let sets = match &config.room_sets {
-            Some(sets) => sets,
-            None if spec.load.is_empty() => &no_sets,
-            None => {
-                attempts.push(attempt);
-                return Err(GenerateError::NoRoomSets { attempts });
-            }
-        };
-        let problem = match crate::rooms::level_problem(&derivation.graph, spec, sets) {
-            Ok(problem) => problem,
-            Err(error) => {
-                attempts.push(attempt);
-                return Err(GenerateError::Rooms {
-                    seed: level_seed,
-                    error: Box::new(error),
-                    attempts,
-                });
-            }
-        };
-        // A problem that cannot be prepared is wrong whatever the seed.
-        let run = match Prepared::new(&problem) {
-            Ok(prepared) => prepared.run(level_seed, &config.layout_settings),
-            Err(error) => {
-                attempts.push(attempt);
-                return Err(GenerateError::Layout {
-                    seed: level_seed,
-                    error: Box::new(error),
-                    attempts,
-                });
-            }
-        };
-        let layout = match run {
-            Ok((layout, _)) => layout,
-            Err(error @ LayoutError::Limit { .. }) if n_unlaid < layout_retries && !last => {
+        let layout = match lay_out(&derivation.graph, spec, config, &no_sets, level_seed) {
+            Ok(laid_out) => laid_out,
+            Err(LayoutStop::Limit(error)) if n_unlaid < layout_retries && !last => {
                 attempt.outcome = Outcome::NotLaidOut(error);
                 attempts.push(attempt);
                 n_unlaid += 1;
                 continue;
             }
-            Err(error @ LayoutError::Limit { .. }) => {
-                attempt.outcome = Outcome::NotLaidOut(error.clone());
+            Err(stop) => {
+                if let LayoutStop::Limit(error) = &stop {
+                    attempt.outcome = Outcome::NotLaidOut(error.clone());
+                }
                 attempts.push(attempt);
-                return Err(GenerateError::NotLaidOut {
-                    seed: level_seed,
-                    error: Box::new(error),
-                    attempts,
-                });
-            }
-            Err(error) => {
-                attempts.push(attempt);
-                return Err(GenerateError::Layout {
-                    seed: level_seed,
-                    error: Box::new(error),
-                    attempts,
-                });
+                return Err(stop.into_error(level_seed, attempts));
             }
         };
         attempts.push(attempt);
-        let raster = config.tiles.then(|| {
-            rasterize(
-                &derivation.graph,
-                play.as_ref(),
-                spec,
-                &problem,
-                &layout,
-                level_seed,
-            )
-        });
         let mut level = Level {
             seed: level_seed,
             derivation,
             play,
-            layout: Some((problem, layout)),
+            layout: Some(layout),
             tiles: None,
             attempts,
             derive_time,
         };
-        return match raster {
-            None => Ok(level),
-            Some(Ok(map)) => {
-                level.tiles = Some(map);
-                Ok(level)
+        if config.tiles {
+            let (problem, placed) = level.layout.as_ref().expect("laid out just above");
+            let graph = &level.derivation.graph;
+            match rasterize(
+                graph,
+                level.play.as_ref(),
+                spec,
+                problem,
+                placed,
+                level_seed,
+            ) {
+                Ok(map) => level.tiles = Some(map),
+                Err((error, scale)) => {
+                    return Err(GenerateError::Tiles {
+                        error,
+                        scale,
+                        level: Box::new(level),
+                    })
+                }
             }
-            Some(Err((error, scale))) => Err(GenerateError::Tiles {
-                error,
-                scale,
-                level: Box::new(level),
-            }),
-        };
+        }
+        return Ok(level);
+    }
+}
+
+/// `grammar`, compiled again with `limits` when they are not its own.
+fn with_limits(
+    grammar: &CompiledGrammar,
+    limits: Limits,
+) -> Result<Cow<'_, CompiledGrammar>, GenerateError> {
+    if limits == *grammar.limits() {
+        return Ok(Cow::Borrowed(grammar));
+    }
+    let mut model = grammar.model().clone();
+    model.limits = limits;
+    let compiled = crate::grammar::compile(&model)
+        .map_err(|diagnostics| GenerateError::Limits { diagnostics })?;
+    Ok(Cow::Owned(compiled))
+}
+
+/// Why [`lay_out`] made no layout.
+enum LayoutStop {
+    /// The block loads room sets and the caller gave none.
+    NoRoomSets,
+    /// The level and the block make no layout problem.
+    Rooms(RoomsError),
+    /// The problem cannot be solved whatever the seed.
+    Unsolvable(LayoutError),
+    /// The run stopped at its limits ([`LayoutError::Limit`]): another
+    /// level may be laid out.
+    Limit(LayoutError),
+}
+
+impl LayoutStop {
+    /// The error [`generate`] ends with, with every attempt.
+    fn into_error(self, seed: u64, attempts: Vec<Attempt>) -> GenerateError {
+        match self {
+            LayoutStop::NoRoomSets => GenerateError::NoRoomSets { attempts },
+            LayoutStop::Rooms(error) => GenerateError::Rooms {
+                seed,
+                error: Box::new(error),
+                attempts,
+            },
+            LayoutStop::Unsolvable(error) => GenerateError::Layout {
+                seed,
+                error: Box::new(error),
+                attempts,
+            },
+            LayoutStop::Limit(error) => GenerateError::NotLaidOut {
+                seed,
+                error: Box::new(error),
+                attempts,
+            },
+        }
+    }
+}
+
+/// The room layout of `graph` under the `rooms` block `spec`, with the
+/// room sets of `config` (or `no_sets` when the block loads none).
+fn lay_out(
+    graph: &Graph,
+    spec: &crate::grammar::RoomsSpec,
+    config: &Config,
+    no_sets: &RoomSets,
+    seed: u64,
+) -> Result<(LayoutProblem, Layout), LayoutStop> {
+    let sets = match &config.room_sets {
+        Some(sets) => sets,
+        None if spec.load.is_empty() => no_sets,
+        None => return Err(LayoutStop::NoRoomSets),
+    };
+    let problem = crate::rooms::level_problem(graph, spec, sets).map_err(LayoutStop::Rooms)?;
+    // A problem that cannot be prepared is wrong whatever the seed.
+    let prepared = Prepared::new(&problem).map_err(LayoutStop::Unsolvable)?;
+    match prepared.run(seed, &config.layout_settings) {
+        Ok((layout, _)) => Ok((problem, layout)),
+        Err(error @ LayoutError::Limit { .. }) => Err(LayoutStop::Limit(error)),
+        Err(error) => Err(LayoutStop::Unsolvable(error)),
     }
 }
 
