@@ -190,31 +190,7 @@ impl Level {
     /// O(V + E + the key–lock pairs that `via` links name), with a
     /// `via same ATTR` statement grouping its locks by value.
     pub(crate) fn new(graph: &Graph, spec: &PlaySpec) -> Level {
-        let ignored: Vec<Symbol> = spec
-            .ignore
-            .iter()
-            .filter_map(|t| graph.tags().get(t))
-            .collect();
-        let tops = top_levels(graph);
-        // Places: top-level vertices that are not ignored.
-        let mut place_of = vec![None; graph.vertex_bound()];
-        let mut places = Vec::new();
-        for (v, x) in graph.vertices() {
-            if x.parent.is_none() && !ignored.contains(&x.tag) {
-                place_of[v.index()] = Some(places.len() as u32);
-                places.push(v);
-            }
-        }
-        // A stored vertex belongs to its top-level ancestor's place.
-        for v in graph.vertex_ids() {
-            let top = tops[v.index()];
-            let own_tag_ignored = ignored.contains(&graph.tag(v));
-            place_of[v.index()] = if own_tag_ignored {
-                None
-            } else {
-                place_of[top.index()]
-            };
-        }
+        let (places, place_of) = places(graph, spec);
         let n = places.len();
         let place = |v: VertexId| place_of[v.index()];
 
@@ -235,14 +211,98 @@ impl Level {
             .filter_map(|(v, x)| Some((v, place(v)?)).filter(|_| goal_sel.matches(x)))
             .collect();
 
-        // Locks, by what they are on; each statement's own list.
-        let mut lock_index: BTreeMap<LockRef, u32> = BTreeMap::new();
+        let mut locks = Locks::new(graph, spec, &place_of);
+        let keys = Keys::new(graph, spec, &place_of, &mut locks);
+        let Locks {
+            index: lock_index,
+            mut locks,
+            ..
+        } = locks;
+        for (g, mine) in keys.group_locks.iter().enumerate() {
+            for &l in mine {
+                locks[l as usize].groups.push(g as u32);
+            }
+        }
+        let place_locks: Vec<(u32, u32)> = locks
+            .iter()
+            .enumerate()
+            .filter_map(|(i, lock)| Some((lock.place?, i as u32)))
+            .collect();
+        let passages = Passages::new(graph, spec, &place_of, &lock_index);
+        let keys_at: Vec<(u32, u32)> = keys
+            .keys
+            .iter()
+            .enumerate()
+            .map(|(k, key)| (key.place, k as u32))
+            .collect();
+        Level {
+            places,
+            out: Rows::new(n, &passages.out),
+            into: Rows::new(n, &passages.into),
+            one_way: passages.list.iter().any(|p| !p.two_way),
+            passages: passages.list,
+            place_locks: Rows::new(n, &place_locks),
+            small_keys: keys.keys.iter().any(|k| k.small),
+            keys_at: Rows::new(n, &keys_at),
+            keys: keys.keys,
+            locks,
+            group_locks: keys.group_locks,
+            group_keys: keys.group_keys,
+            entrance,
+            goals,
+        }
+    }
+}
+
+/// The places of `graph` (top-level vertices not ignored, in id order) and
+/// every vertex's place: its own, or its top-level ancestor's for a stored
+/// vertex; `None` for an ignored vertex.
+fn places(graph: &Graph, spec: &PlaySpec) -> (Vec<VertexId>, Vec<Option<u32>>) {
+    let ignored: Vec<Symbol> = spec
+        .ignore
+        .iter()
+        .filter_map(|t| graph.tags().get(t))
+        .collect();
+    let tops = top_levels(graph);
+    let mut place_of = vec![None; graph.vertex_bound()];
+    let mut places = Vec::new();
+    for (v, x) in graph.vertices() {
+        if x.parent.is_none() && !ignored.contains(&x.tag) {
+            place_of[v.index()] = Some(places.len() as u32);
+            places.push(v);
+        }
+    }
+    for v in graph.vertex_ids() {
+        let top = tops[v.index()];
+        let own_tag_ignored = ignored.contains(&graph.tag(v));
+        place_of[v.index()] = if own_tag_ignored {
+            None
+        } else {
+            place_of[top.index()]
+        };
+    }
+    (places, place_of)
+}
+
+/// The locks of a level, by what they are on, and each key statement's
+/// own list of them.
+struct Locks {
+    index: BTreeMap<LockRef, u32>,
+    locks: Vec<Lock>,
+    /// Per key statement: its locks, in the order found.
+    of_statement: Vec<Vec<u32>>,
+}
+
+impl Locks {
+    fn new(graph: &Graph, spec: &PlaySpec, place_of: &[Option<u32>]) -> Self {
+        let place = |v: VertexId| place_of[v.index()];
+        let mut index: BTreeMap<LockRef, u32> = BTreeMap::new();
         let mut locks: Vec<Lock> = Vec::new();
-        let mut statement_locks: Vec<Vec<u32>> = Vec::with_capacity(spec.keys.len());
+        let mut of_statement: Vec<Vec<u32>> = Vec::with_capacity(spec.keys.len());
         for (s, statement) in spec.keys.iter().enumerate() {
             let mut mine = Vec::new();
             let mut add = |what: LockRef, place: Option<u32>| {
-                let i = *lock_index.entry(what).or_insert_with(|| {
+                let i = *index.entry(what).or_insert_with(|| {
                     locks.push(Lock {
                         what,
                         statements: Vec::new(),
@@ -282,10 +342,53 @@ impl Level {
                     }
                 }
             }
-            statement_locks.push(mine);
+            of_statement.push(mine);
         }
+        Locks {
+            index,
+            locks,
+            of_statement,
+        }
+    }
 
-        // Keys: each key vertex under the first statement that names it.
+    /// `via same ATTR`: per key statement, its room locks by their value
+    /// of the attribute (empty for other statements).
+    fn by_value<'g>(&self, graph: &'g Graph, spec: &PlaySpec) -> Vec<BTreeMap<&'g str, Vec<u32>>> {
+        spec.keys
+            .iter()
+            .zip(&self.of_statement)
+            .map(|(k, mine)| {
+                let mut map: BTreeMap<&str, Vec<u32>> = BTreeMap::new();
+                if let Some(KeyLink::Same(attr)) = &k.via {
+                    for &l in mine {
+                        if let LockRef::Room(v) = self.locks[l as usize].what {
+                            if let Some(value) =
+                                graph.vertex(v).and_then(|x| x.attributes.get(attr))
+                            {
+                                map.entry(value.as_str()).or_default().push(l);
+                            }
+                        }
+                    }
+                }
+                map
+            })
+            .collect()
+    }
+}
+
+/// The keys of a level, each under the first key statement that names
+/// it, and the groups of the statements without `via`.
+struct Keys {
+    keys: Vec<Key>,
+    /// Per key statement without `via`: its locks, and its keys.
+    group_locks: Vec<Vec<u32>>,
+    group_keys: Vec<Vec<u32>>,
+}
+
+impl Keys {
+    /// Also lists each key that names a lock with `via` among the lock's
+    /// keys.
+    fn new(graph: &Graph, spec: &PlaySpec, place_of: &[Option<u32>], locks: &mut Locks) -> Self {
         let key_sels: Vec<Selector<'_>> = spec
             .keys
             .iter()
@@ -299,40 +402,21 @@ impl Level {
                 LockSpec::Door(_) => None,
             })
             .collect();
-        // `via same ATTR`: a statement's locks by their value.
-        let by_value: Vec<BTreeMap<&str, Vec<u32>>> = spec
-            .keys
-            .iter()
-            .zip(&statement_locks)
-            .map(|(k, mine)| {
-                let mut map: BTreeMap<&str, Vec<u32>> = BTreeMap::new();
-                if let Some(KeyLink::Same(attr)) = &k.via {
-                    for &l in mine {
-                        if let LockRef::Room(v) = locks[l as usize].what {
-                            if let Some(value) =
-                                graph.vertex(v).and_then(|x| x.attributes.get(attr))
-                            {
-                                map.entry(value.as_str()).or_default().push(l);
-                            }
-                        }
-                    }
-                }
-                map
-            })
-            .collect();
+        let by_value = locks.by_value(graph, spec);
         let mut group_of_statement = vec![None; spec.keys.len()];
         let mut group_locks = Vec::new();
         for (s, k) in spec.keys.iter().enumerate() {
             if k.via.is_none() {
                 group_of_statement[s] = Some(group_locks.len() as u32);
-                group_locks.push(statement_locks[s].clone());
+                group_locks.push(locks.of_statement[s].clone());
             }
         }
         let mut group_keys = vec![Vec::new(); group_locks.len()];
         let mut keys = Vec::new();
-        let mut keys_at = Vec::new();
         for (v, x) in graph.vertices() {
-            let Some(p) = place(v) else { continue };
+            let Some(p) = place_of[v.index()] else {
+                continue;
+            };
             let Some(s) = key_sels.iter().position(|sel| sel.matches(x)) else {
                 continue;
             };
@@ -351,29 +435,13 @@ impl Level {
                         .unwrap_or_default(),
                 ),
                 (Some(KeyLink::Edge(link)), _) => {
-                    let mut listed = Vec::new();
-                    if let (Some(kind), Some(lock_sel)) = (link_kind(graph, link), &lock_sels[s]) {
-                        for inc in graph.incidences(v) {
-                            let u = inc.other;
-                            if u == v || !inc.kind.fits(kind) {
-                                continue;
-                            }
-                            let is_lock = graph.vertex(u).is_some_and(|y| lock_sel.matches(y));
-                            if let Some(&l) = lock_index.get(&LockRef::Room(u)).filter(|_| is_lock)
-                            {
-                                listed.push(l);
-                            }
-                        }
-                    }
-                    listed.sort_unstable();
-                    listed.dedup();
-                    Opens::Listed(listed)
+                    Opens::Listed(linked_locks(graph, v, link, lock_sels[s].as_ref(), locks))
                 }
                 (None, None) => unreachable!("a statement without `via` has a group"),
             };
             if let Opens::Listed(listed) = &opens {
                 for &l in listed {
-                    locks[l as usize].keys.push(k);
+                    locks.locks[l as usize].keys.push(k);
                 }
             }
             keys.push(Key {
@@ -383,37 +451,76 @@ impl Level {
                 small: statement.small,
                 opens,
             });
-            keys_at.push((p, k));
         }
-        for (g, mine) in group_locks.iter().enumerate() {
-            for &l in mine {
-                locks[l as usize].groups.push(g as u32);
+        Keys {
+            keys,
+            group_locks,
+            group_keys,
+        }
+    }
+}
+
+/// The room locks that key `v` names by a `via` edge `link`: the lock
+/// vertices (matched by `lock_sel`) at the other end of such an edge, in
+/// increasing lock order.
+fn linked_locks(
+    graph: &Graph,
+    v: VertexId,
+    link: &LinkEdge,
+    lock_sel: Option<&Selector<'_>>,
+    locks: &Locks,
+) -> Vec<u32> {
+    let mut listed = Vec::new();
+    if let (Some(kind), Some(lock_sel)) = (link_kind(graph, link), lock_sel) {
+        for inc in graph.incidences(v) {
+            let u = inc.other;
+            if u == v || !inc.kind.fits(kind) {
+                continue;
+            }
+            let is_lock = graph.vertex(u).is_some_and(|y| lock_sel.matches(y));
+            if let Some(&l) = locks.index.get(&LockRef::Room(u)).filter(|_| is_lock) {
+                listed.push(l);
             }
         }
-        let place_locks: Vec<(u32, u32)> = locks
-            .iter()
-            .enumerate()
-            .filter_map(|(i, lock)| Some((lock.place?, i as u32)))
-            .collect();
+    }
+    listed.sort_unstable();
+    listed.dedup();
+    listed
+}
 
-        // Passages.
+/// The passages of a level (non-cosmetic edges between two places) and
+/// the steps along them, out of and into each place.
+struct Passages {
+    list: Vec<Passage>,
+    out: Vec<(u32, Step)>,
+    into: Vec<(u32, Step)>,
+}
+
+impl Passages {
+    fn new(
+        graph: &Graph,
+        spec: &PlaySpec,
+        place_of: &[Option<u32>],
+        lock_index: &BTreeMap<LockRef, u32>,
+    ) -> Self {
         let one_way_mode = spec.directed == Directed::OneWay;
-        let mut passages = Vec::new();
+        let mut list = Vec::new();
         let mut out = Vec::new();
         let mut into = Vec::new();
         for (e, edge) in graph.edges() {
             if edge.cosmetic {
                 continue;
             }
-            let (Some(a), Some(b)) = (place(edge.source), place(edge.target)) else {
+            let (Some(a), Some(b)) = (place_of[edge.source.index()], place_of[edge.target.index()])
+            else {
                 continue;
             };
             if a == b {
                 continue;
             }
-            let i = passages.len() as u32;
+            let i = list.len() as u32;
             let two_way = !(edge.directed && one_way_mode);
-            passages.push(Passage {
+            list.push(Passage {
                 edge: e,
                 two_way,
                 lock: lock_index.get(&LockRef::Door(e)).copied(),
@@ -425,26 +532,11 @@ impl Level {
                 into.push((a, Step { to: b, passage: i }));
             }
         }
-        let one_way = passages.iter().any(|p| !p.two_way);
-        let small_keys = keys.iter().any(|k| k.small);
-        Level {
-            places,
-            out: Rows::new(n, &out),
-            into: Rows::new(n, &into),
-            passages,
-            place_locks: Rows::new(n, &place_locks),
-            keys,
-            keys_at: Rows::new(n, &keys_at),
-            locks,
-            group_locks,
-            group_keys,
-            entrance,
-            goals,
-            one_way,
-            small_keys,
-        }
+        Passages { list, out, into }
     }
+}
 
+impl Level {
     /// The locks key `k` opens.
     pub(crate) fn opens(&self, k: u32) -> &[u32] {
         match &self.keys[k as usize].opens {
