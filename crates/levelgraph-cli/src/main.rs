@@ -23,7 +23,7 @@ use levelgraph::formats::{
 use levelgraph::geometric::GeometrySettings;
 use levelgraph::grammar::{self, CompiledGrammar, GrammarError};
 use levelgraph::lint::lint_report;
-use levelgraph::pipeline::{self, Attempt, Config, GenerateError, Outcome, Unproved};
+use levelgraph::pipeline::{self, Attempt, Config, GenerateError, Level, Outcome, Unproved};
 use levelgraph::play::PlayReport;
 use levelgraph::tiles::{TileMap, TilesError};
 use levelgraph::{DeriveError, Graph};
@@ -286,7 +286,12 @@ fn generate(
         report_geometric_grid(grammar);
         return Err(Failure::BadInput);
     }
-    let mut config = Config::new().allow_unfinishable(allow_unfinishable);
+    formats.sort();
+    formats.dedup();
+    let mut config = Config::new()
+        .allow_unfinishable(allow_unfinishable)
+        .with_layout(formats.contains(&Format::Layout))
+        .with_tiles(formats.contains(&Format::Tiles));
     if geometric {
         // The header's own settings win over these.
         config = config.with_geometry(GeometrySettings::default());
@@ -294,25 +299,8 @@ fn generate(
     if let Some(host) = host {
         config = config.with_host(load_host(host, grammar)?);
     }
-    formats.sort();
-    formats.dedup();
-    // The room layout and its tile map when the grammar says which
-    // templates its tags use; the Edgar room sets its `rooms` block loads
-    // are read here, and a file that cannot be read is reported where the
-    // first level's layout would begin.
-    config = config
-        .with_layout(formats.contains(&Format::Layout))
-        .with_tiles(formats.contains(&Format::Tiles));
-    let wants_layout = formats.contains(&Format::Layout) || formats.contains(&Format::Tiles);
-    let rooms = grammar.model().rooms.as_ref().filter(|_| wants_layout);
     let base = path.unwrap_or(Path::new("grammar"));
-    let mut unread_sets = None;
-    if let Some(spec) = rooms {
-        match layout::load_room_sets(spec, base) {
-            Ok(sets) => config = config.with_room_sets(sets),
-            Err(message) => unread_sets = Some(message),
-        }
-    }
+    let (config, unread_sets) = with_room_sets(config, grammar, &formats, base);
     let what = format!("the level of grammar {}", grammar.name());
     let (level, tiles_error) = match pipeline::generate(grammar, seed, &config) {
         Ok(level) => (level, None),
@@ -337,87 +325,28 @@ fn generate(
     let level_seed = level.seed;
     let rejected: Vec<&Unproved> = level.rejected().collect();
     play::note_rejected(&rejected);
-    let failed: Vec<String> = level
-        .attempts
-        .iter()
-        .filter_map(|a| match a.outcome {
-            Outcome::NotDerived(_) => Some(format!("seed {} (not derived)", a.seed)),
-            Outcome::NotLaidOut(_) => Some(format!("seed {} (not laid out)", a.seed)),
-            _ => None,
-        })
-        .collect();
-    if !failed.is_empty() {
-        eprintln!(
-            "note: the level of attempt {} (seed {level_seed}) was {} after {}",
-            level.attempts.len(),
-            if level.layout.is_some() {
-                "laid out"
-            } else {
-                "derived"
-            },
-            failed.join(", ")
-        );
-    }
+    note_gave_way(&level);
     let derivation = &level.derivation;
     let report = level.play.as_ref();
     let alphabet = grammar.alphabet();
     let title = format!("{} — seed {level_seed}", grammar.name());
     let graph = &derivation.graph;
-    let positions = if geometric {
-        // The derivation's own drawing.
-        let mut positions = vec![None; graph.vertex_bound()];
-        for (v, x) in graph.vertices() {
-            positions[v.index()] = x.position;
-        }
-        positions
-    } else if formats.contains(&Format::Svg) || formats.contains(&Format::Txt) {
-        let config = ForceConfig::for_picture(level_seed);
-        let drawing = draw(graph, &config);
-        if drawing.iterations < config.iterations {
-            eprintln!(
-                "note: the picture's force-directed drawing made {} of {} iterations: {} top-level vertices reach its work limit",
-                drawing.iterations,
-                config.iterations,
-                drawing.vertices
-            );
-        }
-        drawing.positions
-    } else {
-        Vec::new()
+    let wants_picture = formats.contains(&Format::Svg) || formats.contains(&Format::Txt);
+    let positions = picture_positions(graph, geometric, wants_picture, level_seed);
+    let picture = Picture {
+        alphabet: &alphabet,
+        title: &title,
+        positions: &positions,
     };
-    let mut files: Vec<(String, Vec<u8>)> = formats
-        .iter()
-        .filter_map(|format| match format {
-            Format::Json => Some(("mission.json", {
-                let doc = MissionDoc::from_derivation(derivation);
-                match report {
-                    Some(r) => doc.with_play(r, graph),
-                    None => doc,
-                }
-                .to_json()
-            })),
-            Format::Dot => Some(("mission.dot", to_dot(graph, &alphabet, &title))),
-            Format::Svg => Some((
-                "mission.svg",
-                to_svg_numbered(graph, &positions, &alphabet, &title, &entered(report)),
-            )),
-            Format::Graphml => Some(("mission.graphml", to_graphml(graph, &alphabet, &title))),
-            Format::Txt => Some(("mission.txt", to_graph_text(graph, &positions))),
-            Format::Layout | Format::Tiles => None,
-        })
-        .map(|(name, text)| (name.to_owned(), text.into_bytes()))
-        .collect();
+    let mut files = mission_files(&formats, derivation, report, &picture);
     if let Some((problem, l)) = &level.layout {
         if formats.contains(&Format::Layout) {
-            let doc = levelgraph::formats::LayoutDoc::new(problem, l, level_seed);
-            let doc = match report {
-                Some(r) => doc.with_play(r, graph),
-                None => doc,
-            };
-            files.push(("layout.json".to_owned(), doc.to_json().into_bytes()));
-            files.push((
-                "layout.svg".to_owned(),
-                levelgraph::formats::layout_svg(problem, l, &alphabet, &title).into_bytes(),
+            files.extend(layout_files(
+                problem,
+                l,
+                level_seed,
+                report.map(|r| (r, graph)),
+                &picture,
             ));
         }
         if formats.contains(&Format::Tiles) {
@@ -429,17 +358,8 @@ fn generate(
             }
         }
     }
-    let unlaid: Vec<&str> = [(Format::Layout, "layout"), (Format::Tiles, "tiles")]
-        .into_iter()
-        .filter(|(f, _)| named && level.layout.is_none() && formats.contains(f))
-        .map(|(_, name)| name)
-        .collect();
-    if !unlaid.is_empty() {
-        eprintln!(
-            "note: `--formats {}` not written: grammar `{}` has no `rooms` block, so it is not laid out",
-            unlaid.join(","),
-            grammar.name()
-        );
+    if named && level.layout.is_none() {
+        note_not_laid_out(grammar, &formats);
     }
     let files: Vec<(&str, &[u8])> = files
         .iter()
@@ -454,11 +374,25 @@ fn generate(
     } else {
         out.display().to_string()
     };
-    let finished = match report {
+    say_summary(grammar, &level, &rejected, &written)
+}
+
+/// The summary line of `generate`: the level's size, stop reason, whether
+/// it can be finished (and what gave way before it), the derivation's time
+/// and where the files went.
+fn say_summary(
+    grammar: &CompiledGrammar,
+    level: &Level,
+    rejected: &[&Unproved],
+    written: &str,
+) -> Result<(), Failure> {
+    let derivation = &level.derivation;
+    let graph = &derivation.graph;
+    let finished = match &level.play {
         Some(r) if r.is_completable() => format!(
             ", can be finished in {}{}",
             output::counted(r.playthrough.len() as u64, "step"),
-            play::rejected_summary(&rejected)
+            play::rejected_summary(rejected)
         ),
         Some(_) => ", cannot be proved completable".to_owned(),
         None => String::new(),
@@ -473,6 +407,163 @@ fn generate(
         level.derive_time.as_secs_f64() * 1e3,
         written
     ))
+}
+
+/// A note on stderr naming the attempts whose level was not derived or
+/// not laid out before `level`'s.
+fn note_gave_way(level: &Level) {
+    let failed: Vec<String> = level
+        .attempts
+        .iter()
+        .filter_map(|a| match a.outcome {
+            Outcome::NotDerived(_) => Some(format!("seed {} (not derived)", a.seed)),
+            Outcome::NotLaidOut(_) => Some(format!("seed {} (not laid out)", a.seed)),
+            _ => None,
+        })
+        .collect();
+    if !failed.is_empty() {
+        eprintln!(
+            "note: the level of attempt {} (seed {}) was {} after {}",
+            level.attempts.len(),
+            level.seed,
+            if level.layout.is_some() {
+                "laid out"
+            } else {
+                "derived"
+            },
+            failed.join(", ")
+        );
+    }
+}
+
+/// Where the pictures put each vertex: a geometric derivation's own
+/// drawing, else a force-directed drawing when a picture or the text
+/// export is wanted (with a note when its work limit cut it short).
+fn picture_positions(
+    graph: &Graph,
+    geometric: bool,
+    wanted: bool,
+    seed: u64,
+) -> Vec<Option<levelgraph::graph::Point>> {
+    if geometric {
+        let mut positions = vec![None; graph.vertex_bound()];
+        for (v, x) in graph.vertices() {
+            positions[v.index()] = x.position;
+        }
+        positions
+    } else if wanted {
+        let config = ForceConfig::for_picture(seed);
+        let drawing = draw(graph, &config);
+        if drawing.iterations < config.iterations {
+            eprintln!(
+                "note: the picture's force-directed drawing made {} of {} iterations: {} top-level vertices reach its work limit",
+                drawing.iterations,
+                config.iterations,
+                drawing.vertices
+            );
+        }
+        drawing.positions
+    } else {
+        Vec::new()
+    }
+}
+
+/// `config` with the Edgar room sets the grammar's `rooms` block loads,
+/// when a layout or tile map is wanted; a file that cannot be read is
+/// returned as a message, to be reported where the first level's layout
+/// would begin.
+fn with_room_sets(
+    config: Config,
+    grammar: &CompiledGrammar,
+    formats: &[Format],
+    base: &Path,
+) -> (Config, Option<String>) {
+    let wants_layout = formats.contains(&Format::Layout) || formats.contains(&Format::Tiles);
+    match grammar.model().rooms.as_ref().filter(|_| wants_layout) {
+        Some(spec) => match layout::load_room_sets(spec, base) {
+            Ok(sets) => (config.with_room_sets(sets), None),
+            Err(message) => (config, Some(message)),
+        },
+        None => (config, None),
+    }
+}
+
+/// layout.json (with the play section when there is a report on the
+/// level's graph) and layout.svg.
+fn layout_files(
+    problem: &levelgraph::layout::LayoutProblem,
+    layout: &levelgraph::layout::Layout,
+    seed: u64,
+    play: Option<(&PlayReport, &Graph)>,
+    picture: &Picture,
+) -> [(String, Vec<u8>); 2] {
+    let doc = levelgraph::formats::LayoutDoc::new(problem, layout, seed);
+    let doc = match play {
+        Some((r, graph)) => doc.with_play(r, graph),
+        None => doc,
+    };
+    let svg = levelgraph::formats::layout_svg(problem, layout, picture.alphabet, picture.title);
+    [
+        ("layout.json".to_owned(), doc.to_json().into_bytes()),
+        ("layout.svg".to_owned(), svg.into_bytes()),
+    ]
+}
+
+/// A note that the layout or tile map asked for by name was not written:
+/// the grammar has no `rooms` block.
+fn note_not_laid_out(grammar: &CompiledGrammar, formats: &[Format]) {
+    let unlaid: Vec<&str> = [(Format::Layout, "layout"), (Format::Tiles, "tiles")]
+        .into_iter()
+        .filter(|(f, _)| formats.contains(f))
+        .map(|(_, name)| name)
+        .collect();
+    if !unlaid.is_empty() {
+        eprintln!(
+            "note: `--formats {}` not written: grammar `{}` has no `rooms` block, so it is not laid out",
+            unlaid.join(","),
+            grammar.name()
+        );
+    }
+}
+
+/// What the mission pictures share: tag colours, title, positions.
+struct Picture<'a> {
+    alphabet: &'a levelgraph::alphabet::Alphabet,
+    title: &'a str,
+    positions: &'a [Option<levelgraph::graph::Point>],
+}
+
+/// The mission graph's files among `formats`: name and bytes.
+fn mission_files(
+    formats: &[Format],
+    derivation: &levelgraph::Derivation,
+    report: Option<&PlayReport>,
+    picture: &Picture,
+) -> Vec<(String, Vec<u8>)> {
+    let graph = &derivation.graph;
+    let (alphabet, title, positions) = (picture.alphabet, picture.title, picture.positions);
+    formats
+        .iter()
+        .filter_map(|format| match format {
+            Format::Json => Some(("mission.json", {
+                let doc = MissionDoc::from_derivation(derivation);
+                match report {
+                    Some(r) => doc.with_play(r, graph),
+                    None => doc,
+                }
+                .to_json()
+            })),
+            Format::Dot => Some(("mission.dot", to_dot(graph, alphabet, title))),
+            Format::Svg => Some((
+                "mission.svg",
+                to_svg_numbered(graph, positions, alphabet, title, &entered(report)),
+            )),
+            Format::Graphml => Some(("mission.graphml", to_graphml(graph, alphabet, title))),
+            Format::Txt => Some(("mission.txt", to_graph_text(graph, positions))),
+            Format::Layout | Format::Tiles => None,
+        })
+        .map(|(name, text)| (name.to_owned(), text.into_bytes()))
+        .collect()
 }
 
 /// What each attempt of `generate` printed as it went: a geometric
