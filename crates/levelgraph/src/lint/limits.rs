@@ -19,14 +19,20 @@
 
 use super::location;
 use crate::diagnostic::{Diagnostic, Location, Severity};
-use crate::grammar::{Grammar, WILDCARD};
+use crate::grammar::{Grammar, Rule, WILDCARD};
 use crate::union_find::UnionFind;
 
 /// Findings about the header limits, start rules and the rule limits.
 pub(super) fn check(model: &Grammar, out: &mut Vec<Diagnostic>) {
-    let start = model.start.as_str();
-    let rule_at = |i: usize| location(model.rules[i].span, format!("rules[{i}]"));
+    check_header(model, out);
+    check_start_rules(model, out);
+    for (i, rule) in model.rules.iter().enumerate() {
+        check_rule(model, i, rule, out);
+    }
+}
 
+/// The header's limits agree with each other.
+fn check_header(model: &Grammar, out: &mut Vec<Diagnostic>) {
     let limits = &model.limits;
     if limits.min_vertices > limits.max_vertices {
         out.push(
@@ -43,7 +49,14 @@ pub(super) fn check(model: &Grammar, out: &mut Vec<Diagnostic>) {
             .with_hint("lower min_vertices or raise max_vertices in the grammar header"),
         );
     }
+}
 
+/// There is a start rule, the start symbol appears only as its one-vertex
+/// pattern, never on a right-hand side, and no one-vertex `*` pattern can
+/// fire before it.
+fn check_start_rules(model: &Grammar, out: &mut Vec<Diagnostic>) {
+    let start = model.start.as_str();
+    let rule_at = |i: usize| location(model.rules[i].span, format!("rules[{i}]"));
     let mut has_start_rule = false;
     for (i, rule) in model.rules.iter().enumerate() {
         let mentions_start = rule
@@ -126,122 +139,134 @@ pub(super) fn check(model: &Grammar, out: &mut Vec<Diagnostic>) {
             )),
         );
     }
+}
 
-    for (i, rule) in model.rules.iter().enumerate() {
-        let is_start_rule = rule.lhs.vertices.len() == 1 && rule.lhs.vertices[0].tags == [start];
-        // Grid rules (graph rewriting on a grid) are held together and
-        // placed by grid offsets, not by edges: the rule limits below do
-        // not apply.
-        // In a geometric grammar offsets are the rule's drawing instead.
-        let grid_rule =
-            model.geometry.is_none() && rule.lhs.vertices.iter().any(|v| v.offset.is_some());
-        if grid_rule && model.grid.is_none() {
+/// The rule limits of rule `i`: a connected pattern and right-hand sides,
+/// an edge to place new vertices against, every pattern vertex kept, and
+/// `where not` conditions that can fail.
+fn check_rule(model: &Grammar, i: usize, rule: &Rule, out: &mut Vec<Diagnostic>) {
+    let start = model.start.as_str();
+    let rule_at = |i: usize| location(model.rules[i].span, format!("rules[{i}]"));
+    let is_start_rule = rule.lhs.vertices.len() == 1 && rule.lhs.vertices[0].tags == [start];
+    // Grid rules (graph rewriting on a grid) are held together and
+    // placed by grid offsets, not by edges: the rule limits below do
+    // not apply.
+    // In a geometric grammar offsets are the rule's drawing instead.
+    let grid_rule =
+        model.geometry.is_none() && rule.lhs.vertices.iter().any(|v| v.offset.is_some());
+    if grid_rule && model.grid.is_none() {
+        out.push(
+            Diagnostic::new(
+                Severity::Warning,
+                format!(
+                    "rule `{}` has grid offsets, but the grammar has no `grid`: it matches only a host whose vertices have cells",
+                    rule.name
+                ),
+                rule_at(i),
+            )
+            .with_hint("add `grid ROWS x COLUMNS of TAG` to the grammar header, or derive from such a host with `generate --host`"),
+        );
+    }
+    if !is_start_rule && !grid_rule && rule.lhs.vertices.len() < 2 {
+        out.push(
+            Diagnostic::new(
+                Severity::Warning,
+                format!("rule `{}`: the pattern has one vertex, so the rule is not context-sensitive", rule.name),
+                rule_at(i),
+            )
+            .with_hint("the rule limits: a non-start rule needs an edge in its pattern to place new vertices against (docs/grammar-language.md, section 10.2)"),
+        );
+    }
+    let lhs_names: Vec<&str> = rule.lhs.vertices.iter().map(|v| v.name.as_str()).collect();
+    // A stored vertex is connected to what it is stored in.
+    let lhs_pairs = rule
+        .lhs
+        .edges
+        .iter()
+        .filter(|e| !e.cosmetic)
+        .map(|e| (e.source.as_str(), e.target.as_str()))
+        .chain(
+            rule.lhs
+                .inside
+                .iter()
+                .map(|c| (c.child.as_str(), c.parent.as_str())),
+        );
+    if !grid_rule && !connected(&lhs_names, lhs_pairs) {
+        out.push(not_connected(&rule.name, "pattern", rule_at(i)));
+    }
+    for (k, cond) in rule.where_not.iter().enumerate() {
+        // Nothing of its own to look for: the condition is met by every
+        // match, so it rejects them all.
+        let only_matched = cond
+            .vertices
+            .iter()
+            .all(|v| lhs_names.contains(&v.name.as_str()));
+        if only_matched && cond.edges.is_empty() && cond.inside.is_empty() {
             out.push(
                 Diagnostic::new(
                     Severity::Warning,
                     format!(
-                        "rule `{}` has grid offsets, but the grammar has no `grid`: it matches only a host whose vertices have cells",
-                        rule.name
+                        "rule `{}`: `where not` condition {} names only pattern vertices and no edge or containment, so every match meets it and the rule never applies",
+                        rule.name,
+                        k + 1
                     ),
-                    rule_at(i),
+                    cond.vertices
+                        .first()
+                        .map_or_else(|| rule_at(i), |v| location(v.span, format!("rules[{i}].where_not[{k}]"))),
                 )
-                .with_hint("add `grid ROWS x COLUMNS of TAG` to the grammar header, or derive from such a host with `generate --host`"),
+                .with_hint("a condition rejects a match when it can be found next to it: give it an edge, a containment or a vertex of its own"),
             );
         }
-        if !is_start_rule && !grid_rule && rule.lhs.vertices.len() < 2 {
-            out.push(
-                Diagnostic::new(
-                    Severity::Warning,
-                    format!("rule `{}`: the pattern has one vertex, so the rule is not context-sensitive", rule.name),
-                    rule_at(i),
-                )
-                .with_hint("the rule limits: a non-start rule needs an edge in its pattern to place new vertices against (docs/grammar-language.md, section 10.2)"),
-            );
-        }
-        let lhs_names: Vec<&str> = rule.lhs.vertices.iter().map(|v| v.name.as_str()).collect();
-        // A stored vertex is connected to what it is stored in.
-        let lhs_pairs = rule
-            .lhs
+    }
+    check_right_sides(i, rule, grid_rule, out);
+}
+
+/// Rule `i`'s right-hand sides are connected (unless it is a grid rule)
+/// and keep every pattern vertex.
+fn check_right_sides(i: usize, rule: &Rule, grid_rule: bool, out: &mut Vec<Diagnostic>) {
+    let rule_at = |i: usize| location(rule.span, format!("rules[{i}]"));
+    let several = rule.rhs.len() > 1;
+    for (k, alt) in rule.rhs.iter().enumerate() {
+        let side = if several {
+            format!("right-hand side {}", k + 1)
+        } else {
+            "right-hand side".to_owned()
+        };
+        let rhs_names: Vec<&str> = alt.vertices.iter().map(|v| v.name.as_str()).collect();
+        let pairs = alt
             .edges
             .iter()
             .filter(|e| !e.cosmetic)
             .map(|e| (e.source.as_str(), e.target.as_str()))
             .chain(
-                rule.lhs
-                    .inside
+                alt.inside
                     .iter()
                     .map(|c| (c.child.as_str(), c.parent.as_str())),
             );
-        if !grid_rule && !connected(&lhs_names, lhs_pairs) {
-            out.push(not_connected(&rule.name, "pattern", rule_at(i)));
+        if !grid_rule && !connected(&rhs_names, pairs) {
+            out.push(not_connected(&rule.name, &side, rule_at(i)));
         }
-        for (k, cond) in rule.where_not.iter().enumerate() {
-            // Nothing of its own to look for: the condition is met by every
-            // match, so it rejects them all.
-            let only_matched = cond
-                .vertices
-                .iter()
-                .all(|v| lhs_names.contains(&v.name.as_str()));
-            if only_matched && cond.edges.is_empty() && cond.inside.is_empty() {
+        for v in &rule.lhs.vertices {
+            if !rhs_names.contains(&v.name.as_str()) {
+                let which = if several {
+                    format!(" in right-hand side {}", k + 1)
+                } else {
+                    String::new()
+                };
                 out.push(
                     Diagnostic::new(
                         Severity::Warning,
                         format!(
-                            "rule `{}`: `where not` condition {} names only pattern vertices and no edge or containment, so every match meets it and the rule never applies",
-                            rule.name,
-                            k + 1
+                            "rule `{}`: pattern vertex `{}` is not on the right{which}, so it is deleted",
+                            rule.name, v.name
                         ),
-                        cond.vertices
-                            .first()
-                            .map_or_else(|| rule_at(i), |v| location(v.span, format!("rules[{i}].where_not[{k}]"))),
+                        location(v.span, format!("rules[{i}].lhs")),
                     )
-                    .with_hint("a condition rejects a match when it can be found next to it: give it an edge, a containment or a vertex of its own"),
+                    .with_hint(format!(
+                        "the rule limits: every pattern vertex is kept on the right; write `({})` there to keep it",
+                        v.name
+                    )),
                 );
-            }
-        }
-        let several = rule.rhs.len() > 1;
-        for (k, alt) in rule.rhs.iter().enumerate() {
-            let side = if several {
-                format!("right-hand side {}", k + 1)
-            } else {
-                "right-hand side".to_owned()
-            };
-            let rhs_names: Vec<&str> = alt.vertices.iter().map(|v| v.name.as_str()).collect();
-            let pairs = alt
-                .edges
-                .iter()
-                .filter(|e| !e.cosmetic)
-                .map(|e| (e.source.as_str(), e.target.as_str()))
-                .chain(
-                    alt.inside
-                        .iter()
-                        .map(|c| (c.child.as_str(), c.parent.as_str())),
-                );
-            if !grid_rule && !connected(&rhs_names, pairs) {
-                out.push(not_connected(&rule.name, &side, rule_at(i)));
-            }
-            for v in &rule.lhs.vertices {
-                if !rhs_names.contains(&v.name.as_str()) {
-                    let which = if several {
-                        format!(" in right-hand side {}", k + 1)
-                    } else {
-                        String::new()
-                    };
-                    out.push(
-                        Diagnostic::new(
-                            Severity::Warning,
-                            format!(
-                                "rule `{}`: pattern vertex `{}` is not on the right{which}, so it is deleted",
-                                rule.name, v.name
-                            ),
-                            location(v.span, format!("rules[{i}].lhs")),
-                        )
-                        .with_hint(format!(
-                            "the rule limits: every pattern vertex is kept on the right; write `({})` there to keep it",
-                            v.name
-                        )),
-                    );
-                }
             }
         }
     }
