@@ -18,14 +18,15 @@ use crate::layout::{CorridorSpec, DoorRule, LayoutProblem, RoomSpec, RoomTemplat
 pub enum RoomsError {
     /// A name in a set, `use` or `corridors` line that is no template or
     /// set.
-    #[error("rooms block: {place}: unknown template or set `{name}` (known: {known})")]
+    #[error("rooms block: {place}: unknown template or set `{name}` (known: {})", known_names(.known))]
     Unknown {
         /// The name.
         name: String,
-        /// Where it is used (`set basic`, `use goal`, `corridors`).
-        place: String,
-        /// The names that exist.
-        known: String,
+        /// Where it is used.
+        place: RoomsPlace,
+        /// The names that exist: templates, sets and loaded Edgar sets,
+        /// sorted.
+        known: Vec<String>,
     },
     /// Sets that contain each other.
     #[error("rooms block: set `{0}` contains itself")]
@@ -52,6 +53,37 @@ pub enum RoomsError {
     Edgar(#[from] EdgarError),
 }
 
+/// Where a `rooms` block names a template or set.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum RoomsPlace {
+    /// A member of `set NAME`.
+    Set(String),
+    /// A `use` line, with its tags.
+    Use(Vec<String>),
+    /// The `corridors` line.
+    Corridors,
+}
+
+impl std::fmt::Display for RoomsPlace {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RoomsPlace::Set(name) => write!(f, "set {name}"),
+            RoomsPlace::Use(tags) => write!(f, "use {}", tags.join(" ")),
+            RoomsPlace::Corridors => f.write_str("corridors"),
+        }
+    }
+}
+
+/// `names` as a message lists them: comma-separated, or "none".
+fn known_names(names: &[String]) -> String {
+    if names.is_empty() {
+        "none".to_owned()
+    } else {
+        names.join(", ")
+    }
+}
+
 /// The layout problem of `graph` under `spec`, with `loaded` holding the
 /// Edgar room sets of the block's `load` lines (read by the caller).
 /// Rooms are named by vertex id and come in id order; a geometric
@@ -75,7 +107,7 @@ pub fn level_problem(
     let mut default: Option<Vec<usize>> = None;
     let mut by_tag: Vec<(String, Vec<usize>)> = Vec::new();
     for u in &spec.uses {
-        let place = format!("use {}", u.tags.join(" "));
+        let place = RoomsPlace::Use(u.tags.clone());
         let mut list = Vec::new();
         for m in &u.members {
             for t in r.resolve(m, &place, 0)? {
@@ -135,7 +167,7 @@ pub fn level_problem(
     } else {
         let mut list = Vec::new();
         for m in &spec.corridors {
-            for t in r.resolve(m, "corridors", 0)? {
+            for t in r.resolve(m, &RoomsPlace::Corridors, 0)? {
                 if !list.contains(&t) {
                     list.push(t);
                 }
@@ -183,7 +215,12 @@ struct Resolver<'a> {
 const MAX_DEPTH: usize = 256;
 
 impl Resolver<'_> {
-    fn resolve(&mut self, name: &str, place: &str, depth: usize) -> Result<Vec<usize>, RoomsError> {
+    fn resolve(
+        &mut self,
+        name: &str,
+        place: &RoomsPlace,
+        depth: usize,
+    ) -> Result<Vec<usize>, RoomsError> {
         if let Some(t) = self.spec.templates.iter().find(|t| t.name == name) {
             return Ok(vec![self.add(t.build(self.spec.door)?)]);
         }
@@ -199,7 +236,7 @@ impl Resolver<'_> {
             }
             let mut out = Vec::new();
             for m in &set.members {
-                for t in self.resolve(m, &format!("set {}", set.name), depth + 1)? {
+                for t in self.resolve(m, &RoomsPlace::Set(set.name.clone()), depth + 1)? {
                     if !out.contains(&t) {
                         out.push(t);
                     }
@@ -211,7 +248,7 @@ impl Resolver<'_> {
         }
         let set = name.split('/').next().unwrap_or(name);
         if self.loaded.contains(set) {
-            let built = self.loaded.templates(name, place)?;
+            let built = self.loaded.templates(name, &place.to_string())?;
             return Ok(built.into_iter().map(|t| self.add(t)).collect());
         }
         let mut known: Vec<String> = self
@@ -225,12 +262,8 @@ impl Resolver<'_> {
         known.sort();
         Err(RoomsError::Unknown {
             name: name.to_owned(),
-            place: place.to_owned(),
-            known: if known.is_empty() {
-                "none".into()
-            } else {
-                known.join(", ")
-            },
+            place: place.clone(),
+            known,
         })
     }
 
