@@ -12,10 +12,9 @@ use std::collections::BTreeSet;
 
 use super::location;
 use crate::diagnostic::{Diagnostic, Severity};
-use crate::grammar::{Grammar, Rule, WILDCARD};
+use crate::grammar::{Grammar, Recipe, Rule, WILDCARD};
 
 pub(super) fn check(model: &Grammar, out: &mut Vec<Diagnostic>) {
-    let rule_at = |i: usize| location(model.rules[i].span, format!("rules[{i}]"));
     let mut produced: BTreeSet<&str> = BTreeSet::from([model.start.as_str()]);
     if let Some(grid) = &model.grid {
         produced.insert(grid.tag.as_str());
@@ -26,101 +25,126 @@ pub(super) fn check(model: &Grammar, out: &mut Vec<Diagnostic>) {
             let all: Vec<usize> = (0..model.rules.len()).collect();
             fixpoint(model, &all, &mut produced, &mut can_fire);
         }
-        Some(recipe) => {
-            let mut in_some_stage = vec![false; model.rules.len()];
-            let mut reported_by_stage = vec![false; model.rules.len()];
-            for (si, stage) in recipe.stages.iter().enumerate() {
-                let members: Vec<usize> = stage
-                    .rules
-                    .iter()
-                    .filter_map(|sr| model.rules.iter().position(|r| r.name == sr.rule))
-                    .collect();
-                members.iter().for_each(|&r| in_some_stage[r] = true);
-                let runs = members.iter().any(|&r| fires(&model.rules[r], &produced));
-                // (A stage that can never run is reported as such below.)
-                if let (true, [only]) = (runs, &members[..]) {
-                    let rule = &model.rules[*only];
-                    // Two applications in a row are what no_repeat forbids;
-                    // a skipped step (probability) would let it go on.
-                    if rule.no_repeat && rule.probability >= 1.0 && stage.min >= 2 {
-                        let label = stage
-                            .name
-                            .clone()
-                            .unwrap_or_else(|| format!("stage {}", si + 1));
-                        out.push(
-                            Diagnostic::new(
-                                Severity::Warning,
-                                format!(
-                                    "recipe {label} needs at least {} steps, but its only rule `{}` is `no_repeat` and cannot apply twice in a row",
-                                    stage.min, rule.name
-                                ),
-                                location(stage.span, format!("recipe.stages[{si}]")),
-                            )
-                            .with_hint("every derivation stops there after one step; add a second rule to the stage or drop `no_repeat`"),
-                        );
-                    }
-                }
-                if !runs {
-                    let label = stage
-                        .name
-                        .clone()
-                        .unwrap_or_else(|| format!("stage {}", si + 1));
-                    let names: Vec<&str> = stage.rules.iter().map(|sr| sr.rule.as_str()).collect();
-                    let severity = if stage.min > 0 {
-                        Severity::Error
-                    } else {
-                        Severity::Warning
-                    };
-                    let consequence = if stage.min > 0 {
-                        "; it needs at least one step, so every derivation fails there"
-                    } else {
-                        ""
-                    };
-                    out.push(
-                        Diagnostic::new(
-                            severity,
-                            format!(
-                                "recipe {label} can never run: none of {} can match after the stages before it{consequence}",
-                                names.join(" | ")
-                            ),
-                            location(stage.span, format!("recipe.stages[{si}]")),
-                        )
-                        .with_hint("an earlier stage must produce the tags these rules' patterns need"),
-                    );
-                    // The stage finding covers its rules; not again as "can never match".
-                    members.iter().for_each(|&r| reported_by_stage[r] = true);
-                }
-                fixpoint(model, &members, &mut produced, &mut can_fire);
-            }
-            for (i, rule) in model.rules.iter().enumerate() {
-                if reported_by_stage[i] {
-                    can_fire[i] = true;
-                }
-                if !in_some_stage[i] {
-                    out.push(
-                        Diagnostic::new(
-                            Severity::Warning,
-                            format!(
-                                "rule `{}` is in no recipe stage, so it never runs",
-                                rule.name
-                            ),
-                            rule_at(i),
-                        )
-                        .with_hint("add it to a stage, or remove it"),
-                    );
-                    // Reported once; not again as "can never match".
-                    can_fire[i] = true;
-                }
+        Some(recipe) => recipe_stages(model, recipe, &mut produced, &mut can_fire, out),
+    }
+    unreached(model, &produced, &can_fire, out);
+}
+
+/// The fixpoint stage by stage: stages that can never run, a stage whose
+/// only rule is `no_repeat`, rules in no stage. A rule already reported
+/// here is marked in `can_fire`, so that it is not reported again as
+/// never matching.
+fn recipe_stages<'m>(
+    model: &'m Grammar,
+    recipe: &'m Recipe,
+    produced: &mut BTreeSet<&'m str>,
+    can_fire: &mut [bool],
+    out: &mut Vec<Diagnostic>,
+) {
+    let rule_at = |i: usize| location(model.rules[i].span, format!("rules[{i}]"));
+    let mut in_some_stage = vec![false; model.rules.len()];
+    let mut reported_by_stage = vec![false; model.rules.len()];
+    for (si, stage) in recipe.stages.iter().enumerate() {
+        let members: Vec<usize> = stage
+            .rules
+            .iter()
+            .filter_map(|sr| model.rules.iter().position(|r| r.name == sr.rule))
+            .collect();
+        members.iter().for_each(|&r| in_some_stage[r] = true);
+        let runs = members.iter().any(|&r| fires(&model.rules[r], produced));
+        // (A stage that can never run is reported as such below.)
+        if let (true, [only]) = (runs, &members[..]) {
+            let rule = &model.rules[*only];
+            // Two applications in a row are what no_repeat forbids;
+            // a skipped step (probability) would let it go on.
+            if rule.no_repeat && rule.probability >= 1.0 && stage.min >= 2 {
+                let label = stage
+                    .name
+                    .clone()
+                    .unwrap_or_else(|| format!("stage {}", si + 1));
+                out.push(
+                    Diagnostic::new(
+                        Severity::Warning,
+                        format!(
+                            "recipe {label} needs at least {} steps, but its only rule `{}` is `no_repeat` and cannot apply twice in a row",
+                            stage.min, rule.name
+                        ),
+                        location(stage.span, format!("recipe.stages[{si}]")),
+                    )
+                    .with_hint("every derivation stops there after one step; add a second rule to the stage or drop `no_repeat`"),
+                );
             }
         }
+        if !runs {
+            let label = stage
+                .name
+                .clone()
+                .unwrap_or_else(|| format!("stage {}", si + 1));
+            let names: Vec<&str> = stage.rules.iter().map(|sr| sr.rule.as_str()).collect();
+            let severity = if stage.min > 0 {
+                Severity::Error
+            } else {
+                Severity::Warning
+            };
+            let consequence = if stage.min > 0 {
+                "; it needs at least one step, so every derivation fails there"
+            } else {
+                ""
+            };
+            out.push(
+                Diagnostic::new(
+                    severity,
+                    format!(
+                        "recipe {label} can never run: none of {} can match after the stages before it{consequence}",
+                        names.join(" | ")
+                    ),
+                    location(stage.span, format!("recipe.stages[{si}]")),
+                )
+                .with_hint("an earlier stage must produce the tags these rules' patterns need"),
+            );
+            // The stage finding covers its rules; not again as "can never match".
+            members.iter().for_each(|&r| reported_by_stage[r] = true);
+        }
+        fixpoint(model, &members, produced, can_fire);
     }
+    for (i, rule) in model.rules.iter().enumerate() {
+        if reported_by_stage[i] {
+            can_fire[i] = true;
+        }
+        if !in_some_stage[i] {
+            out.push(
+                Diagnostic::new(
+                    Severity::Warning,
+                    format!(
+                        "rule `{}` is in no recipe stage, so it never runs",
+                        rule.name
+                    ),
+                    rule_at(i),
+                )
+                .with_hint("add it to a stage, or remove it"),
+            );
+            // Reported once; not again as "can never match".
+            can_fire[i] = true;
+        }
+    }
+}
+
+/// Rules that can never match, tags never produced, and a recipe that runs
+/// no start rule.
+fn unreached(
+    model: &Grammar,
+    produced: &BTreeSet<&str>,
+    can_fire: &[bool],
+    out: &mut Vec<Diagnostic>,
+) {
+    let rule_at = |i: usize| location(model.rules[i].span, format!("rules[{i}]"));
     for (i, rule) in model.rules.iter().enumerate() {
         if can_fire[i] {
             continue;
         }
         let mut missing: Vec<&str> = Vec::new();
         for v in &rule.lhs.vertices {
-            if !accepts_produced(&v.tags, &produced) {
+            if !accepts_produced(&v.tags, produced) {
                 for t in &v.tags {
                     if !missing.contains(&t.as_str()) {
                         missing.push(t);
