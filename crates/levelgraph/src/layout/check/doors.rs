@@ -3,7 +3,9 @@
 //! parts' door rules.
 
 use super::cells::{raster, side_distance, units_of, Cell};
-use super::{corridor_part, edge_ref, room_part, DoorRef, DoorRefusal, Id, Placed, Violation};
+use super::{
+    corridor_part, edge_ref, room_part, DoorRef, DoorRefusal, Id, Part, Placed, Violation,
+};
 use crate::layout::polygon::{GridPoint, Transform};
 use crate::layout::template::{DoorRule, RoomTemplate};
 use crate::layout::{Layout, LayoutProblem, PlacedRoom};
@@ -18,9 +20,41 @@ pub(super) fn check_doors(
     corridors: &[Placed<'_>],
     out: &mut Vec<Violation>,
 ) {
+    let slots = attached_doors(problem, layout, out);
+    door_counts(problem, &slots, out);
+    let placed = |id: Id| -> Option<&Placed<'_>> {
+        match id {
+            Id::Room(i) => rooms.get(i),
+            Id::Corridor(k) => corridors.get(k),
+        }
+    };
+    let mut attached: Vec<usize> = slots.values().flatten().copied().collect();
+    attached.sort_unstable();
+    for i in attached {
+        let door = &layout.doors[i];
+        let into_id = into_of(problem, door.edge, door.room);
+        let r = DoorRef {
+            index: i,
+            from: room_part(problem, door.room),
+            into: part_of(problem, into_id),
+            segment: door.segment,
+        };
+        // Parts missing from the layout are reported by the counts.
+        let (Some(p), Some(q)) = (placed(Id::Room(door.room)), placed(into_id)) else {
+            continue;
+        };
+        door_geometry(door.segment, r, [p, q], out);
+    }
+}
+
+/// The doors that name an edge and the right room and corridor for it,
+/// by (edge, room they open from); the others are reported.
+fn attached_doors(
+    problem: &LayoutProblem,
+    layout: &Layout,
+    out: &mut Vec<Violation>,
+) -> BTreeMap<(usize, usize), Vec<usize>> {
     let with_corridors = problem.corridors.is_some();
-    // The doors that name an edge and the right room and corridor for it,
-    // by (edge, room they open from).
     let mut slots: BTreeMap<(usize, usize), Vec<usize>> = BTreeMap::new();
     for (i, door) in layout.doors.iter().enumerate() {
         let Some(&[a, b]) = problem.edges.get(door.edge) else {
@@ -46,19 +80,35 @@ pub(super) fn check_doors(
             });
         }
     }
-    // The part a door of edge `e` from room `from` opens into.
-    let into_of = |e: usize, from: usize| -> Id {
-        if with_corridors {
-            Id::Corridor(e)
-        } else {
-            let [a, b] = problem.edges[e];
-            Id::Room(if from == a { b } else { a })
-        }
-    };
-    let part_of = |id: Id| match id {
+    slots
+}
+
+/// The part a door of edge `e` from room `from` opens into.
+fn into_of(problem: &LayoutProblem, e: usize, from: usize) -> Id {
+    if problem.corridors.is_some() {
+        Id::Corridor(e)
+    } else {
+        let [a, b] = problem.edges[e];
+        Id::Room(if from == a { b } else { a })
+    }
+}
+
+/// A part by its id, named.
+fn part_of(problem: &LayoutProblem, id: Id) -> Part {
+    match id {
         Id::Room(i) => room_part(problem, i),
         Id::Corridor(k) => corridor_part(problem, k),
-    };
+    }
+}
+
+/// Step 4: one door for every edge (without corridors), or one from each
+/// of its rooms into its corridor (with them).
+fn door_counts(
+    problem: &LayoutProblem,
+    slots: &BTreeMap<(usize, usize), Vec<usize>>,
+    out: &mut Vec<Violation>,
+) {
+    let with_corridors = problem.corridors.is_some();
     for (e, &[a, b]) in problem.edges.iter().enumerate() {
         let froms: &[usize] = if with_corridors { &[a, b] } else { &[a] };
         for &from in froms {
@@ -69,7 +119,7 @@ pub(super) fn check_doors(
             let (edge, from_part, into) = (
                 edge_ref(problem, e),
                 room_part(problem, from),
-                part_of(into_of(e, from)),
+                part_of(problem, into_of(problem, e, from)),
             );
             out.push(if count == 0 {
                 Violation::MissingDoor {
@@ -87,61 +137,49 @@ pub(super) fn check_doors(
             });
         }
     }
-    let placed = |id: Id| -> Option<&Placed<'_>> {
-        match id {
-            Id::Room(i) => rooms.get(i),
-            Id::Corridor(k) => corridors.get(k),
-        }
-    };
-    let mut attached: Vec<usize> = slots.values().flatten().copied().collect();
-    attached.sort_unstable();
-    for i in attached {
-        let door = &layout.doors[i];
-        let into_id = into_of(door.edge, door.room);
-        let r = DoorRef {
-            index: i,
-            from: room_part(problem, door.room),
-            into: part_of(into_id),
-            segment: door.segment,
-        };
-        // Parts missing from the layout are reported by the counts.
-        let (Some(p), Some(q)) = (placed(Id::Room(door.room)), placed(into_id)) else {
+}
+
+/// Steps 5–6 for one attached door `r` of `segment` between the parts
+/// `p` (the room it opens from) and `q`: straight, between them, allowed
+/// by both door rules.
+fn door_geometry(
+    segment: [GridPoint; 2],
+    r: DoorRef,
+    [p, q]: [&Placed<'_>; 2],
+    out: &mut Vec<Violation>,
+) {
+    let [s, t] = segment;
+    if s == t || (s.x != t.x && s.y != t.y) {
+        out.push(Violation::DoorNotStraight { door: r });
+        return;
+    }
+    let units = units_of(segment);
+    let bad: Vec<&(Cell, Cell, [GridPoint; 2])> = units
+        .iter()
+        .filter(|(plus, minus, _)| {
+            let across =
+                |x: &Placed<'_>, y: &Placed<'_>| x.cells.contains(plus) && y.cells.contains(minus);
+            !(across(p, q) || across(q, p))
+        })
+        .collect();
+    if let Some(&&(_, _, first)) = bad.first() {
+        out.push(Violation::DoorNotBetween {
+            door: r.clone(),
+            first,
+            units: bad.len(),
+        });
+    }
+    for side in [p, q] {
+        let Some(template) = side.template else {
             continue;
         };
-        let [s, t] = door.segment;
-        if s == t || (s.x != t.x && s.y != t.y) {
-            out.push(Violation::DoorNotStraight { door: r });
-            continue;
-        }
-        let units = units_of(door.segment);
-        let bad: Vec<&(Cell, Cell, [GridPoint; 2])> = units
-            .iter()
-            .filter(|(plus, minus, _)| {
-                let across = |x: &Placed<'_>, y: &Placed<'_>| {
-                    x.cells.contains(plus) && y.cells.contains(minus)
-                };
-                !(across(p, q) || across(q, p))
-            })
-            .collect();
-        if let Some(&&(_, _, first)) = bad.first() {
-            out.push(Violation::DoorNotBetween {
+        if let Some(reason) = door_refusal(template, side.placed, segment) {
+            out.push(Violation::DoorNotAllowed {
                 door: r.clone(),
-                first,
-                units: bad.len(),
+                by: side.part.clone(),
+                template: template.name.clone(),
+                reason,
             });
-        }
-        for side in [p, q] {
-            let Some(template) = side.template else {
-                continue;
-            };
-            if let Some(reason) = door_refusal(template, side.placed, door.segment) {
-                out.push(Violation::DoorNotAllowed {
-                    door: r.clone(),
-                    by: side.part.clone(),
-                    template: template.name.clone(),
-                    reason,
-                });
-            }
         }
     }
 }

@@ -186,41 +186,9 @@ impl<'a> Builder<'a> {
             .repeat_mode
             .or_else(|| default.and_then(|d| d.repeat_mode))
             .map_or(RepeatMode::Allow, RepeatModel::mode);
-        let mut outline = Vec::with_capacity(shape.len());
-        for &[x, y] in shape {
-            match (x.checked_mul(scale[0]), y.checked_mul(scale[1])) {
-                (Some(x), Some(y)) => outline.push(GridPoint::new(x, y)),
-                _ => {
-                    return Err(invalid(
-                        set.file,
-                        format!("{field}.shape"),
-                        format!(
-                            "[{x}, {y}] scaled by [{}, {}] overflows",
-                            scale[0], scale[1]
-                        ),
-                    ))
-                }
-            }
-        }
-        let doors = match door_mode {
-            DoorModeModel::Overlap(o) => DoorRule::Overlap {
-                length: o.door_length,
-                corner_distance: o.corner_distance,
-            },
-            DoorModeModel::Specific(s) => DoorRule::Specific(
-                s.door_positions
-                    .iter()
-                    .map(|&[[ax, ay], [bx, by]]| [GridPoint::new(ax, ay), GridPoint::new(bx, by)])
-                    .collect(),
-            ),
-        };
-        let mut tname = format!("{}/{name}", set.name);
-        if scale != [1, 1] {
-            tname.push_str(&format!("@{}x{}", scale[0], scale[1]));
-        }
-        if !rotate {
-            tname.push_str("~r0");
-        }
+        let outline = scaled(shape, scale, set.file, &field)?;
+        let doors = door_rule(door_mode);
+        let tname = template_name(set.name, name, scale, rotate);
         let transforms: Vec<Transform> = if rotate {
             Transform::all(false).collect()
         } else {
@@ -247,4 +215,60 @@ impl<'a> Builder<'a> {
         self.by_key.insert(key, t);
         Ok(t)
     }
+}
+
+/// The outline `shape` with its coordinates multiplied by `scale`; an
+/// overflow is an error at `field`'s `shape` in `file`.
+fn scaled(
+    shape: &[[i32; 2]],
+    scale: [i32; 2],
+    file: &Path,
+    field: &str,
+) -> Result<Vec<GridPoint>, EdgarError> {
+    let mut outline = Vec::with_capacity(shape.len());
+    for &[x, y] in shape {
+        match (x.checked_mul(scale[0]), y.checked_mul(scale[1])) {
+            (Some(x), Some(y)) => outline.push(GridPoint::new(x, y)),
+            _ => {
+                return Err(invalid(
+                    file,
+                    format!("{field}.shape"),
+                    format!(
+                        "[{x}, {y}] scaled by [{}, {}] overflows",
+                        scale[0], scale[1]
+                    ),
+                ))
+            }
+        }
+    }
+    Ok(outline)
+}
+
+/// A door mode as a door rule.
+fn door_rule(door_mode: &DoorModeModel) -> DoorRule {
+    match door_mode {
+        DoorModeModel::Overlap(o) => DoorRule::Overlap {
+            length: o.door_length,
+            corner_distance: o.corner_distance,
+        },
+        DoorModeModel::Specific(s) => DoorRule::Specific(
+            s.door_positions
+                .iter()
+                .map(|&[[ax, ay], [bx, by]]| [GridPoint::new(ax, ay), GridPoint::new(bx, by)])
+                .collect(),
+        ),
+    }
+}
+
+/// A template's name: `set/description`, with `@SXxSY` for a scale other
+/// than `[1, 1]` and `~r0` without rotations.
+fn template_name(set: &str, name: &str, scale: [i32; 2], rotate: bool) -> String {
+    let mut tname = format!("{set}/{name}");
+    if scale != [1, 1] {
+        tname.push_str(&format!("@{}x{}", scale[0], scale[1]));
+    }
+    if !rotate {
+        tname.push_str("~r0");
+    }
+    tname
 }

@@ -65,29 +65,7 @@ pub(super) fn enclosed_detours_later(
             .filter(|(c, _)| !c.is_empty())
             .collect();
         (chains, wraps) = pairs.into_iter().unzip();
-        // After the first chain at which u and v are joined by two more
-        // paths of placed rooms (not through the detour), else last.
-        let mut placed = vec![false; n];
-        let mut at = chains.len();
-        // The chain that closes the paths, if the door's rooms are placed
-        // before it, and the first chain after both of them are.
-        let mut closing = None;
-        let mut after_door = None;
-        for (i, chain) in chains.iter().enumerate() {
-            let door_before = placed[u] && placed[v];
-            if door_before && after_door.is_none() {
-                after_door = Some(i);
-            }
-            for &x in chain {
-                placed[x] = true;
-            }
-            if placed[u] && placed[v] && disjoint_paths(neighbours, Some(&placed), u, v, k, 2) >= 2
-            {
-                at = i + 1;
-                closing = Some(i).filter(|_| door_before);
-                break;
-            }
-        }
+        let (at, closing, after_door) = closing_chain(&chains, neighbours, u, v, k);
         // A short closing detour can be filled around the bare one; a
         // longer one is annealed, with the bare detour last.
         let closing = closing.filter(|&c| {
@@ -113,20 +91,66 @@ pub(super) fn enclosed_detours_later(
     // Every chain after the first must still touch an earlier one (the
     // detour's rooms touch only each other and the door's rooms, so it
     // does; kept as a guard, with the face order as the fallback).
+    if !each_touches_an_earlier(&chains, neighbours) {
+        let none = vec![false; original.len()];
+        return (original, none);
+    }
+    (chains, wraps)
+}
+
+/// Where the bare detour of door `k` between `u` and `v` goes in
+/// `chains`: after the first chain at which `u` and `v` are joined by two
+/// more paths of placed rooms (else last); that chain, if the door's rooms
+/// are placed before it; and the first chain after both of them are.
+fn closing_chain(
+    chains: &[Vec<usize>],
+    neighbours: &[Vec<(usize, usize)>],
+    u: usize,
+    v: usize,
+    k: usize,
+) -> (usize, Option<usize>, Option<usize>) {
+    let n = neighbours.len();
+    // The detour's rooms are in no chain now: no path counted goes
+    // through it.
     let mut placed = vec![false; n];
+    let mut at = chains.len();
+    // The chain that closes the paths, if the door's rooms are placed
+    // before it, and the first chain after both of them are.
+    let mut closing = None;
+    let mut after_door = None;
+    for (i, chain) in chains.iter().enumerate() {
+        let door_before = placed[u] && placed[v];
+        if door_before && after_door.is_none() {
+            after_door = Some(i);
+        }
+        for &x in chain {
+            placed[x] = true;
+        }
+        if placed[u] && placed[v] && disjoint_paths(neighbours, Some(&placed), u, v, k, 2) >= 2 {
+            at = i + 1;
+            closing = Some(i).filter(|_| door_before);
+            break;
+        }
+    }
+    (at, closing, after_door)
+}
+
+/// Whether every chain after the first has a room next to a room of an
+/// earlier chain.
+fn each_touches_an_earlier(chains: &[Vec<usize>], neighbours: &[Vec<(usize, usize)>]) -> bool {
+    let mut placed = vec![false; neighbours.len()];
     for (i, chain) in chains.iter().enumerate() {
         let touches = chain
             .iter()
             .any(|&x| neighbours[x].iter().any(|&(w, _)| placed[w]));
         if i > 0 && !touches {
-            let none = vec![false; original.len()];
-            return (original, none);
+            return false;
         }
         for &x in chain {
             placed[x] = true;
         }
     }
-    (chains, wraps)
+    true
 }
 
 /// Per chain, whether all its rooms lie on bare detours of doors with three
