@@ -2,7 +2,7 @@
 //! description, scale, rotate), with its door rule, transforms and repeat
 //! mode from the description or the set's default.
 
-use super::error::invalid;
+use super::error::{invalid, InvalidKind};
 use super::model::{DescriptionModel, DoorModeModel, RepeatModel, SetModel, ShapesModel};
 use super::{EdgarError, RoomSets, CUSTOM_SET};
 use crate::layout::polygon::{GridPoint, Transform};
@@ -43,12 +43,7 @@ impl<'a> Builder<'a> {
                     prefix: "customRoomDescriptionsSet.",
                     model,
                 }),
-                None => Err(invalid(
-                    self.map_file,
-                    field,
-                    "no setName, or setName `custom`, but the map has no \
-                     customRoomDescriptionsSet",
-                )),
+                None => Err(invalid(self.map_file, field, InvalidKind::NoCustomSet)),
             };
         }
         match self.sets.sets.get_key_value(name) {
@@ -63,15 +58,13 @@ impl<'a> Builder<'a> {
                 if self.custom.is_some() {
                     known.push(CUSTOM_SET);
                 }
-                let known = if known.is_empty() {
-                    "none".to_owned()
-                } else {
-                    known.join(", ")
-                };
                 Err(invalid(
                     self.map_file,
                     field,
-                    format!("unknown room set `{name}` (known sets: {known})"),
+                    InvalidKind::UnknownSet {
+                        name: name.to_owned(),
+                        known: known.into_iter().map(str::to_owned).collect(),
+                    },
                 ))
             }
         }
@@ -96,10 +89,7 @@ impl<'a> Builder<'a> {
                 return Err(invalid(
                     self.map_file,
                     format!("{field}.scale"),
-                    format!(
-                        "[{}, {}]: both factors must be at least 1",
-                        scale[0], scale[1]
-                    ),
+                    InvalidKind::BadScale { scale },
                 ));
             }
             let rotate = entry.rotate.unwrap_or(true);
@@ -114,20 +104,14 @@ impl<'a> Builder<'a> {
                     Some(want) => {
                         let hit: Vec<_> = descriptions.iter().filter(|(n, _)| n == want).collect();
                         if hit.is_empty() {
-                            let have: Vec<&str> =
-                                descriptions.iter().map(|(n, _)| n.as_str()).collect();
                             return Err(invalid(
                                 self.map_file,
                                 format!("{field}.roomDescriptionName"),
-                                format!(
-                                    "set `{}` has no room description `{want}` (it has: {})",
-                                    set.name,
-                                    if have.is_empty() {
-                                        "none".to_owned()
-                                    } else {
-                                        have.join(", ")
-                                    }
-                                ),
+                                InvalidKind::UnknownDescription {
+                                    set: set.name.to_owned(),
+                                    name: want.to_owned(),
+                                    known: descriptions.iter().map(|(n, _)| n.clone()).collect(),
+                                },
                             ));
                         }
                         hit
@@ -165,7 +149,9 @@ impl<'a> Builder<'a> {
             return Err(invalid(
                 set.file,
                 field,
-                format!("no shape, and set `{}` has no default shape", set.name),
+                InvalidKind::NoShape {
+                    set: set.name.to_owned(),
+                },
             ));
         };
         let Some(door_mode) = desc
@@ -176,10 +162,9 @@ impl<'a> Builder<'a> {
             return Err(invalid(
                 set.file,
                 field,
-                format!(
-                    "no doorMode, and set `{}` has no default doorMode",
-                    set.name
-                ),
+                InvalidKind::NoDoorMode {
+                    set: set.name.to_owned(),
+                },
             ));
         };
         let repeat = desc
@@ -206,7 +191,7 @@ impl<'a> Builder<'a> {
             return Err(invalid(
                 set.file,
                 field,
-                format!("template name `{tname}` is already taken by another description"),
+                InvalidKind::NameTaken { name: tname },
             ));
         }
         self.templates.push(template);
@@ -233,10 +218,10 @@ fn scaled(
                 return Err(invalid(
                     file,
                     format!("{field}.shape"),
-                    format!(
-                        "[{x}, {y}] scaled by [{}, {}] overflows",
-                        scale[0], scale[1]
-                    ),
+                    InvalidKind::ScaleOverflow {
+                        point: [x, y],
+                        scale,
+                    },
                 ))
             }
         }

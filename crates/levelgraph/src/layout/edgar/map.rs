@@ -3,7 +3,7 @@
 //! mode), with the room sets resolving its `setName`s.
 
 use super::builder::Builder;
-use super::error::invalid;
+use super::error::{invalid, InvalidKind};
 use super::model::{repeat_name, MapModel};
 use super::yaml::{check_flow_depth, read, yaml_error};
 use super::{EdgarError, RoomSets, MAX_ROOMS};
@@ -89,18 +89,14 @@ impl<'a> Range<'a> {
     /// The map's range, once it is there, in order and not too large.
     fn of(map: &MapModel, file: &'a Path) -> Result<Self, EdgarError> {
         let Some(range) = map.rooms_range else {
-            return Err(invalid(
-                file,
-                "roomsRange",
-                "missing: a map needs `roomsRange: {from, to}`",
-            ));
+            return Err(invalid(file, "roomsRange", InvalidKind::MissingRange));
         };
         let (from, to) = (range.from, range.to);
         if from > to {
             return Err(invalid(
                 file,
                 "roomsRange",
-                format!("from {from} is greater than to {to}"),
+                InvalidKind::ReversedRange { from, to },
             ));
         }
         let count = i64::from(to) - i64::from(from) + 1;
@@ -108,7 +104,7 @@ impl<'a> Range<'a> {
             return Err(invalid(
                 file,
                 "roomsRange",
-                format!("{from}..={to} holds {count} rooms; at most {MAX_ROOMS} are allowed"),
+                InvalidKind::TooManyRooms { from, to, count },
             ));
         }
         Ok(Self {
@@ -136,10 +132,11 @@ impl<'a> Range<'a> {
         invalid(
             self.file,
             field,
-            format!(
-                "room {room} is outside roomsRange {}..={}",
-                self.from, self.to
-            ),
+            InvalidKind::RoomOutsideRange {
+                room,
+                from: self.from,
+                to: self.to,
+            },
         )
     }
 }
@@ -167,7 +164,10 @@ fn own_shapes(
                     return Err(invalid(
                         range.file,
                         &field,
-                        format!("room {room} already has shapes from {first}"),
+                        InvalidKind::ShapesTwice {
+                            room,
+                            first: first.clone(),
+                        },
                     ));
                 }
                 own[i] = Some((Vec::new(), field.clone()));
@@ -206,10 +206,7 @@ fn rooms(
             return Err(invalid(
                 range.file,
                 "defaultRoomShapes",
-                format!(
-                    "missing, and rooms {} have no shapes of their own",
-                    numbers(&without)
-                ),
+                InvalidKind::MissingDefaultShapes { rooms: without },
             ));
         };
         b.shapes(shapes, "defaultRoomShapes")?
@@ -225,9 +222,7 @@ fn rooms(
             return Err(invalid(
                 range.file,
                 field,
-                format!(
-                    "room {number} gets no room templates (the sets named have no descriptions)"
-                ),
+                InvalidKind::NoTemplates { room: number },
             ));
         }
         rooms.push(RoomSpec {
@@ -253,7 +248,7 @@ fn passages(map: &MapModel, range: &Range<'_>) -> Result<Vec<[usize; 2]>, EdgarE
             return Err(invalid(
                 range.file,
                 field,
-                format!("[{a}, {b2}] joins room {a} to itself"),
+                InvalidKind::SelfLoop { passage: [a, b2] },
             ));
         }
         let key = [ia.min(ib), ia.max(ib)];
@@ -261,7 +256,10 @@ fn passages(map: &MapModel, range: &Range<'_>) -> Result<Vec<[usize; 2]>, EdgarE
             return Err(invalid(
                 range.file,
                 field,
-                format!("[{a}, {b2}] repeats passages[{first}]"),
+                InvalidKind::RepeatedPassage {
+                    passage: [a, b2],
+                    first,
+                },
             ));
         }
         seen.insert(key, k);
@@ -285,7 +283,7 @@ fn corridors(
                 return Err(invalid(
                     file,
                     format!("corridors.offsets[{k}]"),
-                    "an offset must be at least 1",
+                    InvalidKind::ZeroOffset,
                 ));
             }
             let shapes = c.corridor_shapes.as_deref().unwrap_or_default();
@@ -293,7 +291,7 @@ fn corridors(
                 return Err(invalid(
                     file,
                     "corridors.corridorShapes",
-                    "corridors are enabled but no corridor shapes are given",
+                    InvalidKind::NoCorridorShapes,
                 ));
             }
             let templates = b.shapes(shapes, "corridors.corridorShapes")?;
@@ -301,7 +299,7 @@ fn corridors(
                 return Err(invalid(
                     file,
                     "corridors.corridorShapes",
-                    "the sets named have no descriptions",
+                    InvalidKind::NoCorridorTemplates,
                 ));
             }
             for &t in &templates {
@@ -314,12 +312,9 @@ fn corridors(
                     return Err(invalid(
                         file,
                         "corridors.corridorShapes",
-                        format!(
-                            "corridor template `{}` needs exactly two door positions \
-                             (!SpecificPositionsMode with two doorPositions): a corridor \
-                             joins two rooms",
-                            tpl.name
-                        ),
+                        InvalidKind::CorridorDoors {
+                            template: tpl.name.clone(),
+                        },
                     ));
                 }
             }
@@ -343,18 +338,17 @@ fn repeat_mode(rooms: &[RoomSpec], b: &Builder<'_>, file: &Path) -> Result<Repea
             .push(&b.templates[t].name);
     }
     if modes.len() > 1 {
-        let detail: Vec<String> = modes
-            .iter()
-            .map(|(m, names)| format!("{m}: {}", names.join(", ")))
-            .collect();
         return Err(invalid(
             file,
             "repeatMode",
-            format!(
-                "the rooms' templates ask for different repeat modes ({}); a layout has one \
-                 repeat mode for all its rooms",
-                detail.join("; ")
-            ),
+            InvalidKind::MixedRepeatModes {
+                modes: modes
+                    .into_iter()
+                    .map(|(m, names)| {
+                        (m.to_owned(), names.into_iter().map(str::to_owned).collect())
+                    })
+                    .collect(),
+            },
         ));
     }
     Ok(used.first().map_or(RepeatMode::Allow, |&t| b.repeat[t]))
@@ -362,10 +356,6 @@ fn repeat_mode(rooms: &[RoomSpec], b: &Builder<'_>, file: &Path) -> Result<Repea
 
 /// `[1, 2, 3]`.
 fn list(v: &[i32]) -> String {
-    format!("[{}]", numbers(v))
-}
-
-/// `1, 2, 3`.
-fn numbers(v: &[i32]) -> String {
-    v.iter().map(i32::to_string).collect::<Vec<_>>().join(", ")
+    let numbers: Vec<String> = v.iter().map(i32::to_string).collect();
+    format!("[{}]", numbers.join(", "))
 }

@@ -120,7 +120,7 @@ mod model;
 mod sets;
 mod yaml;
 
-pub use error::EdgarError;
+pub use error::{EdgarError, InvalidKind};
 pub use map::{default_rooms_dir, load_map, parse_map};
 pub use sets::RoomSets;
 pub use yaml::MAX_FLOW_DEPTH;

@@ -2,7 +2,7 @@
 //! loaded set's templates for a grammar's `rooms` block.
 
 use super::builder::Builder;
-use super::error::invalid;
+use super::error::{invalid, InvalidKind};
 use super::model::{SetModel, ShapesModel};
 use super::yaml::{check_flow_depth, read, yaml_error};
 use super::{EdgarError, CUSTOM_SET};
@@ -45,7 +45,9 @@ impl RoomSets {
                 return Err(invalid(
                     Path::new(field),
                     field,
-                    format!("`{name}` names no room description after `/`"),
+                    InvalidKind::NoDescriptionAfterSlash {
+                        name: name.to_owned(),
+                    },
                 ))
             }
             None => (name, None),
@@ -128,24 +130,20 @@ impl RoomSets {
         let model: SetModel =
             serde_norway::from_str(text).map_err(|e| yaml_error(file, text, &e))?;
         let name = match model.name.as_deref() {
-            None | Some("") => return Err(invalid(file, "name", "a room set needs a name")),
+            None | Some("") => return Err(invalid(file, "name", InvalidKind::SetWithoutName)),
             Some(n) => n.to_owned(),
         };
         if name == CUSTOM_SET {
-            return Err(invalid(
-                file,
-                "name",
-                format!("`{CUSTOM_SET}` is reserved for a map's customRoomDescriptionsSet"),
-            ));
+            return Err(invalid(file, "name", InvalidKind::ReservedSetName));
         }
         if let Some(other) = self.sets.get(&name) {
             return Err(invalid(
                 file,
                 "name",
-                format!(
-                    "a room set named `{name}` is already loaded from {}",
-                    other.file.display()
-                ),
+                InvalidKind::DuplicateSet {
+                    name,
+                    other: other.file.clone(),
+                },
             ));
         }
         self.sets.insert(
