@@ -11,16 +11,16 @@ use std::fmt;
 pub enum Part {
     /// A room.
     Room {
-        /// Index into [`LayoutProblem::rooms`] and [`Layout::rooms`].
+        /// Index into [`LayoutProblem::rooms`](crate::layout::LayoutProblem::rooms) and [`Layout::rooms`](crate::layout::Layout::rooms).
         index: usize,
-        /// Its [`RoomSpec::name`](super::RoomSpec::name) (`#index` when the
+        /// Its [`RoomSpec::name`](crate::layout::RoomSpec::name) (`#index` when the
         /// problem has no such room).
         name: String,
     },
     /// The corridor of an edge.
     Corridor {
-        /// Index of the edge in [`LayoutProblem::edges`] (and of the
-        /// corridor in [`Layout::corridors`]).
+        /// Index of the edge in [`LayoutProblem::edges`](crate::layout::LayoutProblem::edges) (and of the
+        /// corridor in [`Layout::corridors`](crate::layout::Layout::corridors)).
         edge: usize,
         /// The names of the edge's two rooms.
         ends: [String; 2],
@@ -41,7 +41,7 @@ impl fmt::Display for Part {
 /// An edge of the level graph, named for messages.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct EdgeRef {
-    /// Index into [`LayoutProblem::edges`].
+    /// Index into [`LayoutProblem::edges`](crate::layout::LayoutProblem::edges).
     pub index: usize,
     /// The names of its two rooms.
     pub ends: [String; 2],
@@ -56,7 +56,7 @@ impl fmt::Display for EdgeRef {
 /// A door of a layout, named for messages.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct DoorRef {
-    /// Index into [`Layout::doors`].
+    /// Index into [`Layout::doors`](crate::layout::Layout::doors).
     pub index: usize,
     /// The room it opens from.
     pub from: Part,
@@ -205,7 +205,7 @@ pub enum Violation {
     },
     /// A door names an edge the problem does not have.
     DoorEdgeUnknown {
-        /// Index into [`Layout::doors`].
+        /// Index into [`Layout::doors`](crate::layout::Layout::doors).
         door: usize,
         /// The edge index it names.
         edge: usize,
@@ -215,7 +215,7 @@ pub enum Violation {
     /// second (`corridor: None`); with corridors from either of the edge's
     /// rooms into the edge's own corridor.
     DoorMisattached {
-        /// Index into [`Layout::doors`].
+        /// Index into [`Layout::doors`](crate::layout::Layout::doors).
         door: usize,
         /// The edge it names.
         edge: EdgeRef,

@@ -28,7 +28,7 @@ pub fn default_rooms_dir(map: &Path) -> PathBuf {
 }
 
 /// Reads the map file at `path`; `sets` resolves its `setName`s, and the
-/// map's inline `customRoomDescriptionsSet` is the set [`CUSTOM_SET`].
+/// map's inline `customRoomDescriptionsSet` is the set [`CUSTOM_SET`](super::CUSTOM_SET).
 ///
 /// # Errors
 /// [`EdgarError::Io`]; any error of [`parse_map`].

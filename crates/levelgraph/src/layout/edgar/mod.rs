@@ -112,6 +112,12 @@
 //! `sets` reads room sets, `map` maps, both through `builder` (shapes
 //! entries into templates); `model` holds the YAML models, `yaml` reads
 //! the text, `error` the errors.
+//!
+//! [`LayoutProblem`]: crate::layout::LayoutProblem
+//! [`DoorRule::Overlap`]: crate::layout::DoorRule::Overlap
+//! [`DoorRule::Specific`]: crate::layout::DoorRule::Specific
+//! [`RepeatMode::Allow`]: crate::layout::RepeatMode::Allow
+//! [`Transform::all`]: crate::layout::Transform::all
 
 mod builder;
 mod error;

@@ -212,7 +212,7 @@ impl Run<'_, '_> {
 
     /// A position for room `r` with shape `s`: a random point of the largest
     /// non-empty intersection of its placed neighbours' spaces, or with
-    /// chance [`LayoutSettings::contact_bias`] an end of that point's
+    /// chance [`LayoutSettings::contact_bias`](super::LayoutSettings::contact_bias) an end of that point's
     /// segment (None when it has no placed neighbour: then the origin, or
     /// when every space is empty).
     pub(super) fn sample_position(

@@ -21,9 +21,9 @@ use super::paths::{disjoint_paths, has_three_detours};
 /// to [`MOST_WRAPPING`] rooms (dead ends aside) and the door's rooms are
 /// placed before it, the bare detour goes before that chain instead, right
 /// after the door's rooms are placed, and the closing chain is marked in
-/// the second result ("wraps"): with [`LayoutSettings::compact_detours`]
+/// the second result ("wraps"): with [`LayoutSettings::compact_detours`](super::LayoutSettings::compact_detours)
 /// the bare detour is tucked into the corner beside the door and the
-/// closing chain filled around it ([`Run::add_chain`]), where annealing it
+/// closing chain filled around it ([`Run::add_chain`](super::run::Run::add_chain)), where annealing it
 /// first would leave a pocket of the bare detour's size only by chance
 /// (level 872 of `tests/data/undirected-dungeon-rooms.lg`: about one placement in a
 /// thousand).

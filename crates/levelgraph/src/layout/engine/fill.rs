@@ -9,7 +9,7 @@ use super::run::{Partial, Run, NONE};
 use crate::layout::config_space::{ConfigSpace, PointBox};
 use crate::layout::polygon::{GridPoint, Rect};
 
-/// A limit ([`LayoutSettings::max_iterations`], [`LayoutSettings::time_limit`])
+/// A limit ([`LayoutSettings::max_iterations`](super::LayoutSettings::max_iterations), [`LayoutSettings::time_limit`](super::LayoutSettings::time_limit))
 /// stopped the run.
 pub(super) struct Stopped;
 
@@ -37,14 +37,14 @@ impl Run<'_, '_> {
     /// which is placed or in the chain, the first with a placed neighbour
     /// (and each next one with a placed neighbour or the one before).
     /// With `nested` (the chain is a bare detour of a door with three
-    /// detours, [`nested_detours`], which holds every pendant room
-    /// ([`pendant_rooms`]) hanging off it), the chain's pendant rooms are
+    /// detours, [`nested_detours`](super::detours::nested_detours), which holds every pendant room
+    /// ([`pendant_rooms`](super::detours::pendant_rooms)) hanging off it), the chain's pendant rooms are
     /// placed after its one or two cycle rooms. With `wraps` (the chain
     /// closes around a bare detour laid out before it,
-    /// [`enclosed_detours_later`]), the same, and pendant rooms next to it
+    /// [`enclosed_detours_later`](super::detours::enclosed_detours_later)), the same, and pendant rooms next to it
     /// may also come in later chains, and it may have up to
     /// [`MOST_WRAPPING`] rooms: the chain is filled around the bare detour
-    /// (capped, see [`LayoutSettings::compact_detours`]), and its dead ends
+    /// (capped, see [`LayoutSettings::compact_detours`](super::LayoutSettings::compact_detours)), and its dead ends
     /// are placed after it.
     pub(super) fn bare_detour(
         &self,
@@ -98,7 +98,7 @@ impl Run<'_, '_> {
     }
 
     /// Valid extensions of `current` by the bare detour `order` (see
-    /// [`LayoutSettings::exact_detours`]), up to `want` sufficiently
+    /// [`LayoutSettings::exact_detours`](super::LayoutSettings::exact_detours)), up to `want` sufficiently
     /// different ones:
     /// an exact search, so an empty result means none exists (unless a
     /// limit or a wrapping fill's cap stopped it). Iterations: one per cut
@@ -112,7 +112,7 @@ impl Run<'_, '_> {
     /// placed ones, the one with fewer free positions goes first. Shapes
     /// and starting points are drawn from the run's generator, so that the
     /// extensions kept are not always the same corner of the space. In a
-    /// compact fill ([`LayoutSettings::compact_detours`]) the one kept is
+    /// compact fill ([`LayoutSettings::compact_detours`](super::LayoutSettings::compact_detours)) the one kept is
     /// the most compact instead, found best first
     /// ([`Run::fill_best_first`]).
     pub(super) fn exact_fill(

@@ -144,7 +144,7 @@ pub(super) fn disjoint_flow(
 /// Whether the door `k` between rooms `u` and `v` (both of four or more
 /// neighbours) is one whose rooms are also joined by three other paths
 /// with no room in common: in any layout one of those paths is shut in
-/// by the others. Asked by the chain order ([`enclosed_detours_later`])
+/// by the others. Asked by the chain order ([`enclosed_detours_later`](super::detours::enclosed_detours_later))
 /// and by a failed run's hints.
 pub(super) fn has_three_detours(
     neighbours: &[Vec<(usize, usize)>],
