@@ -21,9 +21,11 @@ pub mod planarity;
 pub mod polygon;
 pub mod template;
 
-pub use engine::{layout, LayoutError, LayoutSettings, LayoutStats, Prepared};
+pub use engine::{
+    layout, Hint, LayoutError, LayoutSettings, LayoutStats, LimitKind, Prepared, ProblemError,
+};
 pub use polygon::{GridPoint, OrthoPolygon, PolygonError, Rect, Transform};
-pub use template::{DoorLine, DoorRule, RepeatMode, RoomTemplate, Shape, TemplateError};
+pub use template::{DoorFault, DoorLine, DoorRule, RepeatMode, RoomTemplate, Shape, TemplateError};
 
 use serde::{Deserialize, Serialize};
 

@@ -100,6 +100,7 @@ impl Rect {
 
 /// Why a list of points is not an orthogonal polygon.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum PolygonError {
     /// Fewer than four distinct corners.
     #[error("a room outline needs at least 4 corners, found {0}")]

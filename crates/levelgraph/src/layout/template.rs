@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 /// Where a template allows doors.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum DoorRule {
     /// Edgar's overlap mode: a door of `length` anywhere on a side, at
     /// least `corner_distance` from both ends of the side.
@@ -47,6 +48,7 @@ impl std::fmt::Display for DoorRule {
 
 /// Why a template is refused.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum TemplateError {
     /// The outline is not an orthogonal polygon.
     #[error("template `{name}`: {source}")]
@@ -62,7 +64,48 @@ pub enum TemplateError {
         /// The template.
         name: String,
         /// What is wrong.
-        reason: String,
+        reason: DoorFault,
+    },
+}
+
+/// What is wrong with a template's door rule ([`TemplateError::Doors`]).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum DoorFault {
+    /// An overlap rule with door length 0.
+    #[error("door length must be at least 1")]
+    ZeroLength,
+    /// Specific doors, but none listed.
+    #[error("no door positions given")]
+    NoPositions,
+    /// A listed door that is a point or not axis-parallel.
+    #[error("door {}–{} is not a horizontal or vertical segment", .door[0], .door[1])]
+    NotStraight {
+        /// Its two ends, as given (grid units, template coordinates).
+        door: [GridPoint; 2],
+    },
+    /// A listed door that does not lie on a side of the outline.
+    #[error("door {}–{} does not lie on a side", .door[0], .door[1])]
+    OffSide {
+        /// Its two ends, as given.
+        door: [GridPoint; 2],
+    },
+    /// An overlap rule whose doors fit on no side.
+    #[error(
+        "no side is long enough for a door: a door {length} long, at least {corner_distance} from each corner, needs a side of {} grid units",
+        u64::from(*.length) + 2 * u64::from(*.corner_distance)
+    )]
+    NoSideLongEnough {
+        /// The rule's door length (grid units).
+        length: u32,
+        /// The rule's corner distance (grid units).
+        corner_distance: u32,
+    },
+    /// Any other rule that gives no door position.
+    #[error("no side is long enough for a door ({rule})")]
+    NoDoor {
+        /// The rule.
+        rule: DoorRule,
     },
 }
 
@@ -97,7 +140,7 @@ impl RoomTemplate {
             name: name.to_owned(),
             source,
         })?;
-        let bad = |reason: String| TemplateError::Doors {
+        let bad = |reason: DoorFault| TemplateError::Doors {
             name: name.to_owned(),
             reason,
         };
@@ -113,22 +156,18 @@ impl RoomTemplate {
             transforms,
         };
         match &t.doors {
-            DoorRule::Overlap { length: 0, .. } => {
-                return Err(bad("door length must be at least 1".into()))
-            }
+            DoorRule::Overlap { length: 0, .. } => return Err(bad(DoorFault::ZeroLength)),
             DoorRule::Overlap { .. } => {}
             DoorRule::Specific(list) => {
                 if list.is_empty() {
-                    return Err(bad("no door positions given".into()));
+                    return Err(bad(DoorFault::NoPositions));
                 }
                 for &[a, b] in list {
                     if a == b || (a.x != b.x && a.y != b.y) {
-                        return Err(bad(format!(
-                            "door {a}–{b} is not a horizontal or vertical segment"
-                        )));
+                        return Err(bad(DoorFault::NotStraight { door: [a, b] }));
                     }
                     if side_of(&t.outline, a, b).is_none() {
-                        return Err(bad(format!("door {a}–{b} does not lie on a side")));
+                        return Err(bad(DoorFault::OffSide { door: [a, b] }));
                     }
                 }
             }
@@ -138,12 +177,11 @@ impl RoomTemplate {
                 &DoorRule::Overlap {
                     length,
                     corner_distance,
-                } => format!(
-                    "no side is long enough for a door: a door {length} long, at least \
-                     {corner_distance} from each corner, needs a side of {} grid units",
-                    u64::from(length) + 2 * u64::from(corner_distance)
-                ),
-                rule => format!("no side is long enough for a door ({rule})"),
+                } => DoorFault::NoSideLongEnough {
+                    length,
+                    corner_distance,
+                },
+                rule => DoorFault::NoDoor { rule: rule.clone() },
             }));
         }
         Ok(t)
@@ -361,6 +399,7 @@ impl Shape {
 /// How often one template may appear among the rooms of a layout.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum RepeatMode {
     /// Any number of times.
     #[default]
