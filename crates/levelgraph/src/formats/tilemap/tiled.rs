@@ -79,6 +79,7 @@ pub struct TiledProperty {
 
 /// A property value in one of Tiled's property types.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub enum PropertyValue {
     /// `string`.
     String(String),

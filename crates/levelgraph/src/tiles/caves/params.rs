@@ -44,6 +44,7 @@ pub const FLOOR_CHANCE_STEP: f64 = 0.01;
 
 /// Which update rule the automaton runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[non_exhaustive]
 pub enum CaveRule {
     /// The default 3 × 3 / 4 × 4 / 3 × 3 rule set, a variant of the 4-5
     /// rule; the first rule that applies wins: the 3 × 3 block holds ≥ 5
@@ -95,6 +96,7 @@ impl FromStr for CaveRule {
 
 /// How the caves are made one 4-connected region.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[non_exhaustive]
 pub enum Connectivity {
     /// Fill every region but the largest (the first of equal ones) with
     /// wall.
