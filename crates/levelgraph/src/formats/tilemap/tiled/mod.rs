@@ -57,7 +57,7 @@ pub const TILESET_NAME: &str = "levelgraph";
 #[derive(Clone, Debug, PartialEq)]
 pub struct TiledOptions {
     /// The width and height of a tile, pixels, ≥ 1; the tileset image
-    /// (`tile_px` × number of kinds) must fit in [`MAX_IMAGE_SIDE`].
+    /// (`tile_px` × number of kinds) must fit in [`MAX_IMAGE_SIDE`](super::MAX_IMAGE_SIDE).
     pub tile_px: u32,
     /// The tileset image's file name, relative to the map file (e.g.
     /// `tileset.png`); not empty.

@@ -91,14 +91,6 @@ pub fn to_tmj(map: &TileMap, options: &TiledOptions) -> Result<String, TileExpor
     Ok(out)
 }
 
-/// The TMX map (`.tmx`) of `map`, as the module docs describe: XML with
-/// one-space indentation as Tiled writes it, the tile data as CSV one map
-/// row a line, a final newline. Text that XML 1.0 cannot carry (control
-/// characters) becomes U+FFFD.
-///
-/// # Errors
-///
-
 /// The tile layer's `data`: every cell's global id, one map row a line.
 fn json_tile_data(map: &TileMap) -> String {
     let mut data = String::from("[\n");

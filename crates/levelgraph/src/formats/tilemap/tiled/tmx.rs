@@ -19,7 +19,7 @@ use crate::tiles::TileMap;
 ///
 /// # Errors
 ///
-/// As [`to_tmj`].
+/// As [`to_tmj`](super::to_tmj).
 pub fn to_tmx(map: &TileMap, options: &TiledOptions) -> Result<String, TileExportError> {
     let doc = Doc::new(map, options)?;
     let t = options.tile_px.to_string();
