@@ -374,10 +374,9 @@ impl MissionDoc {
         self.fill(Graph::new())
     }
 
-    /// Adds the document's nodes and edges to `g` (an empty graph, possibly
-    /// with symbol tables already filled), interning tags and labels that
-    /// the tables lack.
-    fn fill(&self, mut g: Graph) -> Result<Graph, MissionError> {
+    /// Node ids below [`MAX_NODE_ID`], then each node's position, cell and
+    /// radius within range, the first offender reported.
+    fn check_node_ranges(&self) -> Result<(), MissionError> {
         if let Some((index, n)) = self
             .nodes
             .iter()
@@ -413,6 +412,14 @@ impl MissionDoc {
                 });
             }
         }
+        Ok(())
+    }
+
+    /// Adds the document's nodes and edges to `g` (an empty graph, possibly
+    /// with symbol tables already filled), interning tags and labels that
+    /// the tables lack.
+    fn fill(&self, mut g: Graph) -> Result<Graph, MissionError> {
+        self.check_node_ranges()?;
         let mut order: Vec<usize> = (0..self.nodes.len()).collect();
         order.sort_by_key(|&i| self.nodes[i].id);
         for w in order.windows(2) {
