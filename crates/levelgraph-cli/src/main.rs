@@ -213,7 +213,7 @@ pub(crate) fn load_grammar(path: Option<&Path>) -> Result<Loaded, Failure> {
             text,
             grammar,
         }),
-        Err(GrammarError { diagnostics }) => {
+        Err(GrammarError { diagnostics, .. }) => {
             diagnostics::print(&display, &text, &diagnostics);
             if is_json && text.contains("\"levelgraph.mission/") {
                 eprintln!(

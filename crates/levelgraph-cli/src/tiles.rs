@@ -179,6 +179,7 @@ impl From<CaveRule> for RuleArg {
         match rule {
             CaveRule::Standard => RuleArg::Standard,
             CaveRule::RogueBasin => RuleArg::Roguebasin,
+            other => unreachable!("cave rule `{other}` has no command-line name"),
         }
     }
 }
@@ -205,6 +206,7 @@ impl From<Connectivity> for ConnectArg {
         match connect {
             Connectivity::Largest => ConnectArg::Largest,
             Connectivity::Join => ConnectArg::Join,
+            other => unreachable!("connectivity `{other}` has no command-line name"),
         }
     }
 }
@@ -359,6 +361,10 @@ pub(crate) fn report(what: &str, e: &TilesError) -> Failure {
         // A limit's message names its generator already.
         TilesError::Limit { .. } => {
             eprintln!("error: {e}");
+            Failure::Derivation
+        }
+        _ => {
+            eprintln!("error: {what}: {e}");
             Failure::Derivation
         }
     }

@@ -138,7 +138,8 @@ fn is_zero(n: &usize) -> bool {
 }
 
 /// Why a document could not become a graph.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[non_exhaustive]
 pub enum MissionError {
     /// Not JSON of this shape; the message names line and column.
     #[error("invalid mission JSON: {0}")]
@@ -206,18 +207,18 @@ pub enum MissionError {
     /// A node's position is not two numbers within ±[`MAX_COORDINATE`],
     /// its radius not a number above 0 and at most it, or its cell not
     /// within ±[`MAX_CELL`].
-    #[error("nodes[{index}] (id {id}): {field} {value} is outside the drawing: {rule}")]
+    #[error(
+        "nodes[{index}] (id {id}): {} {value} is outside the drawing: {}",
+        value.field(),
+        value.rule()
+    )]
     BadGeometry {
         /// Index in `nodes`.
         index: usize,
         /// The node's id.
         id: u32,
-        /// `position`, `radius` or `cell`.
-        field: &'static str,
-        /// The value as written (`[x, y]`, `r` or `[column, row]`).
-        value: String,
-        /// What it must be.
-        rule: &'static str,
+        /// The field and its value as read.
+        value: GeometryValue,
     },
     /// A node's tag is not declared by the grammar the document is read
     /// for ([`host_for`]); no rule could ever rewrite or match it.
@@ -230,6 +231,52 @@ pub enum MissionError {
         /// The tag.
         tag: String,
     },
+}
+
+/// A node's geometry field that is out of range ([`MissionError::BadGeometry`]),
+/// with its value as read.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[non_exhaustive]
+pub enum GeometryValue {
+    /// `position` `[x, y]`: a coordinate beyond ±[`MAX_COORDINATE`].
+    Position(Point),
+    /// `cell` `[column, row]`: a coordinate beyond ±[`MAX_CELL`].
+    Cell([i32; 2]),
+    /// `radius`: not above 0, or beyond [`MAX_COORDINATE`].
+    Radius(f64),
+}
+
+impl GeometryValue {
+    /// The field's name: `position`, `cell` or `radius`.
+    pub fn field(&self) -> &'static str {
+        match self {
+            GeometryValue::Position(_) => "position",
+            GeometryValue::Cell(_) => "cell",
+            GeometryValue::Radius(_) => "radius",
+        }
+    }
+
+    /// What the field's value must be.
+    pub fn rule(&self) -> &'static str {
+        match self {
+            GeometryValue::Position(_) => "coordinates are numbers from -1e15 to 1e15",
+            GeometryValue::Cell(_) => {
+                "cell coordinates are whole numbers from -1000000000 to 1000000000"
+            }
+            GeometryValue::Radius(_) => "a radius is a number above 0, at most 1e15",
+        }
+    }
+}
+
+/// The value as written: `[x, y]` and `r` in exponent form, `[column, row]`.
+impl std::fmt::Display for GeometryValue {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            GeometryValue::Position(p) => write!(f, "[{:e}, {:e}]", p[0], p[1]),
+            GeometryValue::Cell(c) => write!(f, "[{}, {}]", c[0], c[1]),
+            GeometryValue::Radius(r) => write!(f, "{r:e}"),
+        }
+    }
 }
 
 fn ids(vs: &[VertexId]) -> Vec<u32> {
@@ -327,10 +374,9 @@ impl MissionDoc {
         self.fill(Graph::new())
     }
 
-    /// Adds the document's nodes and edges to `g` (an empty graph, possibly
-    /// with symbol tables already filled), interning tags and labels that
-    /// the tables lack.
-    fn fill(&self, mut g: Graph) -> Result<Graph, MissionError> {
+    /// Node ids below [`MAX_NODE_ID`], then each node's position, cell and
+    /// radius within range, the first offender reported.
+    fn check_node_ranges(&self) -> Result<(), MissionError> {
         if let Some((index, n)) = self
             .nodes
             .iter()
@@ -345,9 +391,7 @@ impl MissionDoc {
                 return Err(MissionError::BadGeometry {
                     index,
                     id: n.id,
-                    field: "position",
-                    value: format!("[{:e}, {:e}]", p[0], p[1]),
-                    rule: "coordinates are numbers from -1e15 to 1e15",
+                    value: GeometryValue::Position(p),
                 });
             }
             if let Some(c) = n
@@ -357,21 +401,25 @@ impl MissionDoc {
                 return Err(MissionError::BadGeometry {
                     index,
                     id: n.id,
-                    field: "cell",
-                    value: format!("[{}, {}]", c[0], c[1]),
-                    rule: "cell coordinates are whole numbers from -1000000000 to 1000000000",
+                    value: GeometryValue::Cell(c),
                 });
             }
             if let Some(r) = n.radius.filter(|&r| !(r > 0.0 && within(r))) {
                 return Err(MissionError::BadGeometry {
                     index,
                     id: n.id,
-                    field: "radius",
-                    value: format!("{r:e}"),
-                    rule: "a radius is a number above 0, at most 1e15",
+                    value: GeometryValue::Radius(r),
                 });
             }
         }
+        Ok(())
+    }
+
+    /// Adds the document's nodes and edges to `g` (an empty graph, possibly
+    /// with symbol tables already filled), interning tags and labels that
+    /// the tables lack.
+    fn fill(&self, mut g: Graph) -> Result<Graph, MissionError> {
+        self.check_node_ranges()?;
         let mut order: Vec<usize> = (0..self.nodes.len()).collect();
         order.sort_by_key(|&i| self.nodes[i].id);
         for w in order.windows(2) {

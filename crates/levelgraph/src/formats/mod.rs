@@ -16,7 +16,8 @@ pub use graph_text::to_graph_text;
 pub use graphml::to_graphml;
 pub use layout::{layout_svg, LayoutDoc, LAYOUT_FORMAT};
 pub use mission::{
-    host_for, MissionDoc, MissionError, MAX_CELL, MAX_COORDINATE, MAX_NODE_ID, MISSION_FORMAT,
+    host_for, GeometryValue, MissionDoc, MissionError, MAX_CELL, MAX_COORDINATE, MAX_NODE_ID,
+    MISSION_FORMAT,
 };
 pub use play::PlayDoc;
 pub use svg::{to_svg, to_svg_numbered};

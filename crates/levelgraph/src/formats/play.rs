@@ -13,6 +13,7 @@ use crate::play::{Event, LockRef, PlayReport, Verdict};
 /// corridor's two ends (source, target).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", deny_unknown_fields)]
+#[non_exhaustive]
 pub enum LockDoc {
     /// The lock vertex's id.
     Vertex(u32),
@@ -68,6 +69,7 @@ pub struct LockEntryDoc {
 /// One event of the playthrough.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "event", rename_all = "snake_case", deny_unknown_fields)]
+#[non_exhaustive]
 pub enum EventDoc {
     /// The player enters a place.
     Enter {

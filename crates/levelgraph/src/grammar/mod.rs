@@ -30,6 +30,7 @@ pub const DEFAULT_GRAMMAR: &str = include_str!("../../../../examples/default.lg"
 /// Why a grammar could not be loaded: one or more diagnostics, all errors.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("{}", summary(.diagnostics))]
+#[non_exhaustive]
 pub struct GrammarError {
     /// The errors, in source order of discovery.
     pub diagnostics: Vec<Diagnostic>,

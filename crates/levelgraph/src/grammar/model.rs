@@ -333,6 +333,7 @@ pub struct FillSpec {
 /// A room floor generator of the tile map.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum FillKind {
     /// Every interior tile is floor.
     Floor,

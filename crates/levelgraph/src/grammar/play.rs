@@ -92,6 +92,7 @@ impl PlaySpec {
 /// What a directed (non-cosmetic) edge means to the player.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum Directed {
     /// A one-way corridor: walked from its source to its target only.
     #[default]
@@ -152,6 +153,7 @@ fn is_false(b: &bool) -> bool {
 /// What a key statement's locks are.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", deny_unknown_fields)]
+#[non_exhaustive]
 pub enum LockSpec {
     /// Locked rooms: vertices the player enters only once the lock is
     /// opened (a lock stored in a room locks that room).
@@ -178,6 +180,7 @@ pub struct DoorSelector {
 /// How a key names the locks it opens.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", deny_unknown_fields)]
+#[non_exhaustive]
 pub enum KeyLink {
     /// An edge of this kind from the key to the lock (either way for an
     /// undirected kind): `via ~>`, `via -[opens]->`.

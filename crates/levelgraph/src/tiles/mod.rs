@@ -25,6 +25,7 @@ pub use map::{
 
 /// Why a generator or the rasterizer refused or gave up.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[non_exhaustive]
 pub enum TilesError {
     /// A parameter is out of range or contradicts another (bad input:
     /// exit code 2 in the CLI). `field` is the parameter's name as the CLI

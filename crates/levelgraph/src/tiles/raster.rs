@@ -34,6 +34,7 @@ pub const MAX_SIDE: u32 = 8192;
 
 /// How a room's floor is made.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub enum RoomFill {
     /// Every interior tile is floor.
     Floor,
@@ -45,6 +46,7 @@ pub enum RoomFill {
 
 /// Where the object of a tagged room goes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub enum ObjectPlace {
     /// On the floor tile nearest the room's centre (a key on its pedestal).
     Center,
@@ -120,6 +122,7 @@ pub struct StoredItem {
 
 /// Where in its room a [`StoredItem`] goes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum ItemPlace {
     /// On the free floor tile nearest the room's centre.
     Centre,

@@ -5,7 +5,7 @@
 use std::collections::BTreeSet;
 
 use levelgraph::derive::{derive, derive_from};
-use levelgraph::formats::{to_graph_text, MissionDoc, MissionError};
+use levelgraph::formats::{to_graph_text, GeometryValue, MissionDoc, MissionError};
 use levelgraph::grammar::{self, CompiledGrammar};
 use levelgraph::graph::Graph;
 use levelgraph::matching::Frame;
@@ -275,7 +275,10 @@ fn host_cells_beyond_a_billion_are_rejected() {
         );
         assert!(matches!(
             err,
-            MissionError::BadGeometry { field: "cell", .. }
+            MissionError::BadGeometry {
+                value: GeometryValue::Cell(_),
+                ..
+            }
         ));
     }
     let g = load(

@@ -1,7 +1,7 @@
 //! The mission JSON format read back: ids with holes survive, and malformed
 //! documents are rejected with the offending field named, never merged.
 
-use levelgraph::formats::{MissionDoc, MissionError};
+use levelgraph::formats::{GeometryValue, MissionDoc, MissionError};
 use levelgraph::graph::{Graph, VertexId};
 
 fn doc_with_hole() -> MissionDoc {
@@ -88,8 +88,7 @@ fn positions_and_radii_beyond_the_drawing_are_rejected() {
                 MissionError::BadGeometry {
                     index: 0,
                     id: 0,
-                    field: "radius",
-                    ..
+                    value: GeometryValue::Radius(_),
                 }
             ),
             "{err}"

@@ -87,6 +87,7 @@ pub(crate) fn without_spans(g: &Grammar) -> Grammar {
             match &mut key.opens {
                 LockSpec::Room(sel) => sel.span = None,
                 LockSpec::Door(door) => door.span = None,
+                _ => {}
             }
             if let Some(KeyLink::Edge(link)) = &mut key.via {
                 link.span = None;
