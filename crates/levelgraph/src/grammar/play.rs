@@ -1,7 +1,7 @@
 //! The `play` block: what a level means to the player — where they start,
 //! what they must reach, which vertices are keys, which vertices or edges
 //! are locks, and how a key names the locks it opens. The model here is the
-//! block as written (and its JSON form); [`check`] validates it against the
+//! block as written (and its JSON form); `check` validates it against the
 //! grammar's alphabet. [`crate::play`] reads a level with it and proves
 //! the level completable.
 //!
