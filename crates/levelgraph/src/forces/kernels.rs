@@ -8,7 +8,7 @@ use crate::plane::off_segment;
 
 /// Inverse-square repulsion on each active vertex from every vertex within
 /// range, plus a linear push between circles closer than their radii and
-/// margin. (When every vertex moves, [`Lists::repel`] does this.)
+/// margin. (When every vertex moves, [`super::lists::Lists::repel`] does this.)
 pub(super) fn repel(
     pos: &[Point],
     radius: &[f64],

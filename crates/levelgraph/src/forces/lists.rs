@@ -139,7 +139,7 @@ impl Lists {
         first.sqrt() + second.sqrt() >= skin
     }
 
-    /// [`repel`] over the lists: each pair once, acting on both ends.
+    /// [`super::kernels::repel`] over the lists: each pair once, acting on both ends.
     pub(super) fn repel(&self, pos: &[Point], params: &RelaxParams, force: &mut [Point]) {
         for i in 0..pos.len() {
             let mut fi = [0.0, 0.0];
@@ -159,7 +159,7 @@ impl Lists {
         }
     }
 
-    /// [`push_off_edges`] over the lists (every vertex moving).
+    /// [`super::kernels::push_off_edges`] over the lists (every vertex moving).
     pub(super) fn push_off_edges(
         &self,
         pos: &[Point],

@@ -60,7 +60,7 @@ pub(crate) struct Spring {
     pub(crate) solid: bool,
 }
 
-/// Tuning of [`relax`].
+/// Tuning of [`relax()`].
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct RelaxParams {
     pub(crate) shape: SpringShape,
@@ -93,7 +93,7 @@ pub(crate) struct RelaxParams {
     /// PrEd, 1999): in a step, a vertex moves toward a solid edge it is
     /// not an end of by at most this share of its distance to the edge,
     /// and the edge's ends toward the vertex likewise
-    /// ([`Lists::bound_moves`]). Below one half, no step can bring a
+    /// ([`lists::Lists::bound_moves`]). Below one half, no step can bring a
     /// vertex onto such an edge, so no step makes two corridors cross (a
     /// negative share would turn moves around: not allowed).
     /// Only where every vertex moves (the neighbour lists hold the pairs

@@ -26,7 +26,7 @@ impl Lists {
     /// zero-length spring's point) stops, with the spring's ends.
     /// Only the pairs in the lists are looked at: a pair `d` apart binds
     /// only when `share · d` is below `max_step`, and the lists hold every
-    /// pair within `base / 2` ([`RelaxParams::planar`]). O(listed pairs).
+    /// pair within `base / 2` ([`super::RelaxParams::planar`]). O(listed pairs).
     pub(super) fn bound_moves(
         &self,
         pos: &[Point],

@@ -192,7 +192,7 @@ pub(crate) struct StoreFacts {
     pub(crate) edge_kinds: Vec<EdgeKind>,
 }
 
-/// A vertex not bound in advance, in [`SearchState`]'s `fixed`.
+/// A vertex not bound in advance, in [`search::SearchState`]'s `fixed`.
 const UNBOUND: VertexId = VertexId(u32::MAX);
 /// Patterns up to this many vertices anchor a search without allocating.
 const ANCHORS_INLINE: usize = 16;

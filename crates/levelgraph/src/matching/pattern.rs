@@ -116,7 +116,7 @@ impl Pattern {
     }
 
     /// Whether this is a grid rule's pattern ([`Pattern::with_grid`]),
-    /// whose matches carry a [`Frame`].
+    /// whose matches carry a [`super::Frame`].
     pub(crate) fn is_grid(&self) -> bool {
         self.grid.is_some()
     }
