@@ -19,6 +19,7 @@
 use std::collections::VecDeque;
 
 use crate::graph::{Graph, Point, VertexId};
+use crate::plane::off_segment;
 use crate::rng::Rng;
 
 /// Parameters of [`force_layout`]. Start from [`ForceConfig::for_picture`]
@@ -229,14 +230,14 @@ fn edge_repulsion(pos: &[Point], edges: &[(usize, usize, f64, f64)], k: f64, dis
             if i == a || i == b {
                 continue;
             }
-            let (ax, ay) = (pos[a][0], pos[a][1]);
-            let (ex, ey) = (pos[b][0] - ax, pos[b][1] - ay);
-            let len2 = ex * ex + ey * ey;
-            if len2 < 1e-12 {
+            let (ex, ey) = (pos[b][0] - pos[a][0], pos[b][1] - pos[a][1]);
+            if ex * ex + ey * ey < 1e-12 {
                 continue;
             }
-            let t = (((pos[i][0] - ax) * ex + (pos[i][1] - ay) * ey) / len2).clamp(0.0, 1.0);
-            let (dx, dy) = (pos[i][0] - (ax + t * ex), pos[i][1] - (ay + t * ey));
+            // The nearest point of the segment: the geometric derivation's
+            // vertex–edge push (`forces`) finds it with the same function,
+            // operation for operation as this drawing always did.
+            let (t, [dx, dy]) = off_segment(pos[i], pos[a], pos[b]);
             let d = (dx * dx + dy * dy).sqrt();
             if d >= k || d < 1e-9 {
                 continue;

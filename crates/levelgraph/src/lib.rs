@@ -136,7 +136,6 @@ mod rewrite;
 pub mod rng;
 pub mod rooms;
 mod settings;
-mod small_copy;
 pub mod tiles;
 pub mod trace;
 mod union_find;

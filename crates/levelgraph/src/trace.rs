@@ -11,7 +11,6 @@ use std::fmt;
 use std::sync::Arc;
 
 use crate::graph::VertexId;
-use crate::small_copy;
 
 /// A rule's name, shared between the grammar and every application of
 /// the rule in a trace (cloning it copies a pointer, not the text).
@@ -161,8 +160,8 @@ impl Trace {
     ) {
         debug_assert!(rule < self.names.len());
         let start = self.vertices.len();
-        small_copy::append(&mut self.vertices, matched);
-        small_copy::append(&mut self.vertices, created);
+        self.vertices.extend_from_slice(matched);
+        self.vertices.extend_from_slice(created);
         self.steps.push(Step {
             start,
             rule: rule as u32,

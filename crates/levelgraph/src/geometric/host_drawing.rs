@@ -22,13 +22,6 @@ pub(crate) struct Scratch {
     movers: Vec<Mover>,
 }
 
-impl Scratch {
-    /// How many vertices the buffers have held at most.
-    pub(crate) fn vertices(&self) -> usize {
-        self.ids.capacity()
-    }
-}
-
 /// Relaxes the drawing of `host`: with `around`, only those vertices and
 /// their neighbours move (the neighbourhood of an application); else every
 /// top-level vertex. While rewriting (`finishing` is `None`)

@@ -270,20 +270,16 @@ impl<'a> Hook<'a> {
         drawings: &'a [RuleDrawing],
         settings: &GeometrySettings,
     ) -> Self {
-        let (relax_scratch, mut placement) = BUFFERS
-            .try_with(|b| b.borrow_mut().take())
-            .ok()
-            .flatten()
-            .unwrap_or_default();
-        // The grid describes the last derivation's drawing.
-        placement.grid.invalidate();
+        // Fresh buffers per derivation. (Lending the last derivation's
+        // through a thread-local measured 2.9 % on the geometric
+        // benchmark, within its noise, 2026-11-28: not kept.)
         Hook {
             rules,
             drawings,
             params: settings.rewrite_params(),
             stats: RelaxStats::default(),
-            relax_scratch,
-            placement: RefCell::new(placement),
+            relax_scratch: host_drawing::Scratch::default(),
+            placement: RefCell::new(placement::Scratch::default()),
             planned: RefCell::new(Planned::default()),
             around: Vec::new(),
         }
@@ -365,33 +361,6 @@ impl StepHook for Hook<'_> {
         // reads where it is now.
         host_drawing::place_stored(host);
         self.stats.add(out);
-    }
-}
-
-thread_local! {
-    /// The buffers of the last derivation on this thread, for the next:
-    /// a derivation of a few dozen rooms otherwise spends a noticeable
-    /// share of its time growing them. Every buffer is cleared before
-    /// use, so what they held never reaches a result.
-    static BUFFERS: RefCell<Option<(host_drawing::Scratch, placement::Scratch)>> =
-        const { RefCell::new(None) };
-}
-
-/// Drawings up to this many vertices leave their buffers for the next
-/// derivation; larger ones free them.
-const KEEP_BUFFERS_UP_TO: usize = 1 << 14;
-
-impl Drop for Hook<'_> {
-    fn drop(&mut self) {
-        if self.relax_scratch.vertices() > KEEP_BUFFERS_UP_TO {
-            return;
-        }
-        let kept = (
-            std::mem::take(&mut self.relax_scratch),
-            std::mem::take(self.placement.get_mut()),
-        );
-        // Fails only while the thread is being torn down: nothing to keep.
-        let _ = BUFFERS.try_with(|b| *b.borrow_mut() = Some(kept));
     }
 }
 

@@ -59,7 +59,6 @@ use std::ops::ControlFlow;
 use crate::graph::{EdgeId, EdgeKind, Graph, VertexId};
 use crate::matching::{Match, Pattern, Sensitivity, StoreFacts};
 use crate::rewrite::{ChangedEdge, Changes};
-use crate::small_copy;
 use slots::SlotIndex;
 
 /// The current matches of one pattern in a host that changes.
@@ -119,10 +118,11 @@ thread_local! {
     /// The emptied stores of the last derivations on this thread, for the
     /// next: their buffers (matches and slot lists, which grow with the
     /// host) are then memory already mapped, not fresh pages the kernel
-    /// must fault in and zero. In the mutex STS at N = 10,000 that saves
-    /// 3–14 % of a derivation, depending on how the allocator reuses the
-    /// memory of the results freed in between (BENCHMARKS.md). Every store
-    /// is cleared before use, so nothing it held reaches a result.
+    /// must fault in and zero. Measured 2026-11-28 against fresh stores
+    /// (alternating runs, CPU time): 5 % of the growth benchmark (caps
+    /// 1,000 and 10,000), 1–4 % of the derive benchmark; in the mutex STS
+    /// at N = 10,000 and 100,000 within the noise. Every store is cleared
+    /// before use, so nothing it held reaches a result.
     static KEPT: RefCell<Vec<MatchStore>> = const { RefCell::new(Vec::new()) };
 }
 
@@ -303,8 +303,10 @@ impl MatchStore {
     /// Match `i`, written into `m` (whose buffers are reused).
     #[inline(always)]
     pub(crate) fn get_into(&self, i: usize, m: &mut Match) {
-        small_copy::assign(&mut m.vertices, self.vertices_of(i));
-        small_copy::assign(&mut m.edges, self.edges_of(i));
+        m.vertices.clear();
+        m.vertices.extend_from_slice(self.vertices_of(i));
+        m.edges.clear();
+        m.edges.extend_from_slice(self.edges_of(i));
         m.frame = self.frame_of(i);
     }
 
@@ -333,8 +335,8 @@ impl MatchStore {
     #[inline(always)]
     fn push(&mut self, m: &Match) {
         let at = self.len();
-        small_copy::append(&mut self.vertices, &m.vertices);
-        small_copy::append(&mut self.edges, &m.edges);
+        self.vertices.extend_from_slice(&m.vertices);
+        self.edges.extend_from_slice(&m.edges);
         debug_assert!(self.grid || m.frame.is_none());
         if self.grid {
             self.frames.push(m.frame);
@@ -362,8 +364,9 @@ impl MatchStore {
                 self.by_vertex
                     .relocate(last * nv + k, at * nv + k, v.index());
             }
-            small_copy::move_within(&mut self.vertices, last * nv, at * nv, nv);
-            small_copy::move_within(&mut self.edges, last * ne, at * ne, ne);
+            self.vertices
+                .copy_within(last * nv..(last + 1) * nv, at * nv);
+            self.edges.copy_within(last * ne..(last + 1) * ne, at * ne);
         }
         self.vertices.truncate(last * nv);
         self.edges.truncate(last * ne);

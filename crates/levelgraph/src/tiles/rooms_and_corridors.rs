@@ -551,6 +551,8 @@ fn limit(detail: String) -> TilesError {
 /// rooms, the links and the scratch of the path checks. A map made with them
 /// allocates little besides what it returns (the rare corridor searches,
 /// door candidates and joins of unreached rooms still allocate their own).
+/// Measured 2026-11-28 against fresh buffers per map: 10–25 % of a map's
+/// time at 80 × 25 to 100 × 100, 6.6× at 200 × 200.
 #[derive(Default)]
 struct Scratch {
     zone: Vec<u8>,
@@ -1718,6 +1720,53 @@ impl PathCheck<'_> {
         }
     }
 
+    /// [`PathCheck::plain_cells`] one cell at a time, without the 8-byte
+    /// reads: the plain reference the tuned version is held to (the
+    /// proptest `plain_cells_agrees_with_a_cell_by_cell_reference`). Kept
+    /// because the reads pay: without them a map took up to 16 % longer
+    /// (tiles benchmark, 2026-11-28).
+    #[cfg(test)]
+    fn plain_cells_reference(&mut self, c: usize, step: usize, left: usize) -> (usize, bool) {
+        let zone = self.zone;
+        let w = self.w;
+        // Whether the 8 bytes from `i` lie inside the grid (the tuned
+        // reads count a read past its end as not plain).
+        let readable = |i: usize| i.checked_add(8).is_some_and(|end| end <= zone.len());
+        let plain_kind = |i: usize| zone[i] & !(FLOOR | OPEN) == 0;
+        let open = |i: usize| zone[i] & OPEN != 0;
+        if step == 1 || step == usize::MAX {
+            let lo = if step == 1 { c + 1 } else { c.wrapping_sub(8) };
+            if !(readable(lo) && readable(lo.wrapping_sub(w)) && readable(lo.wrapping_add(w))) {
+                return (0, false);
+            }
+            // The k-th cell after c in walking order.
+            let cell = |k: usize| if step == 1 { c + 1 + k } else { c - 1 - k };
+            let plain = (0..8)
+                .take_while(|&k| {
+                    let x = cell(k);
+                    plain_kind(x) && !open(x - w) && !open(x + w)
+                })
+                .count();
+            let n = plain.min(left);
+            for k in 0..n {
+                if open(cell(k)) {
+                    self.meets.push(cell(k));
+                }
+            }
+            (n, plain == 8)
+        } else {
+            let next = c.wrapping_add(step);
+            if !readable(next.wrapping_sub(1)) {
+                return (0, false);
+            }
+            let plain = !open(next - 1) && plain_kind(next) && !open(next + 1);
+            if plain && open(next) {
+                self.meets.push(next);
+            }
+            (usize::from(plain), plain)
+        }
+    }
+
     /// [`Ctx::check_path`]'s tests at path cell `k`, map cell `c`, entered
     /// by index step `din` and left by `dout`.
     #[inline(always)]
@@ -1984,6 +2033,59 @@ mod tests {
                     min_room_size,
                 },
             )
+    }
+
+    /// A zone cell as the path checks see it: mostly free wall and floor,
+    /// some of it open, and the kinds a path may not cross.
+    fn zone_byte() -> impl Strategy<Value = u8> {
+        prop_oneof![
+            4 => Just(FREE),
+            3 => Just(FLOOR),
+            3 => Just(FREE | OPEN),
+            1 => Just(FLOOR | OPEN),
+            1 => Just(BORDER),
+            1 => Just(RING),
+            1 => Just(RING | OPEN),
+            1 => Just(CORNER),
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(2000))]
+
+        /// The 8-byte reads of [`PathCheck::plain_cells`] give the count,
+        /// the flag and the corridor cells met of the cell-by-cell
+        /// reference, in every direction, at the grid's edges too.
+        #[test]
+        fn plain_cells_agrees_with_a_cell_by_cell_reference(
+            (w, zone) in (2usize..40, 1usize..30)
+                .prop_flat_map(|(w, h)| (Just(w), prop::collection::vec(zone_byte(), w * h))),
+            at in any::<prop::sample::Index>(),
+            direction in 0..4usize,
+            left in 0usize..12,
+        ) {
+            let c = at.index(zone.len());
+            let step = [1, usize::MAX, w, w.wrapping_neg()][direction];
+            let (mut meets, mut reference_meets) = (Vec::new(), Vec::new());
+            let tuned = PathCheck {
+                zone: &zone,
+                w,
+                stretches: &mut Vec::new(),
+                meets: &mut meets,
+                start: usize::MAX,
+            }
+            .plain_cells(c, step, left);
+            let reference = PathCheck {
+                zone: &zone,
+                w,
+                stretches: &mut Vec::new(),
+                meets: &mut reference_meets,
+                start: usize::MAX,
+            }
+            .plain_cells_reference(c, step, left);
+            prop_assert_eq!(tuned, reference);
+            prop_assert_eq!(meets, reference_meets);
+        }
     }
 
     proptest! {

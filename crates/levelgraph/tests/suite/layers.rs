@@ -15,7 +15,6 @@ const LAYERS: &[(&str, &[&str])] = &[
             "exact",
             "diagnostic",
             "rng",
-            "small_copy",
             "union_find",
             "graph",
             "alphabet",
