@@ -14,7 +14,7 @@ impl Pattern {
     /// `anchors[k].0` is the host vertex `anchors[k].1`, in a deterministic
     /// order. Used to find the matches a local change can create without
     /// searching the whole host.
-    pub fn for_each_anchored(
+    pub(crate) fn for_each_anchored(
         &self,
         host: &Graph,
         anchors: &[(usize, VertexId)],
@@ -111,7 +111,7 @@ impl Pattern {
     /// How far a change in the host can reach into this pattern's matches:
     /// which pattern vertices' matches depend on their neighbourhood, and
     /// how far the conditions look. See [`Sensitivity`].
-    pub fn sensitivity(&self) -> Sensitivity {
+    pub(crate) fn sensitivity(&self) -> Sensitivity {
         let n = self.vertices.len();
         let mut single: Vec<bool> = self
             .vertices

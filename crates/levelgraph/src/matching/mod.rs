@@ -29,7 +29,7 @@
 //! buffers); `conditions.rs` holds the negative application conditions and
 //! the checks of a complete match; `grid.rs` matches grid rules by frames;
 //! `anchored.rs` has the anchored searches and what the incremental stores
-//! need to know ([`Pattern::sensitivity`]); `small.rs` is the anchored
+//! need to know (`Pattern::sensitivity`); `small.rs` is the anchored
 //! search of small patterns without the general search's set-up.
 
 use std::sync::OnceLock;
@@ -149,34 +149,34 @@ pub struct Pattern {
 /// that contain a changed vertex or use a removed edge (used by the
 /// derivation's incremental match stores).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Sensitivity {
+pub(crate) struct Sensitivity {
     /// Per pattern vertex: whether its matches depend on the vertex's
     /// neighbourhood (exact valence, forbidden tags, or a `where not` edge
     /// or containment to one of the condition's own vertices), so an edge
     /// added or removed there can create or destroy a match.
-    pub single: Vec<bool>,
+    pub(crate) single: Vec<bool>,
     /// Whether matches depend on links between two matched vertices that
     /// the pattern does not use (`induced`, or a `where not` edge between
     /// two pattern vertices).
-    pub pair: bool,
+    pub(crate) pair: bool,
     /// How many links away from the matched vertices a changed vertex (a
     /// retag, new attributes, a move in or out of a parent) can change what
     /// the conditions see: 1 for forbidden tags or a condition vertex next
     /// to the match, one more for a condition vertex with forbidden tags;
     /// `usize::MAX` when a condition is not linked to the match at all.
-    pub reach: usize,
+    pub(crate) reach: usize,
     /// How many links away from the matched vertices an added or removed
     /// edge or containment can change what the conditions see: 0 when the
     /// conditions only look at links at the matched vertices themselves;
     /// for each condition link the nearer end's distance, and for a
     /// condition vertex with an exact valence or forbidden tags its own.
-    pub edge_reach: usize,
+    pub(crate) edge_reach: usize,
     /// Whether adding host edges can only take matches away, never create
     /// one that does not use an added edge: true when every sensitivity is
     /// negative (forbidden tags, `induced`, `where not` conditions without
     /// exact valences or forbidden tags of their own), false when a pattern
     /// vertex has an exact valence (an added edge can bring a vertex to it).
-    pub add_monotone: bool,
+    pub(crate) add_monotone: bool,
 }
 
 /// What the incremental match stores need to know about a pattern: how
