@@ -390,13 +390,7 @@ pub struct Results {
 
 /// The derivation, whether it succeeded or failed within its limits.
 fn derivation(g: &CompiledGrammar, seed: u64) -> levelgraph::Derivation {
-    use levelgraph::DeriveError::{Drawing, StageFailed, TooFewVertices};
-    match levelgraph::derive(g, seed) {
-        Ok(d) => d,
-        Err(TooFewVertices { derivation, .. })
-        | Err(StageFailed { derivation, .. })
-        | Err(Drawing { derivation, .. }) => *derivation,
-    }
+    levelgraph::derive(g, seed).unwrap_or_else(levelgraph::DeriveError::into_derivation)
 }
 
 pub fn run(opts: &Options) -> Results {

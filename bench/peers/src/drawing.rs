@@ -210,6 +210,7 @@ fn failure_code(e: &DeriveError) -> &'static str {
         DeriveError::TooFewVertices { .. } => "too few vertices",
         DeriveError::StageFailed { .. } => "recipe stage failed",
         DeriveError::Drawing { .. } => "no drawing passed",
+        _ => "another failure",
     }
 }
 
