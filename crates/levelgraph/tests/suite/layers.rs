@@ -51,13 +51,29 @@ fn module_of(src: &Path, file: &Path) -> Option<(String, bool)> {
     (name != "lib").then_some((name, top))
 }
 
-/// The code of `text` without comments, string literals and the test
-/// module (from a `#[cfg(test)]` at the start of a line on).
+/// The code of `text` without comments, string literals and the inline
+/// test module (from a `#[cfg(test)]` line followed by `mod NAME {` on;
+/// other test-only items are read like any code, which is stricter).
 fn code(text: &str) -> String {
-    let text = match text.find("\n#[cfg(test)]") {
-        Some(i) => &text[..i],
-        None => text,
-    };
+    let mut cut = text.len();
+    let mut from = 0;
+    while let Some(i) = text[from..].find("\n#[cfg(test)]\nmod ") {
+        let at = from + i;
+        let line_end = text[at + 1..]
+            .find('\n')
+            .and_then(|j| {
+                text[at + 1 + j + 1..]
+                    .find('\n')
+                    .map(|k| at + 1 + j + 1 + k)
+            })
+            .unwrap_or(text.len());
+        if text[at..line_end].trim_end().ends_with('{') {
+            cut = at;
+            break;
+        }
+        from = at + 1;
+    }
+    let text = &text[..cut];
     let mut out = String::with_capacity(text.len());
     for line in text.lines() {
         let mut in_string = false;
@@ -105,12 +121,22 @@ fn named_after(code: &str, prefix: &str) -> Vec<String> {
     out
 }
 
+/// A file of a test module moved out of its parent (`tests.rs`, or a file
+/// in a `tests/` folder under `src/`): compiled only for the tests.
+fn is_test_file(path: &Path) -> bool {
+    path.file_name().is_some_and(|n| n == "tests.rs")
+        || path
+            .parent()
+            .and_then(Path::file_name)
+            .is_some_and(|n| n == "tests")
+}
+
 fn sources(dir: &Path, out: &mut Vec<PathBuf>) {
     for entry in std::fs::read_dir(dir).expect("src folder") {
         let path = entry.expect("entry").path();
         if path.is_dir() {
             sources(&path, out);
-        } else if path.extension().is_some_and(|e| e == "rs") {
+        } else if path.extension().is_some_and(|e| e == "rs") && !is_test_file(&path) {
             out.push(path);
         }
     }
@@ -178,7 +204,13 @@ fn the_reader_of_paths_skips_comments_strings_and_tests() {
                 /// [`crate::play`]\n\
                 let s = \"crate::lint\"; let t = mycrate::formats;\n\
                 fn f() { crate::rng::Rng::seeded(1); }\n\
-                #[cfg(test)]\nmod tests { use crate::pipeline; }\n";
+                #[cfg(test)]\nfn helper() { crate::union_find::UnionFind::new(1); }\n\
+                #[cfg(test)]\nmod tests;\n\
+                fn g() { crate::diagnostic::line_col(\"\", 0); }\n\
+                #[cfg(test)]\nmod tests {\n use crate::pipeline; }\n";
     let code = code(text);
-    assert_eq!(named_after(&code, "crate::"), ["graph", "rng"]);
+    assert_eq!(
+        named_after(&code, "crate::"),
+        ["graph", "rng", "union_find", "diagnostic"]
+    );
 }
