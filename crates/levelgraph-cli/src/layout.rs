@@ -209,8 +209,8 @@ fn mission_problem(o: &Options) -> Result<(LayoutProblem, Alphabet, MissionPlay)
         );
         return Err(Failure::BadInput);
     };
-    let text = std::fs::read_to_string(&o.input).map_err(|e| {
-        eprintln!("error: cannot read {}: {e}", o.input.display());
+    let text = crate::input::read_text(&o.input).map_err(|e| {
+        e.report("mission graph", &o.input);
         Failure::BadInput
     })?;
     let host = MissionDoc::from_json(&text)
@@ -219,7 +219,7 @@ fn mission_problem(o: &Options) -> Result<(LayoutProblem, Alphabet, MissionPlay)
             eprintln!("error: {}: {e}", o.input.display());
             Failure::BadInput
         })?;
-    let problem = problem_of_level(&host, spec, grammar_path)?;
+    let problem = problem_of_level(&host, spec, grammar_path, &loaded.text)?;
     let play = levelgraph::play::check_level(grammar, &host).map(|report| (host, report));
     Ok((problem, grammar.alphabet(), play))
 }
@@ -234,8 +234,9 @@ pub(crate) fn problem_of_level(
     level: &Graph,
     spec: &RoomsSpec,
     grammar_path: &Path,
+    grammar_text: &str,
 ) -> Result<LayoutProblem, Failure> {
-    let sets = load_room_sets(spec, grammar_path).map_err(|message| {
+    let sets = load_room_sets(spec, grammar_path, grammar_text).map_err(|message| {
         eprintln!("{message}");
         Failure::BadInput
     })?;
@@ -248,12 +249,24 @@ pub(crate) fn problem_of_level(
 /// The Edgar room sets of a `rooms` block's `load` lines, relative to
 /// `grammar_path`'s folder; a file or folder that cannot be read is the
 /// error line to print (exit 2), so that `generate` can print it where
-/// the level's layout would have begun.
-pub(crate) fn load_room_sets(spec: &RoomsSpec, grammar_path: &Path) -> Result<RoomSets, String> {
+/// the level's layout would have begun. The line names the grammar file
+/// and, for a text grammar (`grammar_text`), the `load` line and column.
+pub(crate) fn load_room_sets(
+    spec: &RoomsSpec,
+    grammar_path: &Path,
+    grammar_text: &str,
+) -> Result<RoomSets, String> {
     let base = grammar_path.parent().unwrap_or(Path::new("."));
     let mut sets = RoomSets::new();
-    for entry in &spec.load {
+    for (i, entry) in spec.load.iter().enumerate() {
         let path = base.join(entry);
+        let at = match spec.setting_spans.get(&format!("load {i}")) {
+            Some(span) => {
+                let at = levelgraph::diagnostic::line_col(grammar_text, span.start);
+                format!("{}:{}:{}", grammar_path.display(), at.line, at.column)
+            }
+            None => grammar_path.display().to_string(),
+        };
         // A folder is read as `load_dir` reads it; a set name loaded twice
         // is an error of `load_file`.
         let files = if path.is_dir() {
@@ -261,15 +274,13 @@ pub(crate) fn load_room_sets(spec: &RoomsSpec, grammar_path: &Path) -> Result<Ro
                 Ok(files) if !files.is_empty() => files,
                 Ok(_) => {
                     return Err(format!(
-                        "error: rooms block of {}: folder {} has no room-set files (*.yml, *.yaml)",
-                        grammar_path.display(),
+                        "error: rooms block of {at}: folder {} has no room-set files (*.yml, *.yaml)",
                         path.display()
                     ));
                 }
                 Err(e) => {
                     return Err(format!(
-                        "error: rooms block of {}: cannot read folder {}: {e}",
-                        grammar_path.display(),
+                        "error: rooms block of {at}: cannot read folder {}: {e}",
                         path.display()
                     ));
                 }
@@ -279,10 +290,7 @@ pub(crate) fn load_room_sets(spec: &RoomsSpec, grammar_path: &Path) -> Result<Ro
         };
         for file in files {
             if let Err(e) = sets.load_file(&file) {
-                return Err(format!(
-                    "error: rooms block of {}: {e}",
-                    grammar_path.display()
-                ));
+                return Err(format!("error: rooms block of {at}: {e}"));
             }
         }
     }

@@ -6,6 +6,7 @@
 //! and the one-line summary to stdout.
 
 mod diagnostics;
+mod input;
 mod layout;
 mod output;
 mod play;
@@ -187,8 +188,8 @@ pub(crate) fn load_grammar(path: Option<&Path>) -> Result<Loaded, Failure> {
         });
     };
     let display = path.display().to_string();
-    let mut text = std::fs::read_to_string(path).map_err(|e| {
-        eprintln!("error: cannot read grammar {display}: {e}");
+    let mut text = input::read_text(path).map_err(|e| {
+        e.report("grammar", path);
         Failure::BadInput
     })?;
     // The library skips a byte-order mark too, but the diagnostics printed
@@ -239,8 +240,8 @@ pub(crate) fn reject_lint_errors(loaded: &Loaded) -> Result<(), Failure> {
 /// Reads a mission JSON document as a host graph for `grammar`.
 fn load_host(path: &Path, grammar: &CompiledGrammar) -> Result<Graph, Failure> {
     let display = path.display();
-    let text = std::fs::read_to_string(path).map_err(|e| {
-        eprintln!("error: cannot read host graph {display}: {e}");
+    let text = crate::input::read_text(path).map_err(|e| {
+        e.report("host graph", path);
         Failure::BadInput
     })?;
     let result = MissionDoc::from_json(&text).and_then(|doc| host_for(&doc, grammar));
@@ -300,7 +301,7 @@ fn generate(
         config = config.with_host(load_host(host, grammar)?);
     }
     let base = path.unwrap_or(Path::new("grammar"));
-    let (config, unread_sets) = with_room_sets(config, grammar, &formats, base);
+    let (config, unread_sets) = with_room_sets(config, &loaded, &formats, base);
     let what = format!("the level of grammar {}", grammar.name());
     let (level, tiles_error) = match pipeline::generate(grammar, seed, &config) {
         Ok(level) => (level, None),
@@ -474,13 +475,19 @@ fn picture_positions(
 /// would begin.
 fn with_room_sets(
     config: Config,
-    grammar: &CompiledGrammar,
+    loaded: &Loaded,
     formats: &[Format],
     base: &Path,
 ) -> (Config, Option<String>) {
     let wants_layout = formats.contains(&Format::Layout) || formats.contains(&Format::Tiles);
-    match grammar.model().rooms.as_ref().filter(|_| wants_layout) {
-        Some(spec) => match layout::load_room_sets(spec, base) {
+    match loaded
+        .grammar
+        .model()
+        .rooms
+        .as_ref()
+        .filter(|_| wants_layout)
+    {
+        Some(spec) => match layout::load_room_sets(spec, base, &loaded.text) {
             Ok(sets) => (config.with_room_sets(sets), None),
             Err(message) => (config, Some(message)),
         },

@@ -37,14 +37,27 @@ pub(crate) fn say(text: std::fmt::Arguments<'_>) -> Result<(), Failure> {
     }
 }
 
-/// Writes every `(file name, contents)` into `dir` (created if missing).
-/// All contents go to temporary files first; only when every one is written
-/// are they renamed into place, so a failure leaves no partial file. A
-/// target that is a folder fails the call before any file is replaced.
+/// Writes every `(file name, contents)` into `dir` (created if missing),
+/// all or nothing: every file is staged under a temporary name first;
+/// then each target is swapped in (the old file moved aside to a backup
+/// name, the staged one renamed into place). When any step fails, the
+/// swaps already made are undone in reverse order, so the folder is left
+/// as it was: old files back, new ones gone, no temporary or backup files.
+/// A target that is a folder fails the call before anything is written.
 /// The folders this call had to create (`dir` and missing parents) are
-/// removed again on failure.
-/// Nothing at all (not even the folder) when `files` is empty.
+/// removed again on failure. Nothing at all (not even the folder) when
+/// `files` is empty.
 pub(crate) fn write_all<C: AsRef<[u8]>>(dir: &Path, files: &[(&str, C)]) -> io::Result<()> {
+    write_all_with(dir, files, &mut |from, to| fs::rename(from, to))
+}
+
+/// [`write_all`] with the renames made by `rename`, so that a test can make
+/// one fail.
+fn write_all_with<C: AsRef<[u8]>>(
+    dir: &Path,
+    files: &[(&str, C)],
+    rename: &mut dyn FnMut(&Path, &Path) -> io::Result<()>,
+) -> io::Result<()> {
     if files.is_empty() {
         return Ok(());
     }
@@ -64,44 +77,209 @@ pub(crate) fn write_all<C: AsRef<[u8]>>(dir: &Path, files: &[(&str, C)]) -> io::
         remove_created(&created);
         return Err(e);
     }
-    let mut temps: Vec<(PathBuf, PathBuf)> = Vec::new();
-    let result = (|| {
-        for (name, _) in files {
-            let target = dir.join(name);
-            // Renaming a file over a folder fails, and it would fail after
-            // the files before it had been replaced.
-            if fs::symlink_metadata(&target).is_ok_and(|m| m.is_dir()) {
-                return Err(io::Error::new(
-                    io::ErrorKind::IsADirectory,
-                    format!("{} is a folder", target.display()),
-                ));
+    let mut staged: Vec<Staged> = Vec::new();
+    let mut swapped: Vec<Swapped> = Vec::new();
+    let result =
+        stage(dir, files, &mut staged).and_then(|()| swap_all(&staged, &mut swapped, rename));
+    match result {
+        Ok(()) => {
+            // Every file is in place: the backups are no longer needed.
+            for s in &swapped {
+                if let Some(backup) = &s.backup {
+                    let _ = fs::remove_file(backup);
+                }
             }
         }
-        for (name, contents) in files {
-            let target = dir.join(name);
-            let temp = dir.join(format!(".{name}.tmp-{}", std::process::id()));
-            temps.push((temp.clone(), target));
-            let mut f = fs::File::create(&temp)?;
-            f.write_all(contents.as_ref())?;
-            f.sync_all()?;
+        Err(_) => {
+            roll_back(&swapped, rename);
+            for s in &staged {
+                let _ = fs::remove_file(&s.temp);
+            }
+            remove_created(&created);
         }
-        for (temp, target) in &temps {
-            fs::rename(temp, target)?;
-        }
-        Ok(())
-    })();
-    if result.is_err() {
-        for (temp, _) in &temps {
-            let _ = fs::remove_file(temp);
-        }
-        remove_created(&created);
     }
     result
+}
+
+/// A file written under a temporary name, and where it goes.
+struct Staged {
+    temp: PathBuf,
+    target: PathBuf,
+}
+
+/// A target swapped in, and the backup of the file it replaced (`None`:
+/// there was none).
+struct Swapped {
+    target: PathBuf,
+    backup: Option<PathBuf>,
+}
+
+/// Writes every file under a temporary name in `dir`, recording each in
+/// `staged` as soon as it exists (so that a failure removes it).
+fn stage<C: AsRef<[u8]>>(
+    dir: &Path,
+    files: &[(&str, C)],
+    staged: &mut Vec<Staged>,
+) -> io::Result<()> {
+    for (name, _) in files {
+        let target = dir.join(name);
+        // Renaming a file over a folder fails, and it would fail after
+        // the files before it had been replaced.
+        if fs::symlink_metadata(&target).is_ok_and(|m| m.is_dir()) {
+            return Err(io::Error::new(
+                io::ErrorKind::IsADirectory,
+                format!("{} is a folder", target.display()),
+            ));
+        }
+    }
+    let pid = std::process::id();
+    for (name, contents) in files {
+        let temp = dir.join(format!(".{name}.tmp-{pid}"));
+        staged.push(Staged {
+            temp: temp.clone(),
+            target: dir.join(name),
+        });
+        let mut f = fs::File::create(&temp)?;
+        f.write_all(contents.as_ref())?;
+        f.sync_all()?;
+    }
+    Ok(())
+}
+
+/// Swaps every staged file into place: an existing target is first moved
+/// to a backup name beside it, then the staged file renamed over it.
+/// Each completed swap is recorded in `swapped`.
+fn swap_all(
+    staged: &[Staged],
+    swapped: &mut Vec<Swapped>,
+    rename: &mut dyn FnMut(&Path, &Path) -> io::Result<()>,
+) -> io::Result<()> {
+    let pid = std::process::id();
+    for s in staged {
+        let backup = if fs::symlink_metadata(&s.target).is_ok() {
+            let name = s.target.file_name().unwrap_or_default().to_string_lossy();
+            let backup = s.target.with_file_name(format!(".{name}.old-{pid}"));
+            rename(&s.target, &backup)?;
+            Some(backup)
+        } else {
+            None
+        };
+        if let Err(e) = rename(&s.temp, &s.target) {
+            // The old file goes back before the error is reported.
+            if let Some(backup) = &backup {
+                let _ = rename(backup, &s.target);
+            }
+            return Err(e);
+        }
+        swapped.push(Swapped {
+            target: s.target.clone(),
+            backup,
+        });
+    }
+    Ok(())
+}
+
+/// Undoes `swapped`, last first: the backup renamed back over its target,
+/// or a target that was new removed.
+fn roll_back(swapped: &[Swapped], rename: &mut dyn FnMut(&Path, &Path) -> io::Result<()>) {
+    for s in swapped.iter().rev() {
+        match &s.backup {
+            Some(backup) => {
+                let _ = rename(backup, &s.target);
+            }
+            None => {
+                let _ = fs::remove_file(&s.target);
+            }
+        }
+    }
 }
 
 /// Removes the folders `write_all` made (deepest first), if still empty.
 fn remove_created(created: &[PathBuf]) {
     for d in created {
         let _ = fs::remove_dir(d);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scratch(name: &str) -> PathBuf {
+        let dir =
+            std::env::temp_dir().join(format!("levelgraph-output-{name}-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    /// The folder's files and their contents, sorted by name.
+    fn listing(dir: &Path) -> Vec<(String, String)> {
+        let mut out: Vec<(String, String)> = fs::read_dir(dir)
+            .unwrap()
+            .map(|e| {
+                let e = e.unwrap();
+                let name = e.file_name().to_string_lossy().into_owned();
+                (name, fs::read_to_string(e.path()).unwrap())
+            })
+            .collect();
+        out.sort();
+        out
+    }
+
+    /// A failed rename at every point of the swap (the k-th rename call)
+    /// leaves the folder exactly as it was: old files with their old
+    /// contents, no new file, no temporary or backup file.
+    #[test]
+    fn a_failed_rename_leaves_the_folder_as_it_was() {
+        let new = [("a.json", "new a"), ("b.svg", "new b"), ("c.dot", "new c")];
+        // a and c exist, b is new: 2 swaps with a backup, 1 without, so
+        // 5 renames on success.
+        for fail_at in 0..5 {
+            let dir = scratch(&format!("fail{fail_at}"));
+            fs::write(dir.join("a.json"), "old a").unwrap();
+            fs::write(dir.join("c.dot"), "old c").unwrap();
+            fs::write(dir.join("keep.txt"), "untouched").unwrap();
+            let before = listing(&dir);
+            let mut calls = 0;
+            let mut rename = |from: &Path, to: &Path| {
+                calls += 1;
+                if calls == fail_at + 1 {
+                    return Err(io::Error::other("refused"));
+                }
+                fs::rename(from, to)
+            };
+            let err = write_all_with(&dir, &new, &mut rename).unwrap_err();
+            assert_eq!(err.to_string(), "refused");
+            assert_eq!(listing(&dir), before, "failing rename {}", fail_at + 1);
+            fs::remove_dir_all(&dir).unwrap();
+        }
+    }
+
+    #[test]
+    fn every_file_lands_and_no_backup_is_left() {
+        let dir = scratch("ok");
+        fs::write(dir.join("a.json"), "old a").unwrap();
+        let new = [("a.json", "new a"), ("b.svg", "new b")];
+        write_all(&dir, &new).unwrap();
+        assert_eq!(
+            listing(&dir),
+            [
+                ("a.json".to_owned(), "new a".to_owned()),
+                ("b.svg".to_owned(), "new b".to_owned())
+            ]
+        );
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// A folder that did not exist is removed again when a rename fails.
+    #[test]
+    fn a_failed_write_removes_the_folder_it_made() {
+        let root = scratch("made");
+        let dir = root.join("out/level");
+        let mut rename = |_: &Path, _: &Path| Err(io::Error::other("refused"));
+        assert!(write_all_with(&dir, &[("a.json", "x")], &mut rename).is_err());
+        assert!(!root.join("out").exists());
+        fs::remove_dir_all(&root).unwrap();
     }
 }

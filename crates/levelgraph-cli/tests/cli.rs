@@ -1515,6 +1515,67 @@ fn a_rooms_block_loads_edgar_room_sets_relative_to_the_grammar() {
     ]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(stderr(&o).contains("no-such.yml"), "{}", stderr(&o));
+    // At the `load` line: the default grammar's lines, the blank line and
+    // `rooms {`, then the `load`, whose word starts at column 3.
+    let load_line = default.lines().count() + 3;
+    assert!(
+        stderr(&o).contains(&format!("missing.lg:{load_line}:3")),
+        "{}",
+        stderr(&o)
+    );
+    // `load` of a device is refused unread (`/dev/zero` would never end).
+    if Path::new("/dev/zero").exists() {
+        let zero = write(
+            &dir,
+            "zero.lg",
+            &format!("{default}\nrooms {{\n  load \"/dev/zero\"\n  use *: x\n}}\n"),
+        );
+        let o = run(&["generate", &zero, "--out", never.to_str().unwrap()]);
+        assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+        assert!(stderr(&o).contains("not a regular file"), "{}", stderr(&o));
+    }
+    assert!(!never.exists());
+}
+
+/// Input files: a byte that is not UTF-8 is named at its line and column;
+/// a folder or device is refused before anything is read.
+#[test]
+fn unreadable_inputs_are_named_and_located() {
+    let dir = scratch("unreadable");
+    let latin1 = dir.join("latin1.lg");
+    fs::write(
+        &latin1,
+        b"tags { s room }\nrule a { (x:s) => (x:caf\xe9) }\n".as_slice(),
+    )
+    .unwrap();
+    let o = run(&["check", latin1.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("latin1.lg:2:25: byte 0xe9 is not UTF-8 text"),
+        "{}",
+        stderr(&o)
+    );
+    let out = dir.join("never");
+    let o = run(&[
+        "generate",
+        dir.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("not a regular file"), "{}", stderr(&o));
+    if Path::new("/dev/zero").exists() {
+        let o = run(&[
+            "generate",
+            "--host",
+            "/dev/zero",
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+        assert!(stderr(&o).contains("not a regular file"), "{}", stderr(&o));
+    }
+    assert!(!out.exists());
 }
 
 #[test]

@@ -125,6 +125,7 @@ mod map;
 mod model;
 mod sets;
 mod yaml;
+pub use yaml::MAX_FILE_BYTES;
 
 pub use error::{EdgarError, InvalidKind};
 pub use map::{default_rooms_dir, load_map, parse_map};

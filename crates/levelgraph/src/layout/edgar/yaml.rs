@@ -108,9 +108,49 @@ fn find_tag(text: &str, from: usize, tag: &str) -> Option<(usize, usize)> {
     None
 }
 
+/// The largest Edgar file read, in bytes (64 MiB; Edgar's own maps and
+/// room sets are a few kilobytes).
+pub const MAX_FILE_BYTES: u64 = 64 << 20;
+
+/// The text of the Edgar file at `path`: a regular file (not a device such
+/// as `/dev/zero`, a FIFO or a folder) of at most [`MAX_FILE_BYTES`], in
+/// UTF-8 (the first invalid byte is reported at its line and column).
 pub(super) fn read(path: &Path) -> Result<String, EdgarError> {
-    std::fs::read_to_string(path).map_err(|source| EdgarError::Io {
+    let io = |source: std::io::Error| EdgarError::Io {
         file: path.to_owned(),
         source,
+    };
+    let meta = std::fs::metadata(path).map_err(io)?;
+    if !meta.is_file() {
+        return Err(io(std::io::Error::other("not a regular file")));
+    }
+    let too_large = |size: u64| {
+        io(std::io::Error::other(format!(
+            "{size} bytes, more than the {} MiB an Edgar file may have",
+            MAX_FILE_BYTES >> 20
+        )))
+    };
+    if meta.len() > MAX_FILE_BYTES {
+        return Err(too_large(meta.len()));
+    }
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .and_then(|f| {
+            std::io::Read::read_to_end(&mut std::io::Read::take(f, MAX_FILE_BYTES + 1), &mut bytes)
+        })
+        .map_err(io)?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(too_large(bytes.len() as u64));
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        let valid = e.utf8_error().valid_up_to();
+        let prefix = std::str::from_utf8(&e.as_bytes()[..valid]).expect("valid up to here");
+        let at = crate::diagnostic::line_col(prefix, valid);
+        io(std::io::Error::other(format!(
+            "line {}, column {}: byte 0x{:02x} is not UTF-8 text",
+            at.line,
+            at.column,
+            e.as_bytes()[valid]
+        )))
     })
 }
