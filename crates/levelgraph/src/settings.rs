@@ -42,6 +42,18 @@ pub struct GeometrySettings {
     pub retries: u32,
 }
 
+impl GeometrySettings {
+    /// The largest `steps` accepted (force steps after each application;
+    /// default 8): each step costs time in the size of the neighbourhood.
+    pub const MAX_STEPS: u32 = 1_000;
+    /// The largest `finish_steps` accepted (default 120): each step of the
+    /// finishing relaxation costs time in the size of the whole level.
+    pub const MAX_FINISH_STEPS: u32 = 10_000;
+    /// The largest `retries` accepted (default 20): each retry is a whole
+    /// derivation.
+    pub const MAX_RETRIES: u32 = 1_000;
+}
+
 impl Default for GeometrySettings {
     fn default() -> Self {
         GeometrySettings {

@@ -436,6 +436,17 @@ pub struct Limits {
     pub max_valence: Option<u32>,
 }
 
+impl Limits {
+    /// The largest `max_iterations` accepted: 20,000,000 steps, about
+    /// 20 s of derivation and 600 MB of trace at worst, and room for a
+    /// level of [`Limits::MAX_VERTICES`] grown one vertex a step.
+    pub const MAX_ITERATIONS: u32 = 20_000_000;
+    /// The largest `max_vertices` accepted: 4,000,000 vertices, about 4 GB
+    /// while `generate` writes mission.json (measured: 1 GB per million
+    /// vertices of the default grammar grown without `settle`).
+    pub const MAX_VERTICES: u32 = 4_000_000;
+}
+
 impl Default for Limits {
     fn default() -> Self {
         Limits {

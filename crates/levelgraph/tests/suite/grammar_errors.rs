@@ -405,6 +405,39 @@ fn rooms_settings_are_at_their_own_lines() {
     assert!(lines[0].starts_with("rooms.lg:7:3: error: "), "{lines:?}");
 }
 
+/// Limits beyond what a machine holds are refused where they are written
+/// (text) or by field (JSON); the most accepted values are accepted.
+#[test]
+fn limits_beyond_the_machine_are_refused_where_written() {
+    let src = "grammar \"g\" {\n  max_iterations 20000001\n  max_vertices 4294967295\n}\ntags { s room }\nrule start { (a:s) => (a:room) }\n";
+    assert_eq!(
+        rendered("big.lg", src),
+        [
+            "big.lg:2:3: error: max_iterations 20000001 is above the most accepted, 20000000",
+            "big.lg:3:3: error: max_vertices 4294967295 is above the most accepted, 4000000",
+        ]
+    );
+    let src = "grammar \"g\" { geometric { steps 4294967295 finish_steps 10000 retries 1001 } }\ntags { s room }\nrule start { (a:s) => (a:room) }\n";
+    assert_eq!(
+        rendered("geo.lg", src),
+        [
+            "geo.lg:1:15: error: geometric steps 4294967295 is above the most accepted, 1000",
+            "geo.lg:1:15: error: geometric retries 1001 is above the most accepted, 1000",
+        ]
+    );
+    let most = "grammar \"g\" { max_iterations 20000000 max_vertices 4000000 geometric { steps 1000 finish_steps 10000 retries 1000 } }\ntags { s room }\nrule start { (a:s) => (a:room) }\n";
+    assert!(grammar::load(most, "most").is_ok());
+    let mut model = grammar::parse(most, "g").unwrap();
+    model.limits.max_vertices = 4_000_001;
+    let diags = grammar::load_json(&model.to_json())
+        .unwrap_err()
+        .diagnostics;
+    assert_eq!(
+        diags[0].location,
+        Location::Field("limits.max_vertices".into())
+    );
+}
+
 #[test]
 fn json_grammars_keep_field_paths_for_header_findings() {
     let model = grammar::parse(

@@ -238,7 +238,7 @@ fn cells_survive_every_output() {
 #[test]
 fn a_large_grid_reserves_a_bounded_room() {
     let g = load(
-        "grammar \"g\" { grid 100 x 100 of n max_vertices 4294967295 max_iterations 1 }\n\
+        "grammar \"g\" { grid 100 x 100 of n max_vertices 4000000 max_iterations 1 }\n\
          tags { n r }\n\
          rule a { (a:n @0,0) => (a:r) }\n",
     );

@@ -29,6 +29,20 @@ pub(super) fn check_geometry(
             Some("grid vertices are drawn at their cells; remove `geometric` or `grid`".into()),
         );
     }
+    use crate::settings::GeometrySettings as G;
+    for (name, value, most) in [
+        ("steps", settings.steps, G::MAX_STEPS),
+        ("finish_steps", settings.finish_steps, G::MAX_FINISH_STEPS),
+        ("retries", settings.retries, G::MAX_RETRIES),
+    ] {
+        if value > most {
+            cx.error(
+                format!("geometric {name} {value} is above the most accepted, {most}"),
+                at(name),
+                Some("every step and retry costs time; the defaults are 8 steps, 120 finish_steps and 20 retries".into()),
+            );
+        }
+    }
     // Above a million units, distances between rooms would overflow to
     // infinity in the self-intersection test.
     let range_ok = |[lo, hi]: [f64; 2]| lo > 0.0 && lo <= hi && hi <= MAX_LENGTH;

@@ -189,6 +189,7 @@ fn compile_parts(grammar: &Grammar, src: Option<&str>) -> Result<Parts, Vec<Diag
         let at = grammar.spans.locate(&["recipe"], "recipe");
         recipe::compile_recipe(&mut cx, recipe, &grammar.rules, at)
     });
+    check_limits(&mut cx, grammar);
     let grid = grid::compile_grid(&mut cx, grammar, &tags);
     if let Some(settings) = &grammar.geometry {
         grid::check_geometry(&mut cx, &tags, settings, grammar);
@@ -312,6 +313,36 @@ fn compile_groups<'g>(
         group_limits.push(g.max_uses);
     }
     (group_index, group_limits)
+}
+
+/// The header's limits are within what a machine holds:
+/// [`Limits::MAX_ITERATIONS`] and [`Limits::MAX_VERTICES`].
+fn check_limits(cx: &mut Cx<'_>, grammar: &Grammar) {
+    let limits = &grammar.limits;
+    for (name, value, most, hint) in [
+        (
+            "max_iterations",
+            limits.max_iterations,
+            Limits::MAX_ITERATIONS,
+            "a derivation keeps a record of every step; a recipe stage runs within max_iterations too",
+        ),
+        (
+            "max_vertices",
+            limits.max_vertices,
+            Limits::MAX_VERTICES,
+            "a level is kept in memory, about 1 GB per million vertices while its files are written",
+        ),
+    ] {
+        if value > most {
+            cx.error(
+                format!("{name} {value} is above the most accepted, {most}"),
+                grammar
+                    .spans
+                    .locate(&[name, "grammar"], &format!("limits.{name}")),
+                Some(hint.into()),
+            );
+        }
+    }
 }
 
 fn is_hex_color(c: &str) -> bool {
