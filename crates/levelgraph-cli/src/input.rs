@@ -72,16 +72,10 @@ pub(crate) fn read_text(path: &Path) -> Result<String, ReadError> {
     if bytes.len() as u64 > MAX_INPUT_BYTES {
         return Err(ReadError::TooLarge(bytes.len() as u64));
     }
-    String::from_utf8(bytes).map_err(|e| {
-        let valid = e.utf8_error().valid_up_to();
-        let bytes = e.as_bytes();
-        let prefix = std::str::from_utf8(&bytes[..valid]).expect("valid up to here");
-        let at = levelgraph::diagnostic::line_col(prefix, valid);
-        ReadError::NotUtf8 {
-            line: at.line,
-            column: at.column,
-            byte: bytes[valid],
-        }
+    levelgraph::diagnostic::utf8_text(bytes).map_err(|e| ReadError::NotUtf8 {
+        line: e.at.line,
+        column: e.at.column,
+        byte: e.byte,
     })
 }
 

@@ -48,6 +48,33 @@ pub fn strip_bom(text: &str) -> &str {
     text.strip_prefix(BOM).unwrap_or(text)
 }
 
+/// Where a text input stops being UTF-8: the first invalid byte and its
+/// line and column in the valid text before it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NotUtf8 {
+    /// Where the byte is (its column counts the characters before it).
+    pub at: LineCol,
+    /// The byte.
+    pub byte: u8,
+}
+
+/// `bytes` as text, or where they stop being UTF-8 (for a reader's
+/// `FILE:LINE:COL` message).
+///
+/// # Errors
+/// [`NotUtf8`] at the first byte that is not valid UTF-8.
+pub fn utf8_text(bytes: Vec<u8>) -> Result<String, NotUtf8> {
+    String::from_utf8(bytes).map_err(|e| {
+        let valid = e.utf8_error().valid_up_to();
+        let bytes = e.as_bytes();
+        let prefix = std::str::from_utf8(&bytes[..valid]).expect("valid up to here");
+        NotUtf8 {
+            at: line_col(prefix, valid),
+            byte: bytes[valid],
+        }
+    })
+}
+
 /// Line and column of byte `offset` in `source` (clamped to its length).
 /// A leading byte-order mark takes no column.
 pub fn line_col(source: &str, offset: usize) -> LineCol {

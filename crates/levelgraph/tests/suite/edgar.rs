@@ -366,6 +366,26 @@ fn missing_files_name_the_path() {
     assert!(e.to_string().contains("no-such-dir"), "{e}");
 }
 
+/// A file that is not UTF-8 names the first bad byte's line and column; a
+/// folder is refused as a file before anything is read.
+#[test]
+fn unreadable_files_are_named_and_located() {
+    let dir = std::env::temp_dir().join(format!("levelgraph-edgar-bytes-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let latin1 = dir.join("latin1.yml");
+    std::fs::write(&latin1, b"Rooms:\n  - Caf\xe9\n".as_slice()).unwrap();
+    let e = edgar::load_map(&latin1, &sets()).unwrap_err();
+    assert!(e.to_string().contains("latin1.yml"), "{e}");
+    assert!(
+        e.to_string()
+            .contains("line 2, column 8: byte 0xe9 is not UTF-8 text"),
+        "{e}"
+    );
+    let e = edgar::load_map(&dir, &sets()).unwrap_err();
+    assert!(e.to_string().contains("not a regular file"), "{e}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// Bad input never panics: every prefix of every reference file, read as
 /// the kind of file it is and as the other kind.
 #[test]

@@ -142,15 +142,10 @@ pub(super) fn read(path: &Path) -> Result<String, EdgarError> {
     if bytes.len() as u64 > MAX_FILE_BYTES {
         return Err(too_large(bytes.len() as u64));
     }
-    String::from_utf8(bytes).map_err(|e| {
-        let valid = e.utf8_error().valid_up_to();
-        let prefix = std::str::from_utf8(&e.as_bytes()[..valid]).expect("valid up to here");
-        let at = crate::diagnostic::line_col(prefix, valid);
+    crate::diagnostic::utf8_text(bytes).map_err(|e| {
         io(std::io::Error::other(format!(
             "line {}, column {}: byte 0x{:02x} is not UTF-8 text",
-            at.line,
-            at.column,
-            e.as_bytes()[valid]
+            e.at.line, e.at.column, e.byte
         )))
     })
 }
