@@ -131,6 +131,39 @@ pub fn derive(
     derive_from(grammar, host, seed, settings)
 }
 
+/// The rules whose pattern matches the start vertex alone (the start
+/// rules), and whether any of them can be applied there by a geometric
+/// derivation: `Some(false)` when every alternative of every start rule is
+/// held back by placement (its own new corridors cross, as a right-hand
+/// side that is not planar must), so that every level would be the start
+/// vertex alone; `None` when no rule matches the start vertex (another
+/// finding) or the grammar is a grid grammar. The placement does not
+/// depend on the seed: the host is one vertex at the origin.
+pub(crate) fn start_can_be_drawn(
+    grammar: &CompiledGrammar,
+    settings: &GeometrySettings,
+) -> Option<bool> {
+    if grammar.grid().is_some() {
+        return None;
+    }
+    let mut host = Graph::with_symbols(grammar.tags().clone(), grammar.labels().clone());
+    let start = host.add_vertex(grammar.start());
+    if let Some(v) = host.vertex_mut(start) {
+        v.position = Some([0.0, 0.0]);
+    }
+    let hook = Hook::new(grammar.rules(), grammar.rule_drawings(), settings);
+    let mut any_match = false;
+    for (r, rule) in grammar.rules().iter().enumerate() {
+        for m in rule.pattern.find_all(&host) {
+            any_match = true;
+            if (0..rule.alternatives.len()).any(|alt| hook.has_placement(r, alt, &host, &m)) {
+                return Some(true);
+            }
+        }
+    }
+    any_match.then_some(false)
+}
+
 /// A geometric derivation from a given host graph. Host vertices without a
 /// position get one from [`crate::drawing::force_layout`] first.
 ///

@@ -19,6 +19,7 @@
 //! line, for text grammars).
 
 mod colours;
+mod drawable;
 mod duplicates;
 mod failures;
 mod limits;
@@ -181,6 +182,7 @@ pub fn lint_report(grammar: &CompiledGrammar) -> LintReport {
     duplicates::check(model, &mut out);
     colours::check(model, &mut out);
     playability::check_declared(grammar, &mut out);
+    drawable::check(grammar, &mut out);
     // Deriving a grammar the checks above found broken would only repeat
     // their errors.
     let broken = out.iter().any(|d| d.severity == Severity::Error);
@@ -239,6 +241,7 @@ pub fn errors(grammar: &CompiledGrammar) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     limits::check(model, &mut out);
     reach::check(model, &mut out);
+    drawable::check(grammar, &mut out);
     out.retain(|d| d.severity == crate::diagnostic::Severity::Error);
     out
 }

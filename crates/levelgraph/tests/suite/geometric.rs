@@ -778,3 +778,44 @@ fn the_evening_out_keeps_every_step_on_the_worst_levels() {
         }
     }
 }
+
+/// A geometric grammar whose start rule can never be drawn plane (its
+/// right-hand side is K5) used to make one-vertex levels and exit 0: the
+/// lint's error checks, which `generate` runs, now refuse it at the rule.
+/// So is a planar wheel of three rooms around a hub, which the forces
+/// draw with the hub outside (the derivation held it back too); drawn by
+/// offsets it passes, as does a triangle and every example.
+#[test]
+fn a_start_rule_that_cannot_be_drawn_is_an_error() {
+    let k5 = "grammar \"k5\" { geometric }\ntags { s room }\n\
+              rule start { (a:s) => (a:room) -- (b:room) -- (c:room) -- (d:room) -- (e:room) -- (a), \
+              (a) -- (c), (a) -- (d), (b) -- (d), (b) -- (e), (c) -- (e) }\n";
+    let g = load(k5);
+    let errors = levelgraph::lint::errors(&g);
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    let line = errors[0].render_plain("k5.lg", k5);
+    assert!(
+        line.starts_with("k5.lg:3:6: error: rule `start`: no right-hand side can be drawn"),
+        "{line}"
+    );
+    let d = levelgraph::derive(&g, 1).unwrap();
+    assert_eq!(d.graph.vertex_count(), 1, "the derivation holds it back");
+    // The same rule without `geometric` is fine: nothing is drawn.
+    let plain = load(&k5.replace(" geometric ", " "));
+    assert!(levelgraph::lint::errors(&plain).is_empty());
+    let wheel = "grammar \"w\" { geometric }\ntags { s room }\n\
+                 rule start { (h:s) => (h:room) -- (a:room) -- (b:room) -- (c:room) -- (a), (h) -- (b), (h) -- (c) }\n";
+    assert_eq!(levelgraph::lint::errors(&load(wheel)).len(), 1);
+    let drawn = "grammar \"w\" { geometric }\ntags { s room }\n\
+                 rule start { (h:s @0,0) => (h:room @0,0) -- (a:room @0,2) -- (b:room @2,-1) -- (c:room @-2,-1) -- (a), (h) -- (b), (h) -- (c) }\n";
+    let g = load(drawn);
+    assert!(levelgraph::lint::errors(&g).is_empty());
+    assert_eq!(levelgraph::derive(&g, 1).unwrap().graph.vertex_count(), 4);
+    let triangle = "grammar \"t\" { geometric }\ntags { s room }\n\
+                    rule start { (h:s) => (h:room) -- (a:room) -- (b:room) -- (h) }\n";
+    assert!(levelgraph::lint::errors(&load(triangle)).is_empty());
+    for (name, text) in common::example_sources() {
+        let g = grammar::load(&text, &name).unwrap();
+        assert!(levelgraph::lint::errors(&g).is_empty(), "{name}");
+    }
+}
