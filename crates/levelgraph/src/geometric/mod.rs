@@ -123,12 +123,18 @@ pub fn derive(
     seed: u64,
     settings: &GeometrySettings,
 ) -> Result<GeometricDerivation, DeriveError> {
+    derive_from(grammar, start_at_origin(grammar), seed, settings)
+}
+
+/// One start-symbol vertex at the origin: where a geometric derivation
+/// begins.
+fn start_at_origin(grammar: &CompiledGrammar) -> Graph {
     let mut host = Graph::with_symbols(grammar.tags().clone(), grammar.labels().clone());
     let start = host.add_vertex(grammar.start());
     if let Some(v) = host.vertex_mut(start) {
         v.position = Some([0.0, 0.0]);
     }
-    derive_from(grammar, host, seed, settings)
+    host
 }
 
 /// The rules whose pattern matches the start vertex alone (the start
@@ -146,11 +152,7 @@ pub(crate) fn start_can_be_drawn(
     if grammar.grid().is_some() {
         return None;
     }
-    let mut host = Graph::with_symbols(grammar.tags().clone(), grammar.labels().clone());
-    let start = host.add_vertex(grammar.start());
-    if let Some(v) = host.vertex_mut(start) {
-        v.position = Some([0.0, 0.0]);
-    }
+    let host = start_at_origin(grammar);
     let hook = Hook::new(grammar.rules(), grammar.rule_drawings(), settings);
     let mut any_match = false;
     for (r, rule) in grammar.rules().iter().enumerate() {

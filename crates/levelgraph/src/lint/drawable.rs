@@ -5,7 +5,7 @@
 //! geometric derivation holds the start rule back at every seed and every
 //! level is the start vertex alone.
 
-use super::location;
+use super::{is_start_rule, location};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::grammar::CompiledGrammar;
 
@@ -19,9 +19,12 @@ pub(super) fn check(grammar: &CompiledGrammar, out: &mut Vec<Diagnostic>) {
         return;
     }
     let start = model.start.as_str();
-    let Some((i, rule)) = model.rules.iter().enumerate().find(|(_, r)| {
-        r.lhs.vertices.len() == 1 && r.lhs.edges.is_empty() && r.lhs.vertices[0].tags == [start]
-    }) else {
+    let Some((i, rule)) = model
+        .rules
+        .iter()
+        .enumerate()
+        .find(|(_, r)| is_start_rule(r, start))
+    else {
         return;
     };
     out.push(

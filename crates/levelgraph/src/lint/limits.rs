@@ -17,7 +17,7 @@
 //!   replacement vertices is not total, so the vertex is deleted);
 //! - a non-start rule with fewer than two pattern vertices (not context-sensitive);
 
-use super::location;
+use super::{is_start_rule, location};
 use crate::diagnostic::{Diagnostic, Location, Severity};
 use crate::grammar::{Grammar, Rule, WILDCARD};
 use crate::union_find::UnionFind;
@@ -64,9 +64,7 @@ fn check_start_rules(model: &Grammar, out: &mut Vec<Diagnostic>) {
             .vertices
             .iter()
             .any(|v| v.tags.iter().any(|t| t == start));
-        let is_start_rule = rule.lhs.vertices.len() == 1
-            && rule.lhs.edges.is_empty()
-            && rule.lhs.vertices[0].tags == [start];
+        let is_start_rule = is_start_rule(rule, start);
         has_start_rule |= is_start_rule;
         // Attribute constraints keep a pattern off the bare start vertex.
         // Grid mode has no start vertex to match.

@@ -246,6 +246,14 @@ pub fn errors(grammar: &CompiledGrammar) -> Vec<Diagnostic> {
     out
 }
 
+/// Whether `rule` is a start rule: its pattern is one vertex with the start
+/// symbol `start` alone, and nothing else.
+fn is_start_rule(rule: &crate::grammar::Rule, start: &str) -> bool {
+    rule.lhs.vertices.len() == 1
+        && rule.lhs.edges.is_empty()
+        && rule.lhs.vertices[0].tags == [start]
+}
+
 /// A span when the grammar came from text, else a JSON field path.
 fn location(span: Option<Span>, path: String) -> Location {
     match span {

@@ -10,7 +10,7 @@
 
 use std::collections::BTreeSet;
 
-use super::location;
+use super::{is_start_rule, location};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::grammar::{Grammar, Recipe, Rule, WILDCARD};
 
@@ -199,12 +199,6 @@ fn unreached(
             .with_hint("make the first stage the start rule, e.g. `start 1`"),
         );
     }
-}
-
-fn is_start_rule(rule: &Rule, start: &str) -> bool {
-    rule.lhs.vertices.len() == 1
-        && rule.lhs.edges.is_empty()
-        && rule.lhs.vertices[0].tags == [start]
 }
 
 fn accepts_produced(tags: &[String], produced: &BTreeSet<&str>) -> bool {
