@@ -36,12 +36,12 @@ use std::fmt;
 use crate::grammar::{CompiledAlternative, CompiledGrammar, CompiledRule, Limits};
 use crate::graph::{Graph, VertexId};
 use crate::incremental::{self, MatchStore};
-use crate::matching::Match;
+use crate::matching::{budget, Match};
 use crate::rewrite::{self, Changes};
 use crate::rng::Rng;
 
 /// Why a derivation stopped.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum StopReason {
     /// No rule has an applicable match. The counts say how many rules that
@@ -63,23 +63,66 @@ pub enum StopReason {
     IterationLimit(u32),
     /// Every stage of the recipe ran.
     RecipeComplete,
+    /// A search for the matches of rule `rule` visited `nodes` search-tree
+    /// nodes (host vertices tried for a pattern vertex) without finishing:
+    /// the search budget, [`Budget::search_nodes`]. The level is what was
+    /// derived until then.
+    SearchBudget {
+        /// The rule whose search stopped.
+        rule: RuleName,
+        /// The budget it used up.
+        nodes: u64,
+    },
+    /// Grid rule `rule` has more matches than its store may hold
+    /// ([`Budget::stored_match_words`]). The matches of other rules are
+    /// then drawn by a randomized search; a grid rule's are not.
+    MatchStoreBudget {
+        /// The grid rule.
+        rule: RuleName,
+        /// The budget, in words (vertex and edge ids).
+        words: usize,
+    },
+    /// The host graph, trace and match stores passed the memory budget
+    /// ([`Budget::memory_bytes`]); `bytes` is their estimated size.
+    MemoryBudget {
+        /// The estimate that passed the budget, in bytes.
+        bytes: u64,
+        /// The budget, in bytes.
+        budget: u64,
+    },
 }
 
 impl StopReason {
     /// A stable machine-readable name: `no_rule_applies`,
-    /// `iteration_limit` or `recipe_complete`.
+    /// `iteration_limit`, `recipe_complete`, `search_budget`,
+    /// `match_store_budget` or `memory_budget`.
     pub fn code(&self) -> &'static str {
         match self {
             StopReason::NoRuleApplies { .. } => "no_rule_applies",
             StopReason::IterationLimit(_) => "iteration_limit",
             StopReason::RecipeComplete => "recipe_complete",
+            StopReason::SearchBudget { .. } => "search_budget",
+            StopReason::MatchStoreBudget { .. } => "match_store_budget",
+            StopReason::MemoryBudget { .. } => "memory_budget",
         }
+    }
+
+    /// Whether a budget ([`Budget`]) stopped the derivation: the level is
+    /// whatever was derived until then, and a recipe's later stages did
+    /// not run.
+    pub fn is_budget(&self) -> bool {
+        matches!(
+            self,
+            StopReason::SearchBudget { .. }
+                | StopReason::MatchStoreBudget { .. }
+                | StopReason::MemoryBudget { .. }
+        )
     }
 }
 
 impl fmt::Display for StopReason {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match *self {
+        match self {
             StopReason::NoRuleApplies {
                 blocked_by_max_vertices: v,
                 blocked_by_max_valence: d,
@@ -87,7 +130,7 @@ impl fmt::Display for StopReason {
             } => {
                 f.write_str("no rule applies")?;
                 let parts: Vec<String> =
-                    [(v, "max_vertices"), (d, "max_valence"), (p, "placement")]
+                    [(*v, "max_vertices"), (*d, "max_valence"), (*p, "placement")]
                         .iter()
                         .filter(|(n, _)| *n > 0)
                         .map(|(n, what)| format!("{n} by {what}"))
@@ -104,6 +147,20 @@ impl fmt::Display for StopReason {
             }
             StopReason::IterationLimit(n) => write!(f, "iteration limit ({n} steps)"),
             StopReason::RecipeComplete => f.write_str("recipe complete"),
+            StopReason::SearchBudget { rule, nodes } => write!(
+                f,
+                "search budget: the search for matches of rule `{rule}` tried {nodes} host vertices without finishing"
+            ),
+            StopReason::MatchStoreBudget { rule, words } => write!(
+                f,
+                "match store budget: grid rule `{rule}` has more matches than {words} words of vertex and edge ids hold"
+            ),
+            StopReason::MemoryBudget { bytes, budget } => write!(
+                f,
+                "memory budget: the level, trace and match stores take about {} MiB, more than the budget of {} MiB",
+                bytes >> 20,
+                budget >> 20
+            ),
         }
     }
 }
@@ -159,6 +216,108 @@ impl Derivation {
             self.graph.vertex_count(),
             self.graph.edge_count()
         )
+    }
+}
+
+/// What one derivation may spend beyond the grammar's limits: work for a
+/// search, words for a rule's stored matches, and memory in all. The
+/// grammar's limits (`max_iterations`, `max_vertices`) say what a level may
+/// be; these say what the machine gives a derivation, so that no grammar
+/// can make one hang or run out of memory. [`Budget::default`] is what
+/// [`derive()`] and `levelgraph generate` use; none of the examples comes
+/// near it.
+///
+/// When a budget is hit the derivation ends with a [`StopReason`] naming it
+/// ([`StopReason::is_budget`]) — except `stored_match_words`, past which a
+/// rule's matches are drawn by a randomized search instead of from a
+/// store (see the field).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Budget {
+    /// The search-tree nodes (host vertices tried for a pattern vertex,
+    /// in the searches of negative application conditions too) one search
+    /// may visit, beyond `search_nodes_per_element` per host vertex and
+    /// edge: a search is a rule's first search, the update of every
+    /// store after an application, or one randomized draw. Default
+    /// 4,000,000. Hit: [`StopReason::SearchBudget`].
+    ///
+    /// The part that grows with the host lets a level of millions of
+    /// vertices be searched in full (a pattern of three vertices on a
+    /// path visits about seven nodes per host vertex); the fixed part
+    /// bounds the searches that are exponential in the pattern instead
+    /// (measured 2026-11-28: a 12-clique pattern on the complete
+    /// 11-partite graph of 44 vertices, which has no 12-clique, visits
+    /// about 2 million nodes a second: the default stops it after 5 s).
+    pub search_nodes: u64,
+    /// Nodes a search may visit per host vertex and per host edge, on top
+    /// of `search_nodes`. Default 64.
+    pub search_nodes_per_element: u64,
+    /// The words (vertex and edge ids; a match of a pattern with `v`
+    /// vertices and `e` edges takes `v + e`) one rule's match store may
+    /// hold, beyond `stored_match_words_per_element` per host vertex and
+    /// edge. Default 2²⁰ (1,048,576 words, 4 MiB of ids: filled in about
+    /// 20 ms). Past it the store is dropped and the rule's match is drawn
+    /// by a randomized search each time it is tried (module
+    /// `matching::random`): every match can still be drawn, but no longer
+    /// with equal probability. A grid rule's cannot be drawn that way:
+    /// [`StopReason::MatchStoreBudget`].
+    pub stored_match_words: usize,
+    /// Words a store may hold per host vertex and per host edge, on top of
+    /// `stored_match_words`. Default 16: a level of a million rooms keeps
+    /// every store of a pattern of a few vertices along its corridors,
+    /// which has a few matches per room.
+    pub stored_match_words_per_element: usize,
+    /// The most bytes the host graph, the trace and the match stores may
+    /// take, estimated from their sizes with fixed per-element costs (the
+    /// same on every platform, so the stop is too). Checked before every
+    /// step. Default 2 GiB. Hit: [`StopReason::MemoryBudget`].
+    pub memory_bytes: u64,
+}
+
+impl Budget {
+    /// The default budget.
+    pub const DEFAULT: Budget = Budget {
+        search_nodes: 4_000_000,
+        search_nodes_per_element: 64,
+        stored_match_words: 1 << 20,
+        stored_match_words_per_element: 16,
+        memory_bytes: 2 << 30,
+    };
+
+    /// This budget with `search_nodes` set.
+    pub fn with_search_nodes(mut self, nodes: u64) -> Self {
+        self.search_nodes = nodes;
+        self
+    }
+
+    /// This budget with `search_nodes_per_element` set.
+    pub fn with_search_nodes_per_element(mut self, nodes: u64) -> Self {
+        self.search_nodes_per_element = nodes;
+        self
+    }
+
+    /// This budget with `stored_match_words` set.
+    pub fn with_stored_match_words(mut self, words: usize) -> Self {
+        self.stored_match_words = words;
+        self
+    }
+
+    /// This budget with `stored_match_words_per_element` set.
+    pub fn with_stored_match_words_per_element(mut self, words: usize) -> Self {
+        self.stored_match_words_per_element = words;
+        self
+    }
+
+    /// This budget with `memory_bytes` set.
+    pub fn with_memory_bytes(mut self, bytes: u64) -> Self {
+        self.memory_bytes = bytes;
+        self
+    }
+}
+
+impl Default for Budget {
+    fn default() -> Self {
+        Budget::DEFAULT
     }
 }
 
@@ -250,11 +409,28 @@ impl DeriveError {
 /// [`DeriveError::TooFewVertices`] when it ends below `min_vertices`;
 /// [`DeriveError::StageFailed`] when a recipe stage cannot make its minimum.
 pub fn derive(grammar: &CompiledGrammar, seed: u64) -> Result<Derivation, DeriveError> {
-    plain(grammar, start_host(grammar), seed)
+    plain(grammar, start_host(grammar), seed, &Budget::DEFAULT)
 }
 
-fn plain(grammar: &CompiledGrammar, host: Graph, seed: u64) -> Result<Derivation, DeriveError> {
-    run_derivation(grammar, host, seed, false, None).0
+/// [`derive()`] within `budget` instead of [`Budget::DEFAULT`].
+///
+/// # Errors
+/// As [`derive()`].
+pub fn derive_within(
+    grammar: &CompiledGrammar,
+    seed: u64,
+    budget: &Budget,
+) -> Result<Derivation, DeriveError> {
+    plain(grammar, start_host(grammar), seed, budget)
+}
+
+fn plain(
+    grammar: &CompiledGrammar,
+    host: Graph,
+    seed: u64,
+    budget: &Budget,
+) -> Result<Derivation, DeriveError> {
+    run_derivation(grammar, host, seed, budget, false, None).0
 }
 
 /// The host a derivation starts from: one start-symbol vertex, or in grid
@@ -286,7 +462,7 @@ pub fn derive_from(
     host: Graph,
     seed: u64,
 ) -> Result<Derivation, DeriveError> {
-    plain(grammar, host, seed)
+    plain(grammar, host, seed, &Budget::DEFAULT)
 }
 
 /// What a derivation asks of a drawing kept beside it while it rewrites
@@ -313,7 +489,7 @@ pub(crate) fn derive_with_hook(
     seed: u64,
     hook: &mut dyn StepHook,
 ) -> Result<Derivation, DeriveError> {
-    run_derivation(grammar, host, seed, false, Some(hook)).0
+    run_derivation(grammar, host, seed, &Budget::DEFAULT, false, Some(hook)).0
 }
 
 /// Runs a derivation; with `verify`, compares every built match store with
@@ -323,6 +499,7 @@ fn run_derivation(
     grammar: &CompiledGrammar,
     host: Graph,
     seed: u64,
+    budget: &Budget,
     verify: bool,
     geometry: Option<&mut dyn StepHook>,
 ) -> (Result<Derivation, DeriveError>, Option<String>) {
@@ -348,6 +525,9 @@ fn run_derivation(
         steps: 0,
         skipped: 0,
         stores: incremental::stores_for(rules.iter().map(|r| &r.pattern)),
+        budget: *budget,
+        sampled: vec![false; rules.len()],
+        budget_stop: None,
         retired: vec![false; rules.len()],
         changes: Changes::default(),
         verify,
@@ -413,7 +593,9 @@ fn run_derivation(
                     failed_stage = Some((stage, done));
                     break 'recipe stopped.unwrap_or(StopReason::RecipeComplete);
                 }
-                if let Some(stop @ StopReason::IterationLimit(_)) = stopped {
+                if let Some(stop) =
+                    stopped.filter(|s| matches!(s, StopReason::IterationLimit(_)) || s.is_budget())
+                {
                     // Stages still to come get no steps: the first of them
                     // with a minimum fails the derivation.
                     if let Some(later) = stages[si + 1..].iter().find(|s| s.min > 0) {
@@ -465,7 +647,14 @@ fn run_derivation(
 /// first difference. For tests; slow.
 #[doc(hidden)]
 pub fn verify_incremental(grammar: &CompiledGrammar, seed: u64) -> Result<(), String> {
-    let (_, mismatch) = run_derivation(grammar, start_host(grammar), seed, true, None);
+    let (_, mismatch) = run_derivation(
+        grammar,
+        start_host(grammar),
+        seed,
+        &Budget::DEFAULT,
+        true,
+        None,
+    );
     mismatch.map_or(Ok(()), Err)
 }
 
@@ -502,6 +691,27 @@ const LARGE_ROOM: usize = LARGE_GROWTH * LARGE_FROM;
 /// when a derivation starts, at most `max_vertices`.
 const RESERVED_VERTICES: usize = 64;
 
+/// Matches drawn and set aside (no alternative allowed) before a draw
+/// turns to checking the rest in order (stored matches) or gives up for
+/// the step (randomized draws).
+const REJECTIONS: usize = 8;
+
+/// Estimated bytes per stored word of a match store: the id itself and its
+/// links in the store's index of matches by vertex.
+const STORE_BYTES_PER_WORD: u64 = 12;
+
+/// What drawing a match of a rule gave.
+enum Drawn {
+    /// A match (in `Run::drawn`) and the alternative to apply there.
+    Alternative(usize),
+    /// Matches, none of which the limits allow (`BLOCKED_BY_*` bits).
+    Blocked(u8),
+    /// No match.
+    NoMatch,
+    /// A budget ran out.
+    Stop(StopReason),
+}
+
 const BLOCKED_BY_VERTICES: u8 = 1;
 const BLOCKED_BY_VALENCE: u8 = 2;
 const BLOCKED_BY_PLACEMENT: u8 = 4;
@@ -530,6 +740,13 @@ struct Run<'g, 'h> {
     skipped: u32,
     /// Each rule's current matches, kept up to date incrementally.
     stores: Vec<MatchStore>,
+    budget: Budget,
+    /// Rules whose matches overflowed their store: drawn by randomized
+    /// search from then on, their stores dropped.
+    sampled: Vec<bool>,
+    /// A budget that ran out while the stores were updated, for the next
+    /// step to stop with.
+    budget_stop: Option<StopReason>,
     /// Rules that can never run again (out of uses, or in no remaining
     /// recipe stage): their stores are dropped and no longer updated.
     retired: Vec<bool>,
@@ -552,6 +769,9 @@ impl Run<'_, '_> {
     /// One step among `pool` (rule index, weight). `None` when a rule was
     /// applied or skipped; the stop reason when none applies.
     fn step(&mut self, pool: &[(usize, f64)]) -> Option<StopReason> {
+        if let Some(stop) = self.budget_stop.take().or_else(|| self.memory_stop()) {
+            return Some(stop);
+        }
         let rules = self.rules;
         self.eligible.clear();
         self.held_back.clear();
@@ -603,11 +823,13 @@ impl Run<'_, '_> {
                 let level = &self.eligible[start..left];
                 let pick = self.rng.weighted_by(level.len(), |i| level[i].1);
                 let r = level[pick].0;
-                let indexed = self.incremental();
-                self.stores[r].ensure(&rules[r].pattern, &self.host, indexed);
-                let found_any = self.stores[r].len() > 0;
-                match self.draw_match(r) {
-                    Ok(alt) => {
+                let drawn = if self.sampled[r] {
+                    self.draw_sampled(r)
+                } else {
+                    self.draw_stored(r)
+                };
+                match drawn {
+                    Drawn::Alternative(alt) => {
                         let rule = &rules[r];
                         if rule.probability < 1.0 && self.rng.unit() >= rule.probability {
                             self.steps += 1;
@@ -617,20 +839,20 @@ impl Run<'_, '_> {
                         self.apply(r, alt);
                         return None;
                     }
-                    Err(reasons) => {
-                        if found_any {
-                            if reasons & BLOCKED_BY_VALENCE != 0 {
-                                blocked_by_max_valence += 1;
-                            } else if reasons & BLOCKED_BY_VERTICES != 0 {
-                                blocked_at_apply_by_vertices += 1;
-                            } else {
-                                blocked_by_placement += 1;
-                            }
+                    Drawn::Stop(stop) => return Some(stop),
+                    Drawn::Blocked(reasons) => {
+                        if reasons & BLOCKED_BY_VALENCE != 0 {
+                            blocked_by_max_valence += 1;
+                        } else if reasons & BLOCKED_BY_VERTICES != 0 {
+                            blocked_at_apply_by_vertices += 1;
+                        } else {
+                            blocked_by_placement += 1;
                         }
-                        self.eligible.swap(start + pick, left - 1);
-                        left -= 1;
                     }
+                    Drawn::NoMatch => {}
                 }
+                self.eligible.swap(start + pick, left - 1);
+                left -= 1;
             }
             start = end;
         }
@@ -638,15 +860,173 @@ impl Run<'_, '_> {
         let mut blocked_by_max_vertices = blocked_at_apply_by_vertices;
         for i in 0..self.held_back.len() {
             let r = self.held_back[i];
-            let indexed = self.incremental();
-            self.stores[r].ensure(&rules[r].pattern, &self.host, indexed);
-            blocked_by_max_vertices += u32::from(self.stores[r].len() > 0);
+            match self.has_match(r) {
+                Ok(any) => blocked_by_max_vertices += u32::from(any),
+                Err(stop) => return Some(stop),
+            }
         }
         Some(StopReason::NoRuleApplies {
             blocked_by_max_vertices,
             blocked_by_max_valence,
             blocked_by_placement,
         })
+    }
+
+    /// Builds rule `r`'s store if needed, within the search budget. On an
+    /// overflow the rule turns to randomized draws (`sampled`), or for a
+    /// grid rule the derivation stops. `Err`: the stop.
+    fn ensure_store(&mut self, r: usize) -> Result<(), StopReason> {
+        let indexed = self.incremental();
+        let nodes = self.search_budget();
+        let cap = self.word_cap();
+        self.stores[r].set_word_cap(cap);
+        let (store, pattern, host) = (&mut self.stores[r], &self.rules[r].pattern, &self.host);
+        let ((), out) = budget::within(nodes, || store.ensure(pattern, host, indexed));
+        if out {
+            return Err(self.search_stop(r));
+        }
+        match self.stores[r].overflowed() {
+            true => self.overflow(r).map_or(Ok(()), Err),
+            false => Ok(()),
+        }
+    }
+
+    /// Rule `r`'s store passed [`Budget::stored_match_words`]: it is
+    /// dropped and the rule drawn by randomized search from now on; a
+    /// grid rule cannot be, and stops the derivation.
+    fn overflow(&mut self, r: usize) -> Option<StopReason> {
+        self.stores[r].discard();
+        if self.rules[r].pattern.is_grid() {
+            return Some(StopReason::MatchStoreBudget {
+                rule: self.rules[r].name.clone(),
+                words: self.word_cap(),
+            });
+        }
+        self.sampled[r] = true;
+        None
+    }
+
+    /// The words a store may hold on the host as it is now
+    /// ([`Budget::stored_match_words`]).
+    fn word_cap(&self) -> usize {
+        let elements = self.host.vertex_count() + self.host.edge_count();
+        self.budget.stored_match_words.saturating_add(
+            self.budget
+                .stored_match_words_per_element
+                .saturating_mul(elements),
+        )
+    }
+
+    /// The nodes a search of the host as it is now may visit
+    /// ([`Budget::search_nodes`]).
+    fn search_budget(&self) -> u64 {
+        let elements = (self.host.vertex_count() + self.host.edge_count()) as u64;
+        self.budget.search_nodes.saturating_add(
+            self.budget
+                .search_nodes_per_element
+                .saturating_mul(elements),
+        )
+    }
+
+    /// The stop when a search for rule `r`'s matches used up the budget.
+    fn search_stop(&self, r: usize) -> StopReason {
+        StopReason::SearchBudget {
+            rule: self.rules[r].name.clone(),
+            nodes: self.search_budget(),
+        }
+    }
+
+    /// The memory-budget stop, when the host, trace and stores take more
+    /// than the budget (see [`Budget::memory_bytes`]).
+    fn memory_stop(&self) -> Option<StopReason> {
+        let stores: usize = self.stores.iter().map(MatchStore::words).sum();
+        let bytes = self.host.estimated_bytes()
+            + self.trace.estimated_bytes()
+            + STORE_BYTES_PER_WORD * stores as u64;
+        (bytes > self.budget.memory_bytes).then_some(StopReason::MemoryBudget {
+            bytes,
+            budget: self.budget.memory_bytes,
+        })
+    }
+
+    /// Whether rule `r` has a match (its store, or a randomized draw).
+    fn has_match(&mut self, r: usize) -> Result<bool, StopReason> {
+        if !self.sampled[r] {
+            self.ensure_store(r)?;
+        }
+        if !self.sampled[r] {
+            return Ok(self.stores[r].len() > 0);
+        }
+        let nodes = self.search_budget();
+        let (pattern, host, rng, drawn) = (
+            &self.rules[r].pattern,
+            &self.host,
+            &mut self.rng,
+            &mut self.drawn,
+        );
+        match budget::within(nodes, || pattern.draw_match(host, rng, drawn)) {
+            (_, true) => Err(self.search_stop(r)),
+            (found, false) => Ok(found),
+        }
+    }
+
+    /// A match of rule `r` from its store ([`Run::draw_match`]).
+    fn draw_stored(&mut self, r: usize) -> Drawn {
+        if let Err(stop) = self.ensure_store(r) {
+            return Drawn::Stop(stop);
+        }
+        if self.sampled[r] {
+            // It overflowed just now.
+            return self.draw_sampled(r);
+        }
+        if self.stores[r].len() == 0 {
+            return Drawn::NoMatch;
+        }
+        match self.draw_match(r) {
+            Ok(alt) => Drawn::Alternative(alt),
+            Err(reasons) => Drawn::Blocked(reasons),
+        }
+    }
+
+    /// A match of rule `r` by randomized search (its matches overflowed
+    /// its store), and an alternative by weight among those the limits
+    /// allow for it. A match no alternative allows is set aside and
+    /// another drawn, up to `REJECTIONS` draws; then the rule counts as
+    /// blocked this step (there may be an allowed match it did not draw).
+    fn draw_sampled(&mut self, r: usize) -> Drawn {
+        let mut reasons = 0u8;
+        let mut alts = std::mem::take(&mut self.alternatives);
+        let mut drawn = Drawn::NoMatch;
+        for _ in 0..REJECTIONS {
+            let nodes = self.search_budget();
+            let (pattern, host, rng, m) = (
+                &self.rules[r].pattern,
+                &self.host,
+                &mut self.rng,
+                &mut self.drawn,
+            );
+            let (found, out) = budget::within(nodes, || pattern.draw_match(host, rng, m));
+            if out {
+                drawn = Drawn::Stop(self.search_stop(r));
+                break;
+            }
+            if !found {
+                // The randomized search is complete: no match at all.
+                break;
+            }
+            match self.allowed_alternatives(r, &self.drawn, &mut alts) {
+                0 => {
+                    drawn = Drawn::Alternative(self.pick_alternative(r, &alts));
+                    break;
+                }
+                why => {
+                    reasons |= why;
+                    drawn = Drawn::Blocked(reasons);
+                }
+            }
+        }
+        self.alternatives = alts;
+        drawn
     }
 
     /// Draws a match of rule `r` uniformly from its store, and an
@@ -657,7 +1037,6 @@ impl Run<'_, '_> {
     /// among them, so the loop always ends.
     /// `Err` carries why the matches were blocked (`BLOCKED_BY_*` bits).
     fn draw_match(&mut self, r: usize) -> Result<usize, u8> {
-        const REJECTIONS: usize = 8;
         let n = self.stores[r].len();
         if n == 0 {
             return Err(0);
@@ -817,6 +1196,9 @@ impl Run<'_, '_> {
             )
         };
         for (r, rule) in self.rules.iter().enumerate() {
+            if self.sampled[r] {
+                continue;
+            }
             // Build every store, so unbuilt ones are checked from now on too.
             self.stores[r].ensure(&rule.pattern, &self.host, true);
             let mut have: Vec<_> = self.stores[r].matches().iter().map(key).collect();
@@ -867,11 +1249,34 @@ impl Run<'_, '_> {
             // This application spends the last use.
             self.retired[r] = true;
         }
-        for ((store, rule), &retired) in self.stores.iter_mut().zip(self.rules).zip(&self.retired) {
-            if retired {
-                store.discard();
-            } else {
-                store.update(&rule.pattern, &self.host, &self.changes);
+        // One budget for the update of every store after the application;
+        // `at` names the rule whose update used it up.
+        let mut at = 0;
+        let nodes = self.search_budget();
+        let cap = self.word_cap();
+        let (stores, host, changes) = (&mut self.stores, &self.host, &self.changes);
+        let ((), out) = budget::within(nodes, || {
+            for (i, ((store, rule), &retired)) in stores
+                .iter_mut()
+                .zip(self.rules)
+                .zip(&self.retired)
+                .enumerate()
+            {
+                at = i;
+                if retired {
+                    store.discard();
+                } else {
+                    store.set_word_cap(cap);
+                    store.update(&rule.pattern, host, changes);
+                }
+            }
+        });
+        if out {
+            self.budget_stop = Some(self.search_stop(at));
+        }
+        for i in 0..self.stores.len() {
+            if self.stores[i].overflowed() && self.budget_stop.is_none() {
+                self.budget_stop = self.overflow(i);
             }
         }
         self.uses[r] += 1;

@@ -123,14 +123,37 @@ struct Step {
     created: u32,
 }
 
+/// A run of one application repeated right after itself, identically:
+/// the same rule, alternative and match, nothing created (a rule that
+/// changes nothing, drawn at the same match again).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Repeat {
+    /// The step repeated (an index into `Trace::steps`).
+    step: usize,
+    /// The application index of that step's first application.
+    first: usize,
+    /// How many times it was applied again.
+    extra: usize,
+}
+
 /// Every application of a derivation, in order. Two traces are equal
 /// when their applications are (rule names compared as text).
+///
+/// An application identical to the one before it (possible only when it
+/// creates nothing) is stored as a repeat count, not again: a rule that
+/// changes nothing, applied millions of times by a recipe stage at the
+/// same match, takes constant room. Reading the trace back gives every
+/// application all the same.
 #[derive(Clone, Default)]
 pub struct Trace {
     /// Rule names by rule index (the grammar's rules).
     names: Vec<RuleName>,
     steps: Vec<Step>,
     vertices: Vec<VertexId>,
+    /// The repeated steps, in step order.
+    repeats: Vec<Repeat>,
+    /// Number of applications: steps and their repeats.
+    len: usize,
 }
 
 impl Trace {
@@ -138,8 +161,7 @@ impl Trace {
     pub(crate) fn new(names: Vec<RuleName>) -> Self {
         Trace {
             names,
-            steps: Vec::new(),
-            vertices: Vec::new(),
+            ..Trace::default()
         }
     }
 
@@ -159,6 +181,26 @@ impl Trace {
         created: &[VertexId],
     ) {
         debug_assert!(rule < self.names.len());
+        self.len += 1;
+        if let Some(last) = self.steps.last() {
+            let same = last.rule as usize == rule
+                && last.alternative as usize == alternative
+                && created.is_empty()
+                && last.created == 0
+                && self.view(last).matched == matched;
+            if same {
+                let step = self.steps.len() - 1;
+                match self.repeats.last_mut() {
+                    Some(r) if r.step == step => r.extra += 1,
+                    _ => self.repeats.push(Repeat {
+                        step,
+                        first: self.len - 2,
+                        extra: 1,
+                    }),
+                }
+                return;
+            }
+        }
         let start = self.vertices.len();
         self.vertices.extend_from_slice(matched);
         self.vertices.extend_from_slice(created);
@@ -187,7 +229,8 @@ impl Trace {
                 }
             })
             .collect();
-        for step in &other.steps {
+        for i in 0..other.len {
+            let step = &other.steps[other.step_of(i).expect("below len")];
             let a = other.view(step);
             self.push(
                 map[step.rule as usize] as usize,
@@ -200,17 +243,44 @@ impl Trace {
 
     /// Number of applications.
     pub fn len(&self) -> usize {
-        self.steps.len()
+        self.len
     }
 
     /// Whether no rule was applied.
     pub fn is_empty(&self) -> bool {
-        self.steps.is_empty()
+        self.len == 0
+    }
+
+    /// Estimated bytes the trace takes, with fixed per-entry costs (the
+    /// same on every platform): 32 per distinct application, 4 per vertex
+    /// it lists, 24 per run of repeats.
+    pub fn estimated_bytes(&self) -> u64 {
+        32 * self.steps.len() as u64
+            + 4 * self.vertices.len() as u64
+            + 24 * self.repeats.len() as u64
     }
 
     /// Application `i` (0-based), if there is one.
     pub fn get(&self, i: usize) -> Option<Application<'_>> {
-        self.steps.get(i).map(|s| self.view(s))
+        self.step_of(i).map(|s| self.view(&self.steps[s]))
+    }
+
+    /// The step that application `i` is (an index into `steps`).
+    fn step_of(&self, i: usize) -> Option<usize> {
+        if i >= self.len {
+            return None;
+        }
+        // Applications before the first repeat are their own steps; after
+        // a run, the offset is the run's extra applications.
+        let runs = self.repeats.partition_point(|r| r.first <= i);
+        let Some(r) = runs.checked_sub(1).map(|k| self.repeats[k]) else {
+            return Some(i);
+        };
+        if i <= r.first + r.extra {
+            Some(r.step)
+        } else {
+            Some(r.step + (i - r.first - r.extra))
+        }
     }
 
     /// The first application, if any.
@@ -227,7 +297,8 @@ impl Trace {
     pub fn iter(&self) -> Iter<'_> {
         Iter {
             trace: self,
-            steps: self.steps.iter(),
+            front: 0,
+            back: self.len,
         }
     }
 
@@ -260,24 +331,35 @@ impl fmt::Debug for Trace {
 #[derive(Clone, Debug)]
 pub struct Iter<'a> {
     trace: &'a Trace,
-    steps: std::slice::Iter<'a, Step>,
+    /// The applications `front..back` are still to come.
+    front: usize,
+    back: usize,
 }
 
 impl<'a> Iterator for Iter<'a> {
     type Item = Application<'a>;
 
     fn next(&mut self) -> Option<Application<'a>> {
-        self.steps.next().map(|s| self.trace.view(s))
+        if self.front == self.back {
+            return None;
+        }
+        self.front += 1;
+        self.trace.get(self.front - 1)
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {
-        self.steps.size_hint()
+        let n = self.back - self.front;
+        (n, Some(n))
     }
 }
 
 impl DoubleEndedIterator for Iter<'_> {
     fn next_back(&mut self) -> Option<Self::Item> {
-        self.steps.next_back().map(|s| self.trace.view(s))
+        if self.front == self.back {
+            return None;
+        }
+        self.back -= 1;
+        self.trace.get(self.back)
     }
 }
 
@@ -320,6 +402,65 @@ mod tests {
         assert_eq!(names, ["a", "b"]);
         assert_eq!(t.iter().len(), 2);
         assert!(t.get(2).is_none());
+    }
+
+    /// Repeats are stored once and read back as every application, at
+    /// every index, forwards and backwards, beside applications that are
+    /// not repeated (against a plain list of what was pushed).
+    #[test]
+    fn repeated_applications_take_no_room_and_read_back_in_full() {
+        let names: Vec<RuleName> = vec!["noop".into(), "grow".into()];
+        let mut t = Trace::new(names);
+        let mut pushed: Vec<(usize, usize, Vec<VertexId>, Vec<VertexId>)> = Vec::new();
+        let mut push = |t: &mut Trace, r: usize, m: u32, c: &[u32]| {
+            let m = vec![VertexId(m)];
+            let c: Vec<VertexId> = c.iter().map(|&x| VertexId(x)).collect();
+            t.push(r, 0, &m, &c);
+            pushed.push((r, 0, m, c));
+        };
+        push(&mut t, 1, 0, &[1]);
+        for _ in 0..1000 {
+            push(&mut t, 0, 1, &[]);
+        }
+        push(&mut t, 0, 0, &[]);
+        push(&mut t, 1, 1, &[2]);
+        push(&mut t, 1, 1, &[3]);
+        for _ in 0..5 {
+            push(&mut t, 0, 2, &[]);
+        }
+        push(&mut t, 0, 3, &[]);
+        assert_eq!(t.len(), pushed.len());
+        assert_eq!(t.steps.len(), 7, "1000 and 5 repeats stored once each");
+        let read = |a: Application<'_>| {
+            (
+                0,
+                a.alternative,
+                a.matched.to_vec(),
+                a.created.to_vec(),
+                a.rule.clone(),
+            )
+        };
+        for (i, want) in pushed.iter().enumerate() {
+            let a = t.get(i).unwrap();
+            let (_, alt, m, c, rule) = read(a);
+            let name = if want.0 == 0 { "noop" } else { "grow" };
+            assert_eq!(
+                (rule.as_str(), alt, &m, &c),
+                (name, want.1, &want.2, &want.3),
+                "application {i}"
+            );
+        }
+        assert!(t.get(pushed.len()).is_none());
+        assert_eq!(t.iter().count(), pushed.len());
+        assert!(t
+            .iter()
+            .rev()
+            .map(|a| a.matched.to_vec())
+            .eq(pushed.iter().rev().map(|p| p.2.clone())));
+        let mut copy = Trace::new(vec!["noop".into(), "grow".into()]);
+        copy.append(&t);
+        assert_eq!(copy, t);
+        assert_eq!(copy.steps.len(), 7);
     }
 
     #[test]

@@ -373,6 +373,26 @@ impl Graph {
         self.vertices.len()
     }
 
+    /// Estimated bytes the graph takes: [`Graph::VERTEX_BYTES`] per vertex
+    /// id ever given and [`Graph::EDGE_BYTES`] per edge id (ids are never
+    /// reused, so removed elements still count: their slots stay).
+    /// Attribute strings are not counted. Fixed costs, not `size_of`, so
+    /// the estimate — and a budget stop that reads it — is the same on
+    /// every platform.
+    pub fn estimated_bytes(&self) -> u64 {
+        self.vertices.len() as u64 * Self::VERTEX_BYTES + self.edges.len() as u64 * Self::EDGE_BYTES
+    }
+
+    /// Bytes a vertex slot is estimated to take: its record, its
+    /// incidence-list header, its children list and its tag-index entry
+    /// (about 150 bytes on a 64-bit machine).
+    pub const VERTEX_BYTES: u64 = 160;
+
+    /// Bytes an edge slot is estimated to take: its record and an
+    /// incidence at each end, with the lists' spare room (about 90 bytes
+    /// on a 64-bit machine).
+    pub const EDGE_BYTES: u64 = 96;
+
     /// One more than the largest edge id ever given: the length of a slice
     /// indexed by [`EdgeId`]. Ids are never reused, so this counts every
     /// edge the graph has had.

@@ -76,6 +76,15 @@ pub(crate) struct MatchStore {
     frames: Vec<Option<crate::matching::Frame>>,
     /// Number of matches.
     count: usize,
+    /// The most words (vertex and edge ids) the matches may take; past it
+    /// the store stops its search and is `overflowed`. Unlimited until
+    /// [`MatchStore::set_word_cap`].
+    word_cap: usize,
+    /// Whether a search stopped because the matches passed `word_cap`:
+    /// the store is then incomplete, and the derivation draws the rule's
+    /// matches by randomized search instead
+    /// ([`crate::derive::Budget::stored_match_words`]).
+    overflowed: bool,
     /// Whether the pattern is a grid rule's (its matches have frames).
     grid: bool,
     nv: usize,
@@ -177,6 +186,8 @@ impl MatchStore {
         self.clear();
         self.built = false;
         self.indexed = false;
+        self.word_cap = usize::MAX;
+        self.overflowed = false;
         self.grid = pattern.is_grid();
         self.nv = pattern.vertices().len();
         self.ne = pattern.edges().len();
@@ -195,6 +206,8 @@ impl MatchStore {
 
     pub(crate) fn new(pattern: &Pattern) -> Self {
         MatchStore {
+            word_cap: usize::MAX,
+            overflowed: false,
             built: false,
             indexed: false,
             vertices: Vec::new(),
@@ -243,6 +256,9 @@ impl MatchStore {
                 for &v in host.vertices_tagged(t) {
                     if pattern.vertex_fits(host, 0, v) {
                         self.push_lone(v);
+                        if self.overflowed {
+                            return;
+                        }
                     }
                 }
             }
@@ -252,7 +268,7 @@ impl MatchStore {
         let mut image = std::mem::take(&mut self.found);
         let _ = pattern.for_each_match_into(host, &mut image, |m| {
             self.push(m);
-            ControlFlow::Continue(())
+            self.go_on()
         });
         self.found = image;
         self.built = true;
@@ -265,6 +281,7 @@ impl MatchStore {
         let at = self.count;
         self.vertices.push(v);
         self.count += 1;
+        self.overflowed |= self.count > self.word_cap;
         if self.indexed {
             self.by_vertex.link(at, v.index());
         }
@@ -275,6 +292,37 @@ impl MatchStore {
         if self.built || self.count != 0 {
             self.built = false;
             self.clear();
+        }
+    }
+
+    /// Sets the most words the matches may take (the derivation's budget
+    /// grows with the host, so it sets it before each build and update).
+    pub(crate) fn set_word_cap(&mut self, words: usize) {
+        self.word_cap = words;
+    }
+
+    /// Whether a search stopped because the matches passed the store's
+    /// word cap: the store is incomplete. The derivation then drops it.
+    pub(crate) fn overflowed(&self) -> bool {
+        self.overflowed
+    }
+
+    /// Words (vertex and edge ids) the matches take.
+    pub(crate) fn words(&self) -> usize {
+        self.count * self.words_per_match()
+    }
+
+    /// Words a match takes: its vertex and edge ids (at least one).
+    fn words_per_match(&self) -> usize {
+        (self.nv + self.ne).max(1)
+    }
+
+    /// `Break` once the store has overflowed: its searches stop there.
+    fn go_on(&self) -> ControlFlow<()> {
+        if self.overflowed {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
         }
     }
 
@@ -325,6 +373,7 @@ impl MatchStore {
     }
 
     fn clear(&mut self) {
+        self.overflowed = false;
         self.vertices.clear();
         self.edges.clear();
         self.frames.clear();
@@ -342,6 +391,7 @@ impl MatchStore {
             self.frames.push(m.frame);
         }
         self.count += 1;
+        self.overflowed |= self.count * self.words_per_match() > self.word_cap;
         if self.indexed {
             for (k, v) in m.vertices.iter().enumerate() {
                 self.by_vertex.link(at * self.nv + k, v.index());
@@ -537,7 +587,7 @@ impl MatchStore {
             if !held {
                 self.push(m);
             }
-            ControlFlow::Continue(())
+            self.go_on()
         });
         self.found = image;
     }

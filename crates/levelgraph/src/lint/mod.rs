@@ -4,6 +4,8 @@
 //! - `reach`: tags never produced, rules that can never match, recipe
 //!   stages that can never run, rules no recipe stage runs;
 //! - `duplicates`: rules that are the same up to renaming their vertices;
+//! - `explosive`: patterns whose matches or search can explode on a large
+//!   level (several unconnected parts, a large clique);
 //! - `colours`: a tag's colour typed with the wrong number of hex digits,
 //!   which the `#` rule reads as a comment;
 //! - by deriving sampled seeds (`sampling`): `terminals`, non-terminal
@@ -21,6 +23,7 @@
 mod colours;
 mod drawable;
 mod duplicates;
+mod explosive;
 mod failures;
 mod limits;
 mod playability;
@@ -180,6 +183,7 @@ pub fn lint_report(grammar: &CompiledGrammar) -> LintReport {
     limits::check(model, &mut out);
     reach::check(model, &mut out);
     duplicates::check(model, &mut out);
+    explosive::check(model, &mut out);
     colours::check(model, &mut out);
     playability::check_declared(grammar, &mut out);
     drawable::check(grammar, &mut out);

@@ -4,7 +4,7 @@
 
 use std::ops::ControlFlow;
 
-use super::{Match, Pattern, TagTest};
+use super::{budget, Match, Pattern, TagTest};
 use crate::graph::{Cell, EdgeId, Graph, VertexId};
 
 /// Grid cells have coordinates within ±`MAX_CELL` (10⁹): a grid rule
@@ -96,6 +96,7 @@ impl Pattern {
         };
         for &transform in transforms {
             'origin: for &h0 in &candidates {
+                budget::spend()?;
                 let Some(cell0) = host.vertex(h0).and_then(|v| v.cell) else {
                     continue;
                 };

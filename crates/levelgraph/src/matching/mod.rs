@@ -37,9 +37,11 @@ use std::sync::OnceLock;
 use crate::graph::{EdgeId, EdgeKind, Symbol, VertexId};
 
 mod anchored;
+pub(crate) mod budget;
 mod conditions;
 mod grid;
 mod pattern;
+mod random;
 mod search;
 mod small;
 #[cfg(test)]

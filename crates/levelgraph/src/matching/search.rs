@@ -6,7 +6,7 @@ use std::cell::RefCell;
 use std::ops::ControlFlow;
 
 use super::pattern::SearchPlan;
-use super::{small, Match, Pattern, TagTest, UNBOUND};
+use super::{budget, small, Match, Pattern, TagTest, UNBOUND};
 use crate::graph::{EdgeId, Graph, VertexId};
 
 impl Pattern {
@@ -266,6 +266,7 @@ impl<'a> SearchState<'a> {
         via: Option<(usize, EdgeId)>,
         visit: &mut dyn FnMut(&Match) -> ControlFlow<()>,
     ) -> ControlFlow<()> {
+        budget::spend()?;
         if self.b.used.contains(&h) || !self.pattern.vertex_fits(self.host, v, h) {
             return ControlFlow::Continue(());
         }

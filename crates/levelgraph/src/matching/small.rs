@@ -25,7 +25,7 @@
 
 use std::ops::ControlFlow;
 
-use super::{Match, Pattern, SearchPlan, TagTest, UNBOUND};
+use super::{budget, Match, Pattern, SearchPlan, TagTest, UNBOUND};
 use crate::graph::{EdgeId, Graph, VertexId};
 
 /// The most pattern vertices this search takes.
@@ -221,6 +221,7 @@ where
         h: VertexId,
         via: Option<(usize, EdgeId)>,
     ) -> ControlFlow<()> {
+        budget::spend()?;
         if self.used[..depth].contains(&h) || !self.pattern.vertex_fits(self.host, v, h) {
             return ControlFlow::Continue(());
         }

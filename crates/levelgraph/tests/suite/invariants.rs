@@ -11,7 +11,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use levelgraph::derive::{derive, Derivation, StopReason};
+use levelgraph::derive::{derive, derive_within, Budget, Derivation, StopReason};
 use levelgraph::drawing::{force_layout, ForceConfig};
 use levelgraph::formats::{to_dot, to_svg, MissionDoc};
 use levelgraph::grammar::{self, CompiledGrammar};
@@ -141,9 +141,9 @@ fn check_invariants(name: &str, g: &CompiledGrammar, seed: u64, d: &Derivation) 
     );
     // Steps are applications plus steps skipped by rule probability.
     let steps = d.trace.len() + d.skipped as usize;
-    match d.stop {
+    match &d.stop {
         StopReason::IterationLimit(n) => {
-            assert_eq!(n, limits.max_iterations, "{at}: iteration limit payload");
+            assert_eq!(*n, limits.max_iterations, "{at}: iteration limit payload");
             assert_eq!(steps, max_iterations, "{at}: stopped early at the limit");
         }
         StopReason::NoRuleApplies { .. } => assert!(
@@ -199,6 +199,34 @@ fn every_example_respects_its_limits() {
             let (d, _) = derivation(&g, seed);
             check_invariants(&name, &g, seed, &d);
         }
+    }
+}
+
+/// With room for one word of matches per store, every rule with more
+/// than one match has its matches drawn by randomized search instead of
+/// from its store (`derive::Budget::stored_match_words`): the levels
+/// differ, the invariants do not. Grid grammars stop at their first grid
+/// rule instead (tests/suite/budgets.rs).
+#[test]
+fn every_example_respects_its_limits_when_matches_are_drawn_at_random() {
+    let budget = Budget::default()
+        .with_stored_match_words(1)
+        .with_stored_match_words_per_element(0);
+    for (name, g) in examples().into_iter().filter(|(_, g)| g.grid().is_none()) {
+        let mut differ = 0;
+        for seed in 1..=100 {
+            let d = match derive_within(&g, seed, &budget) {
+                Ok(d) => d,
+                Err(e) => e.into_derivation(),
+            };
+            check_invariants(&name, &g, seed, &d);
+            differ += usize::from(d.trace != derivation(&g, seed).0.trace);
+        }
+        // The draws are not the stores' draws.
+        assert!(
+            differ > 0,
+            "{name}: randomized draws gave the stored draws' levels"
+        );
     }
 }
 

@@ -4,6 +4,7 @@
 //! Each module below is one area; run one with
 //! `cargo test -p levelgraph --test suite <module>::`.
 
+mod budgets;
 mod common;
 
 mod derivation;
