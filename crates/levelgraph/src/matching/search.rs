@@ -188,6 +188,7 @@ impl<'a> SearchState<'a> {
         match step.via {
             None if self.b.fixed.get(v).is_some_and(|&h| h != UNBOUND) => {
                 let h = self.b.fixed[v];
+                budget::spend()?;
                 self.try_candidate(depth, v, h, None, visit)?;
             }
             None if step.inside.is_some() => {
@@ -203,6 +204,7 @@ impl<'a> SearchState<'a> {
                 } else {
                     parent.as_slice()
                 };
+                budget::spend_n(inner.len())?;
                 match &self.pattern.vertices[v].tags {
                     TagTest::Any => {
                         for &h in inner {
@@ -222,6 +224,7 @@ impl<'a> SearchState<'a> {
                 let host = self.host;
                 match &self.pattern.vertices[v].tags {
                     TagTest::Any => {
+                        budget::spend_n(host.vertex_bound())?;
                         for h in host.vertex_ids() {
                             self.try_candidate(depth, v, h, None, visit)?;
                         }
@@ -229,6 +232,7 @@ impl<'a> SearchState<'a> {
                     // Tag by tag, each in id order: deterministic, no sorting.
                     TagTest::OneOf(tags) => {
                         for &t in tags {
+                            budget::spend_n(host.vertices_tagged(t).len())?;
                             for &h in host.vertices_tagged(t) {
                                 self.try_candidate(depth, v, h, None, visit)?;
                             }
@@ -242,6 +246,7 @@ impl<'a> SearchState<'a> {
                 // The kind the host edge has at the anchor's end.
                 let want = self.pattern.kind_from(via, anchor_p);
                 let host = self.host;
+                budget::spend_n(host.incidences(anchor).len())?;
                 for link in host.incidences(anchor) {
                     if !link.kind.fits(want) || self.b.used_edges.contains(&link.edge) {
                         continue;
@@ -266,7 +271,6 @@ impl<'a> SearchState<'a> {
         via: Option<(usize, EdgeId)>,
         visit: &mut dyn FnMut(&Match) -> ControlFlow<()>,
     ) -> ControlFlow<()> {
-        budget::spend()?;
         if self.b.used.contains(&h) || !self.pattern.vertex_fits(self.host, v, h) {
             return ControlFlow::Continue(());
         }

@@ -182,16 +182,19 @@ where
         let host = self.host;
         match step.via {
             None if self.fixed[v] != UNBOUND => {
+                budget::spend()?;
                 self.try_candidate(depth, v, self.fixed[v], None)?;
             }
             None => match &self.pattern.vertices[v].tags {
                 TagTest::Any => {
+                    budget::spend_n(host.vertex_bound())?;
                     for h in host.vertex_ids() {
                         self.try_candidate(depth, v, h, None)?;
                     }
                 }
                 TagTest::OneOf(tags) => {
                     for &t in tags {
+                        budget::spend_n(host.vertices_tagged(t).len())?;
                         for &h in host.vertices_tagged(t) {
                             self.try_candidate(depth, v, h, None)?;
                         }
@@ -202,6 +205,7 @@ where
                 let anchor_p = self.pattern.other_end(via, v);
                 let anchor = self.image.vertices[anchor_p];
                 let want = self.pattern.kind_from(via, anchor_p);
+                budget::spend_n(host.incidences(anchor).len())?;
                 for link in host.incidences(anchor) {
                     if !link.kind.fits(want) || self.used_edges[..self.edges].contains(&link.edge) {
                         continue;
@@ -221,7 +225,6 @@ where
         h: VertexId,
         via: Option<(usize, EdgeId)>,
     ) -> ControlFlow<()> {
-        budget::spend()?;
         if self.used[..depth].contains(&h) || !self.pattern.vertex_fits(self.host, v, h) {
             return ControlFlow::Continue(());
         }

@@ -161,8 +161,9 @@ fn a_derivation_past_its_memory_budget_stops_with_the_estimate() {
     };
     assert_eq!(budget, 1 << 20);
     assert!(bytes > budget, "{bytes}");
-    // Stopped at the first step past it: one application's worth over.
-    assert!(bytes < budget + 1024, "{bytes}");
+    // Checked every 64 steps: stopped at most 64 applications past it
+    // (each adds a room, a corridor and a trace entry: under 400 bytes).
+    assert!(bytes < budget + 64 * 400, "{bytes}");
     assert!(d.graph.estimated_bytes() <= bytes);
     assert!(d.stop.to_string().contains("memory budget"), "{}", d.stop);
     // Without the budget the same grammar runs to the end.
