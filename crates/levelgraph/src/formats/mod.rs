@@ -16,6 +16,7 @@ pub mod mission;
 mod number_arrays;
 pub mod play;
 pub mod svg;
+mod svg_marks;
 pub mod tilemap;
 
 pub use dot::{to_dot, write_dot};

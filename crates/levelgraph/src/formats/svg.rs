@@ -11,6 +11,7 @@ use svg::node::element::{
 use svg::node::Node;
 use svg::Document;
 
+use super::svg_marks::{round, Badge, Disc, EdgeLabel, EdgeLine, Tooltip, VertexMark};
 use crate::alphabet::Alphabet;
 use crate::graph::{Graph, Point, VertexId};
 use crate::plane::COMPASS;
@@ -368,28 +369,17 @@ fn write_edges<W: Write>(w: &mut W, g: &Graph, frame: &Frame) -> io::Result<()> 
         let (ux, uy) = (dx / len, dy / len);
         let trim_a = frame.radius(e.source).min(len / 2.0);
         let trim_b = frame.radius(e.target).min(len / 2.0);
-        let mut line = Line::new()
-            .set("x1", round(a[0] + ux * trim_a))
-            .set("y1", round(a[1] + uy * trim_a))
-            .set("x2", round(b[0] - ux * trim_b))
-            .set("y2", round(b[1] - uy * trim_b));
-        if e.directed {
-            line = line.set("marker-end", "url(#arrow)");
-        }
-        if e.cosmetic {
-            line = line.set("stroke-dasharray", "6 4").set("stroke", "#78909c");
-        }
-        edges.child(line)?;
+        edges.child(EdgeLine {
+            from: [round(a[0] + ux * trim_a), round(a[1] + uy * trim_a)],
+            to: [round(b[0] - ux * trim_b), round(b[1] - uy * trim_b)],
+            directed: e.directed,
+            cosmetic: e.cosmetic,
+        })?;
         if let Some(l) = e.label {
-            edges.child(
-                Text::new(g.labels().name(l))
-                    .set("x", round((a[0] + b[0]) / 2.0))
-                    .set("y", round((a[1] + b[1]) / 2.0 - 4.0))
-                    .set("font-size", 10)
-                    .set("text-anchor", "middle")
-                    .set("stroke", "none")
-                    .set("fill", "#263238"),
-            )?;
+            edges.child(EdgeLabel {
+                label: g.labels().name(l),
+                at: [round((a[0] + b[0]) / 2.0), round((a[1] + b[1]) / 2.0 - 4.0)],
+            })?;
         }
     }
     edges.end()
@@ -409,40 +399,43 @@ fn write_vertices<W: Write>(
         .filter(|(_, v)| v.parent.is_none())
         .chain(g.vertices().filter(|(_, v)| v.parent.is_some()));
     for (id, v) in order {
-        let p = frame.centre(id);
         let tag = g.tags().name(v.tag);
         let fill = alphabet.color(tag);
-        let node = match v.parent {
+        let (disc, label) = match v.parent {
             // Too small for the tag: its first letter, and the tag in the tooltip.
-            Some(parent) => vertex_group(
-                p,
+            Some(_) => (
                 Disc {
                     radius: NESTED_RADIUS,
                     stroke_width: 1.0,
                     font: 8,
                     baseline: 3.0,
                 },
-                fill,
-                &tag.chars().take(1).collect::<String>(),
-                format!("{id} {tag} (in {parent})"),
+                tag.char_indices()
+                    .nth(1)
+                    .map_or(tag, |(end, _)| &tag[..end]),
             ),
-            None => {
-                let font = if tag.chars().count() > 6 { 8 } else { 10 };
-                vertex_group(
-                    p,
-                    Disc {
-                        radius: frame.radius(id),
-                        stroke_width: 1.5,
-                        font,
-                        baseline: 3.5,
-                    },
-                    fill,
-                    tag,
-                    format!("{id} {tag}"),
-                )
-            }
+            None => (
+                Disc {
+                    radius: frame.radius(id),
+                    stroke_width: 1.5,
+                    font: if tag.chars().count() > 6 { 8 } else { 10 },
+                    baseline: 3.5,
+                },
+                tag,
+            ),
         };
-        nodes.child(node)?;
+        nodes.child(VertexMark {
+            centre: frame.centre(id),
+            disc,
+            fill,
+            text_fill: Alphabet::text_color(fill),
+            label,
+            tooltip: Tooltip {
+                id,
+                tag,
+                parent: v.parent,
+            },
+        })?;
     }
     nodes.end()
 }
@@ -465,21 +458,10 @@ fn write_badges<W: Write>(
         }
         let c = frame.centre(v);
         let r = frame.radius(v) * std::f64::consts::FRAC_1_SQRT_2;
-        let (x, y) = (round(c[0] + r), round(c[1] - r));
-        badges.child(
-            Circle::new()
-                .set("cx", x)
-                .set("cy", y)
-                .set("r", 8)
-                .set("fill", "#ffffff")
-                .set("stroke", "#263238"),
-        )?;
-        badges.child(
-            Text::new((i + 1).to_string())
-                .set("x", x)
-                .set("y", round(y + 3.0))
-                .set("fill", "#263238"),
-        )?;
+        badges.child(Badge {
+            n: i + 1,
+            at: [round(c[0] + r), round(c[1] - r)],
+        })?;
     }
     badges.end()
 }
@@ -571,42 +553,4 @@ fn legend_group(lx: f64, legend: &[&str], alphabet: &Alphabet, numbered: bool) -
             );
     }
     key
-}
-
-/// Size of a vertex's circle and its label, pixels.
-struct Disc {
-    radius: f64,
-    stroke_width: f64,
-    font: u32,
-    /// How far below the centre the label's baseline sits.
-    baseline: f64,
-}
-
-/// A vertex: a circle at `p` filled with `fill`, `label` centred in it in
-/// black or white (whichever reads better), and `title` as its tooltip.
-fn vertex_group(p: Point, disc: Disc, fill: &str, label: &str, title: String) -> Group {
-    Group::new()
-        .add(
-            Circle::new()
-                .set("cx", round(p[0]))
-                .set("cy", round(p[1]))
-                .set("r", disc.radius)
-                .set("fill", fill)
-                .set("stroke", "#263238")
-                .set("stroke-width", disc.stroke_width),
-        )
-        .add(
-            Text::new(label)
-                .set("x", round(p[0]))
-                .set("y", round(p[1] + disc.baseline))
-                .set("font-size", disc.font)
-                .set("text-anchor", "middle")
-                .set("fill", Alphabet::text_color(fill)),
-        )
-        .add(svg::node::element::Title::new(title))
-}
-
-/// Two decimals are plenty for pixels and keep the file stable and small.
-fn round(x: f64) -> f64 {
-    (x * 100.0).round() / 100.0
 }
