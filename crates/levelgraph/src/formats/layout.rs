@@ -285,7 +285,7 @@ pub fn write_layout_svg<W: Write>(
         .set("width", width)
         .set("height", height)
         .set("viewBox", (0.0, 0.0, width, height));
-    let mut doc = Streamed::start(w, doc)?;
+    let mut doc = Streamed::start(w, doc);
     doc.child(
         Rectangle::new()
             .set("width", "100%")
@@ -300,7 +300,7 @@ pub fn write_layout_svg<W: Write>(
             .set("font-size", 16),
     )?;
     doc.child_with(|w| {
-        let mut corridors = Streamed::start(w, Group::new().set("class", "corridors"))?;
+        let mut corridors = Streamed::start(w, Group::new().set("class", "corridors"));
         for c in &layout.corridors {
             corridors.child(
                 Polygon::new()
@@ -313,7 +313,7 @@ pub fn write_layout_svg<W: Write>(
         corridors.end()
     })?;
     doc.child_with(|w| {
-        let mut rooms = Streamed::start(w, Group::new().set("class", "rooms"))?;
+        let mut rooms = Streamed::start(w, Group::new().set("class", "rooms"));
         for (r, placed) in layout.rooms.iter().enumerate() {
             let fill = alphabet.color(&problem.rooms[r].tag);
             rooms.child(
@@ -327,7 +327,7 @@ pub fn write_layout_svg<W: Write>(
         rooms.end()
     })?;
     doc.child_with(|w| {
-        let mut doors = Streamed::start(w, Group::new().set("class", "doors"))?;
+        let mut doors = Streamed::start(w, Group::new().set("class", "doors"));
         for d in &layout.doors {
             let (ax, ay) = px(d.segment[0]);
             let (bx, by) = px(d.segment[1]);
@@ -346,7 +346,7 @@ pub fn write_layout_svg<W: Write>(
     })?;
     // Labels after every room, so no room covers another's label.
     doc.child_with(|w| {
-        let mut labels = Streamed::start(w, Group::new().set("class", "labels"))?;
+        let mut labels = Streamed::start(w, Group::new().set("class", "labels"));
         for (r, placed) in layout.rooms.iter().enumerate() {
             labels.child(room_label(&problem.rooms[r], placed, alphabet, px))?;
         }

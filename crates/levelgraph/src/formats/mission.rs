@@ -587,7 +587,7 @@ impl Serialize for MissionJson<'_> {
     }
 }
 
-/// A sequence serialized from the iterator `make` gives, one item at a
+/// A sequence serialized from the iterator its function makes, one item at a
 /// time.
 struct Each<F>(F);
 

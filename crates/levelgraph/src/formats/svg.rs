@@ -8,7 +8,6 @@ use std::io::{self, Write};
 use svg::node::element::{
     Circle, Definitions, Element, Group, Line, Marker, Path, Rectangle, Text,
 };
-use svg::node::Node;
 use svg::Document;
 
 use super::svg_marks::{round, Badge, Disc, EdgeLabel, EdgeLine, Tooltip, VertexMark};
@@ -137,26 +136,21 @@ pub fn write_svg_numbered<W: Write>(
         .set("width", width.ceil())
         .set("height", height.ceil())
         .set("font-family", FONT);
-    let head: [Box<dyn Node>; 3] = [
-        Box::new(Definitions::new().add(arrow)),
-        Box::new(
-            Rectangle::new()
-                .set("width", "100%")
-                .set("height", "100%")
-                .set("fill", "#ffffff"),
-        ),
-        Box::new(
-            Text::new(title)
-                .set("x", MARGIN)
-                .set("y", 26)
-                .set("font-size", 16)
-                .set("font-weight", "bold"),
-        ),
-    ];
-    let mut doc = Streamed::start(w, doc)?;
-    for node in head {
-        doc.child(node)?;
-    }
+    let mut doc = Streamed::start(w, doc);
+    doc.child(Definitions::new().add(arrow))?;
+    doc.child(
+        Rectangle::new()
+            .set("width", "100%")
+            .set("height", "100%")
+            .set("fill", "#ffffff"),
+    )?;
+    doc.child(
+        Text::new(title)
+            .set("x", MARGIN)
+            .set("y", 26)
+            .set("font-size", 16)
+            .set("font-weight", "bold"),
+    )?;
     doc.child_with(|w| write_edges(w, g, &frame))?;
     doc.child_with(|w| write_vertices(w, g, &frame, alphabet))?;
     if !numbered.is_empty() {
@@ -186,17 +180,17 @@ impl<'w, W: Write> Streamed<'w, W> {
     /// Begins `element`, whose children are still to come (it must have
     /// none yet). Nothing is written before the first child, as an element
     /// that gets none is written `<name …/>`.
-    pub(super) fn start(w: &'w mut W, element: impl Into<Element>) -> io::Result<Self> {
+    pub(super) fn start(w: &'w mut W, element: impl Into<Element>) -> Self {
         let element: Element = element.into();
         debug_assert!(
             element.get_children().is_empty(),
             "children come one by one"
         );
-        Ok(Streamed {
+        Streamed {
             w,
             name: element.get_name().to_owned(),
             empty: Some(element.to_string()),
-        })
+        }
     }
 
     /// Writes the start tag if it is not written yet, then the line break
@@ -360,7 +354,7 @@ fn legend_tags<'a>(g: &'a Graph, alphabet: &'a Alphabet) -> Vec<&'a str> {
 /// edge.
 fn write_edges<W: Write>(w: &mut W, g: &Graph, frame: &Frame) -> io::Result<()> {
     let group = Group::new().set("stroke", "#37474f").set("stroke-width", 2);
-    let mut edges = Streamed::start(w, group)?;
+    let mut edges = Streamed::start(w, group);
     for (_, e) in g.edges() {
         let (a, b) = (frame.centre(e.source), frame.centre(e.target));
         let (dx, dy) = (b[0] - a[0], b[1] - a[1]);
@@ -393,7 +387,7 @@ fn write_vertices<W: Write>(
     frame: &Frame,
     alphabet: &Alphabet,
 ) -> io::Result<()> {
-    let mut nodes = Streamed::start(w, Group::new())?;
+    let mut nodes = Streamed::start(w, Group::new());
     let order = g
         .vertices()
         .filter(|(_, v)| v.parent.is_none())
@@ -451,7 +445,7 @@ fn write_badges<W: Write>(
     let group = Group::new()
         .set("font-size", 9)
         .set("text-anchor", "middle");
-    let mut badges = Streamed::start(w, group)?;
+    let mut badges = Streamed::start(w, group);
     for (i, &v) in numbered.iter().enumerate() {
         if !g.contains_vertex(v) {
             continue;
