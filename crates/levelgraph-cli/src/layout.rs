@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use levelgraph::alphabet::Alphabet;
-use levelgraph::formats::{host_for, layout_svg, LayoutDoc, MissionDoc};
+use levelgraph::formats::{host_for, write_layout_svg, LayoutDoc, MissionDoc};
 use levelgraph::grammar::RoomsSpec;
 use levelgraph::layout::edgar::{self, RoomSets};
 use levelgraph::layout::{
@@ -15,7 +15,7 @@ use levelgraph::layout::{
 use levelgraph::rooms::level_problem;
 use levelgraph::Graph;
 
-use crate::output;
+use crate::output::{self, OutFile};
 use crate::Failure;
 
 /// The command line of `layout`.
@@ -124,14 +124,13 @@ pub(crate) fn run(o: &Options) -> Result<(), Failure> {
         Some((level, report)) => doc.with_play(report, level),
         None => doc,
     };
-    let files = [
-        ("layout.json", doc.to_json()),
-        (
-            "layout.svg",
-            layout_svg(&problem, &layout, &alphabet, &title),
-        ),
+    let files = vec![
+        OutFile::streamed("layout.json", |w| doc.write_json(w)),
+        OutFile::streamed("layout.svg", |mut w| {
+            write_layout_svg(&mut w, &problem, &layout, &alphabet, &title)
+        }),
     ];
-    output::write_all(&o.out, &files).map_err(|e| {
+    output::write_all(&o.out, files).map_err(|e| {
         eprintln!("error: cannot write to {}: {e}", o.out.display());
         Failure::BadInput
     })?;

@@ -14,12 +14,14 @@ mod tiles;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::time::{Duration, Instant};
 
 use clap::{Parser, Subcommand, ValueEnum};
 use levelgraph::diagnostic::Severity;
 use levelgraph::drawing::{draw, ForceConfig};
 use levelgraph::formats::{
-    host_for, to_dot, to_graph_text, to_graphml, to_svg_numbered, MissionDoc, MissionError,
+    host_for, write_dot, write_graph_text, write_graphml, write_layout_svg, write_svg_numbered,
+    MissionDoc, MissionError, MissionJson,
 };
 use levelgraph::geometric::GeometrySettings;
 use levelgraph::grammar::{self, CompiledGrammar, GrammarError};
@@ -28,6 +30,7 @@ use levelgraph::pipeline::{self, Attempt, Config, GenerateError, Level, Outcome,
 use levelgraph::play::PlayReport;
 use levelgraph::tiles::{TileMap, TilesError};
 use levelgraph::{DeriveError, Graph};
+use output::OutFile;
 
 /// Procedural level generation with graph grammars.
 #[derive(Parser, Debug)]
@@ -271,6 +274,7 @@ fn generate(
     formats: Option<Vec<Format>>,
     modes: Modes,
 ) -> Result<(), Failure> {
+    let started = Instant::now();
     let Modes {
         geometric,
         allow_unfinishable,
@@ -362,29 +366,28 @@ fn generate(
     if named && level.layout.is_none() {
         note_not_laid_out(grammar, &formats);
     }
-    let files: Vec<(&str, &[u8])> = files
-        .iter()
-        .map(|(n, c)| (n.as_str(), c.as_slice()))
-        .collect();
-    output::write_all(out, &files).map_err(|e| {
+    let nothing = files.is_empty();
+    output::write_all(out, files).map_err(|e| {
         eprintln!("error: cannot write to {}: {e}", out.display());
         Failure::BadInput
     })?;
-    let written = if files.is_empty() {
+    let written = if nothing {
         "nothing written".to_owned()
     } else {
         out.display().to_string()
     };
-    say_summary(grammar, &level, &rejected, &written)
+    say_summary(grammar, &level, &rejected, started.elapsed(), &written)
 }
 
 /// The summary line of `generate`: the level's size, stop reason, whether
 /// it can be finished (and what gave way before it), the derivation's time
-/// and where the files went.
+/// and the whole command's (`in_all`: reading the grammar to the last file
+/// written), and where the files went.
 fn say_summary(
     grammar: &CompiledGrammar,
     level: &Level,
     rejected: &[&Unproved],
+    in_all: Duration,
     written: &str,
 ) -> Result<(), Failure> {
     let derivation = &level.derivation;
@@ -399,13 +402,14 @@ fn say_summary(
         None => String::new(),
     };
     output::say(format_args!(
-        "{}: {}, {}, {}, stopped: {}{finished}, {:.2} ms -> {}",
+        "{}: {}, {}, {}, stopped: {}{finished}, derived in {} ({} in all) -> {}",
         grammar.name(),
         output::counted_as(graph.vertex_count() as u64, "vertex", "vertices"),
         output::counted(graph.edge_count() as u64, "edge"),
         output::counted(derivation.trace.len() as u64, "application"),
         derivation.stop,
-        level.derive_time.as_secs_f64() * 1e3,
+        output::duration(level.derive_time),
+        output::duration(in_all),
         written
     ))
 }
@@ -497,22 +501,23 @@ fn with_room_sets(
 
 /// layout.json (with the play section when there is a report on the
 /// level's graph) and layout.svg.
-fn layout_files(
-    problem: &levelgraph::layout::LayoutProblem,
-    layout: &levelgraph::layout::Layout,
+fn layout_files<'a>(
+    problem: &'a levelgraph::layout::LayoutProblem,
+    layout: &'a levelgraph::layout::Layout,
     seed: u64,
     play: Option<(&PlayReport, &Graph)>,
-    picture: &Picture,
-) -> [(String, Vec<u8>); 2] {
+    picture: &'a Picture,
+) -> [OutFile<'a>; 2] {
     let doc = levelgraph::formats::LayoutDoc::new(problem, layout, seed);
     let doc = match play {
         Some((r, graph)) => doc.with_play(r, graph),
         None => doc,
     };
-    let svg = levelgraph::formats::layout_svg(problem, layout, picture.alphabet, picture.title);
     [
-        ("layout.json".to_owned(), doc.to_json().into_bytes()),
-        ("layout.svg".to_owned(), svg.into_bytes()),
+        OutFile::streamed("layout.json", move |w| doc.write_json(w)),
+        OutFile::streamed("layout.svg", move |mut w| {
+            write_layout_svg(&mut w, problem, layout, picture.alphabet, picture.title)
+        }),
     ]
 }
 
@@ -540,36 +545,35 @@ struct Picture<'a> {
     positions: &'a [Option<levelgraph::graph::Point>],
 }
 
-/// The mission graph's files among `formats`: name and bytes.
-fn mission_files(
+/// The mission graph's files among `formats`, each written as it is made.
+fn mission_files<'a>(
     formats: &[Format],
-    derivation: &levelgraph::Derivation,
-    report: Option<&PlayReport>,
-    picture: &Picture,
-) -> Vec<(String, Vec<u8>)> {
+    derivation: &'a levelgraph::Derivation,
+    report: Option<&'a PlayReport>,
+    picture: &'a Picture,
+) -> Vec<OutFile<'a>> {
     let graph = &derivation.graph;
     let (alphabet, title, positions) = (picture.alphabet, picture.title, picture.positions);
     formats
         .iter()
         .filter_map(|format| match format {
-            Format::Json => Some(("mission.json", {
-                let doc = MissionDoc::from_derivation(derivation);
-                match report {
-                    Some(r) => doc.with_play(r, graph),
-                    None => doc,
-                }
-                .to_json()
+            Format::Json => Some(OutFile::streamed("mission.json", move |w| {
+                MissionJson::new(derivation, report).write(w)
             })),
-            Format::Dot => Some(("mission.dot", to_dot(graph, alphabet, title))),
-            Format::Svg => Some((
-                "mission.svg",
-                to_svg_numbered(graph, positions, alphabet, title, &entered(report)),
-            )),
-            Format::Graphml => Some(("mission.graphml", to_graphml(graph, alphabet, title))),
-            Format::Txt => Some(("mission.txt", to_graph_text(graph, positions))),
+            Format::Dot => Some(OutFile::streamed("mission.dot", move |mut w| {
+                write_dot(&mut w, graph, alphabet, title)
+            })),
+            Format::Svg => Some(OutFile::streamed("mission.svg", move |mut w| {
+                write_svg_numbered(&mut w, graph, positions, alphabet, title, &entered(report))
+            })),
+            Format::Graphml => Some(OutFile::streamed("mission.graphml", move |mut w| {
+                write_graphml(&mut w, graph, alphabet, title)
+            })),
+            Format::Txt => Some(OutFile::streamed("mission.txt", move |mut w| {
+                write_graph_text(&mut w, graph, positions)
+            })),
             Format::Layout | Format::Tiles => None,
         })
-        .map(|(name, text)| (name.to_owned(), text.into_bytes()))
         .collect()
 }
 
@@ -759,11 +763,11 @@ fn report_tiles_error(loaded: &Loaded, error: &TilesError, scale: u32) -> Failur
 
 /// The files of a level's tile map: level.png, level.tmj and
 /// level-tileset.png.
-fn level_tiles(
-    map: &TileMap,
+fn level_tiles<'a>(
+    map: &'a TileMap,
     grammar: &CompiledGrammar,
     seed: u64,
-) -> Result<Vec<(String, Vec<u8>)>, Failure> {
+) -> Result<Vec<OutFile<'a>>, Failure> {
     use levelgraph::formats::tilemap::TiledProperty;
     let properties = vec![
         TiledProperty::string("grammar", grammar.name()),

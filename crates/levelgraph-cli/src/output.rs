@@ -2,7 +2,7 @@
 //! the summary lines on standard output.
 
 use std::fs;
-use std::io::{self, Write};
+use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 
 use crate::Failure;
@@ -18,6 +18,18 @@ pub(crate) fn counted_as(n: u64, one: &str, many: &str) -> String {
     match n {
         1 => format!("1 {one}"),
         n => format!("{n} {many}"),
+    }
+}
+
+/// A time for the summary lines: milliseconds with two decimals below a
+/// second (`0.18 ms`, `612.40 ms`), seconds with two decimals from one on
+/// (`14.21 s`).
+pub(crate) fn duration(d: std::time::Duration) -> String {
+    let seconds = d.as_secs_f64();
+    if seconds < 1.0 {
+        format!("{:.2} ms", seconds * 1e3)
+    } else {
+        format!("{seconds:.2} s")
     }
 }
 
@@ -37,25 +49,57 @@ pub(crate) fn say(text: std::fmt::Arguments<'_>) -> Result<(), Failure> {
     }
 }
 
-/// Writes every `(file name, contents)` into `dir` (created if missing),
-/// all or nothing: every file is staged under a temporary name first;
-/// then each target is swapped in (the old file moved aside to a backup
-/// name, the staged one renamed into place). When any step fails, the
-/// swaps already made are undone in reverse order, so the folder is left
-/// as it was: old files back, new ones gone, no temporary or backup files.
-/// A target that is a folder fails the call before anything is written.
-/// The folders this call had to create (`dir` and missing parents) are
-/// removed again on failure. Nothing at all (not even the folder) when
-/// `files` is empty.
-pub(crate) fn write_all<C: AsRef<[u8]>>(dir: &Path, files: &[(&str, C)]) -> io::Result<()> {
+/// One file for [`write_all`]: its name in the output folder and what
+/// writes its content.
+pub(crate) struct OutFile<'a> {
+    name: String,
+    write: Writes<'a>,
+}
+
+/// Writes a file's content into the buffered temporary file it is staged
+/// in, as it goes.
+type Writes<'a> = Box<dyn FnOnce(&mut dyn Write) -> io::Result<()> + 'a>;
+
+impl<'a> OutFile<'a> {
+    /// A file whose content `write` writes as it makes it, so that the
+    /// content is never whole in memory.
+    pub(crate) fn streamed(
+        name: impl Into<String>,
+        write: impl FnOnce(&mut dyn Write) -> io::Result<()> + 'a,
+    ) -> Self {
+        OutFile {
+            name: name.into(),
+            write: Box::new(write),
+        }
+    }
+
+    /// A file whose content is already made (small files, and encoders
+    /// that return bytes).
+    pub(crate) fn bytes(name: impl Into<String>, bytes: impl AsRef<[u8]> + 'a) -> Self {
+        Self::streamed(name, move |w| w.write_all(bytes.as_ref()))
+    }
+}
+
+/// Writes every file into `dir` (created if missing), all or nothing:
+/// every file is staged under a temporary name first, its content written
+/// through a buffer as its writer makes it; then each target is swapped in
+/// (the old file moved aside to a backup name, the staged one renamed into
+/// place). When any step fails, the swaps already made are undone in
+/// reverse order, so the folder is left as it was: old files back, new
+/// ones gone, no temporary or backup files. A target that is a folder
+/// fails the call before anything is written. The folders this call had
+/// to create (`dir` and missing parents) are removed again on failure.
+/// Nothing at all (not even the folder) when `files` is empty. An error
+/// while a file is staged names the file.
+pub(crate) fn write_all(dir: &Path, files: Vec<OutFile<'_>>) -> io::Result<()> {
     write_all_with(dir, files, &mut |from, to| fs::rename(from, to))
 }
 
 /// [`write_all`] with the renames made by `rename`, so that a test can make
 /// one fail.
-fn write_all_with<C: AsRef<[u8]>>(
+fn write_all_with(
     dir: &Path,
-    files: &[(&str, C)],
+    files: Vec<OutFile<'_>>,
     rename: &mut dyn FnMut(&Path, &Path) -> io::Result<()>,
 ) -> io::Result<()> {
     if files.is_empty() {
@@ -116,13 +160,9 @@ struct Swapped {
 
 /// Writes every file under a temporary name in `dir`, recording each in
 /// `staged` as soon as it exists (so that a failure removes it).
-fn stage<C: AsRef<[u8]>>(
-    dir: &Path,
-    files: &[(&str, C)],
-    staged: &mut Vec<Staged>,
-) -> io::Result<()> {
-    for (name, _) in files {
-        let target = dir.join(name);
+fn stage(dir: &Path, files: Vec<OutFile<'_>>, staged: &mut Vec<Staged>) -> io::Result<()> {
+    for file in &files {
+        let target = dir.join(&file.name);
         // Renaming a file over a folder fails, and it would fail after
         // the files before it had been replaced.
         if fs::symlink_metadata(&target).is_ok_and(|m| m.is_dir()) {
@@ -133,17 +173,27 @@ fn stage<C: AsRef<[u8]>>(
         }
     }
     let pid = std::process::id();
-    for (name, contents) in files {
-        let temp = dir.join(format!(".{name}.tmp-{pid}"));
+    for file in files {
+        let temp = dir.join(format!(".{}.tmp-{pid}", file.name));
         staged.push(Staged {
             temp: temp.clone(),
-            target: dir.join(name),
+            target: dir.join(&file.name),
         });
-        let mut f = fs::File::create(&temp)?;
-        f.write_all(contents.as_ref())?;
-        f.sync_all()?;
+        write_file(&temp, file.write)
+            .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", file.name)))?;
     }
     Ok(())
+}
+
+/// Creates `path` and lets `write` fill it through a buffer (the writers
+/// make many small writes), then flushes it to the disk.
+fn write_file(path: &Path, write: Writes<'_>) -> io::Result<()> {
+    let mut buffered = BufWriter::with_capacity(1 << 16, fs::File::create(path)?);
+    write(&mut buffered)?;
+    let file = buffered
+        .into_inner()
+        .map_err(io::IntoInnerError::into_error)?;
+    file.sync_all()
 }
 
 /// Swaps every staged file into place: an existing target is first moved
@@ -213,6 +263,14 @@ mod tests {
         dir
     }
 
+    /// Files of the given names and contents, written whole.
+    fn files<'a>(named: &[(&str, &'a str)]) -> Vec<OutFile<'a>> {
+        named
+            .iter()
+            .map(|&(name, text)| OutFile::bytes(name, text))
+            .collect()
+    }
+
     /// The folder's files and their contents, sorted by name.
     fn listing(dir: &Path) -> Vec<(String, String)> {
         let mut out: Vec<(String, String)> = fs::read_dir(dir)
@@ -225,6 +283,14 @@ mod tests {
             .collect();
         out.sort();
         out
+    }
+
+    #[test]
+    fn durations_read_in_milliseconds_below_a_second() {
+        use std::time::Duration;
+        assert_eq!(duration(Duration::from_micros(180)), "0.18 ms");
+        assert_eq!(duration(Duration::from_micros(999_990)), "999.99 ms");
+        assert_eq!(duration(Duration::from_millis(14_213)), "14.21 s");
     }
 
     /// A failed rename at every point of the swap (the k-th rename call)
@@ -249,7 +315,7 @@ mod tests {
                 }
                 fs::rename(from, to)
             };
-            let err = write_all_with(&dir, &new, &mut rename).unwrap_err();
+            let err = write_all_with(&dir, files(&new), &mut rename).unwrap_err();
             assert_eq!(err.to_string(), "refused");
             assert_eq!(listing(&dir), before, "failing rename {}", fail_at + 1);
             fs::remove_dir_all(&dir).unwrap();
@@ -261,7 +327,7 @@ mod tests {
         let dir = scratch("ok");
         fs::write(dir.join("a.json"), "old a").unwrap();
         let new = [("a.json", "new a"), ("b.svg", "new b")];
-        write_all(&dir, &new).unwrap();
+        write_all(&dir, files(&new)).unwrap();
         assert_eq!(
             listing(&dir),
             [
@@ -278,8 +344,49 @@ mod tests {
         let root = scratch("made");
         let dir = root.join("out/level");
         let mut rename = |_: &Path, _: &Path| Err(io::Error::other("refused"));
-        assert!(write_all_with(&dir, &[("a.json", "x")], &mut rename).is_err());
+        assert!(write_all_with(&dir, files(&[("a.json", "x")]), &mut rename).is_err());
         assert!(!root.join("out").exists());
         fs::remove_dir_all(&root).unwrap();
+    }
+
+    /// A writer that fails part way through its file (a full disk) fails
+    /// the call with an error naming the file, and leaves the folder as it
+    /// was: the files staged before it, and its own half, removed.
+    #[test]
+    fn a_failed_write_names_the_file_and_leaves_the_folder_as_it_was() {
+        let dir = scratch("half");
+        fs::write(dir.join("a.json"), "old a").unwrap();
+        let before = listing(&dir);
+        let new = vec![
+            OutFile::bytes("a.json", "new a"),
+            OutFile::streamed("b.svg", |w| {
+                w.write_all(b"<svg>")?;
+                Err(io::Error::new(io::ErrorKind::StorageFull, "disk full"))
+            }),
+            OutFile::bytes("c.dot", "new c"),
+        ];
+        let err = write_all(&dir, new).unwrap_err();
+        assert_eq!(err.to_string(), "b.svg: disk full");
+        assert_eq!(err.kind(), io::ErrorKind::StorageFull);
+        assert_eq!(listing(&dir), before);
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// A file's writer gets the staged file itself, through a buffer:
+    /// what it writes piece by piece lands whole.
+    #[test]
+    fn a_streamed_file_lands_whole() {
+        let dir = scratch("streamed");
+        let new = vec![OutFile::streamed("n.txt", |w| {
+            for i in 0..100_000 {
+                writeln!(w, "{i}")?;
+            }
+            Ok(())
+        })];
+        write_all(&dir, new).unwrap();
+        let text = fs::read_to_string(dir.join("n.txt")).unwrap();
+        assert_eq!(text.lines().count(), 100_000);
+        assert_eq!(text.lines().last(), Some("99999"));
+        fs::remove_dir_all(&dir).unwrap();
     }
 }

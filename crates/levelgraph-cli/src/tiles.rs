@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use levelgraph::alphabet::Alphabet;
 use levelgraph::formats::tilemap::{
-    tileset_png, to_ascii, to_csv, to_png, to_tmj, to_tmx, TileExportError, TilePalette,
+    tileset_png, to_png, to_tmj, to_tmx, write_ascii, write_csv, TileExportError, TilePalette,
     TiledOptions, TiledProperty,
 };
 use levelgraph::tiles::accretion::{self, AccretionParams};
@@ -16,7 +16,7 @@ use levelgraph::tiles::metrics::Metrics;
 use levelgraph::tiles::rooms_and_corridors::{self, RoomsParams};
 use levelgraph::tiles::{TileMap, TilesError};
 
-use crate::output;
+use crate::output::{self, OutFile};
 use crate::Failure;
 
 /// The command line of `tiles`.
@@ -321,11 +321,7 @@ pub(crate) fn run(o: &Options) -> Result<(), Failure> {
         &Alphabet::default(),
         &properties,
     )?;
-    let files: Vec<(&str, &[u8])> = files
-        .iter()
-        .map(|(n, c)| (n.as_str(), c.as_slice()))
-        .collect();
-    output::write_all(&o.out, &files).map_err(|e| {
+    output::write_all(&o.out, files).map_err(|e| {
         eprintln!("error: cannot write to {}: {e}", o.out.display());
         Failure::BadInput
     })?;
@@ -376,14 +372,14 @@ pub(crate) fn report(what: &str, e: &TilesError) -> Failure {
 /// default folder, and their tile sets differ (one tile per kind the map
 /// names), so a shared `tileset.png` written by one broke the other's
 /// Tiled map.
-pub(crate) fn tile_files(
-    map: &TileMap,
+pub(crate) fn tile_files<'a>(
+    map: &'a TileMap,
     stem: &str,
     formats: &[TileFormat],
     cell_px: u32,
     alphabet: &Alphabet,
     properties: &[TiledProperty],
-) -> Result<Vec<(String, Vec<u8>)>, Failure> {
+) -> Result<Vec<OutFile<'a>>, Failure> {
     let palette = TilePalette::new(map, alphabet);
     let tiled = TiledOptions {
         tile_px: 16,
@@ -401,34 +397,32 @@ pub(crate) fn tile_files(
     formats.dedup();
     let mut files = Vec::new();
     for format in &formats {
-        let (ext, bytes) = match format {
-            TileFormat::Txt => ("txt", to_ascii(map).into_bytes()),
-            TileFormat::Csv => ("csv", to_csv(map).into_bytes()),
-            TileFormat::Png => (
-                "png",
+        let name = |ext: &str| format!("{stem}.{ext}");
+        // The text exports cannot fail and are written as they go; the
+        // others are made whole first, so their errors come before any file.
+        files.push(match format {
+            TileFormat::Txt => OutFile::streamed(name("txt"), |mut w| write_ascii(&mut w, map)),
+            TileFormat::Csv => OutFile::streamed(name("csv"), |mut w| write_csv(&mut w, map)),
+            TileFormat::Png => OutFile::bytes(
+                name("png"),
                 to_png(map, &palette, cell_px).map_err(|e| fail("--cell-px", e))?,
             ),
-            TileFormat::Tmj => (
-                "tmj",
-                to_tmj(map, &tiled)
-                    .map_err(|e| fail("Tiled JSON", e))?
-                    .into_bytes(),
+            TileFormat::Tmj => OutFile::bytes(
+                name("tmj"),
+                to_tmj(map, &tiled).map_err(|e| fail("Tiled JSON", e))?,
             ),
-            TileFormat::Tmx => (
-                "tmx",
-                to_tmx(map, &tiled)
-                    .map_err(|e| fail("Tiled XML", e))?
-                    .into_bytes(),
+            TileFormat::Tmx => OutFile::bytes(
+                name("tmx"),
+                to_tmx(map, &tiled).map_err(|e| fail("Tiled XML", e))?,
             ),
-        };
-        files.push((format!("{stem}.{ext}"), bytes));
+        });
     }
     if formats
         .iter()
         .any(|f| matches!(f, TileFormat::Tmj | TileFormat::Tmx))
     {
         let png = tileset_png(&palette, tiled.tile_px).map_err(|e| fail("tileset", e))?;
-        files.push((tiled.tileset_image.clone(), png));
+        files.push(OutFile::bytes(tiled.tileset_image.clone(), png));
     }
     Ok(files)
 }

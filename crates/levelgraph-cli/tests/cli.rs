@@ -104,11 +104,34 @@ fn generate_default_writes_five_files_and_a_summary() {
         "edges",
         "applications",
         "stopped: no rule applies",
-        " ms -> ",
+        ", derived in ",
+        " in all) -> ",
     ] {
         assert!(line.contains(part), "summary lacks {part:?}: {line}");
     }
     assert_eq!(line.lines().count(), 1);
+    let (derived, in_all) = summary_times(&line);
+    assert!(
+        in_all >= derived && in_all > 0.0,
+        "the whole command takes at least the derivation's time: {line}"
+    );
+}
+
+/// The two times of a `generate` summary line, in milliseconds: the
+/// derivation's and the whole command's (`derived in 0.18 ms (9.70 ms in
+/// all) -> …`; a time of a second or more is in seconds).
+fn summary_times(line: &str) -> (f64, f64) {
+    let millis = |t: &str| -> f64 {
+        match t.split_once(' ') {
+            Some((n, "ms")) => n.parse().unwrap(),
+            Some((n, "s")) => n.parse::<f64>().unwrap() * 1e3,
+            _ => panic!("not a time: {t:?} in {line}"),
+        }
+    };
+    let rest = line.split_once(", derived in ").expect("derived in").1;
+    let (derived, rest) = rest.split_once(" (").expect("(");
+    let in_all = rest.split_once(" in all) -> ").expect("in all").0;
+    (millis(derived), millis(in_all))
 }
 
 #[test]
@@ -1775,7 +1798,7 @@ fn formats_the_grammar_cannot_give_are_noted() {
         "note: `--formats layout` not written: grammar `keys-and-cycles` has no `rooms` block, so it is not laid out\n"
     );
     assert!(
-        stdout(&o).ends_with(" ms -> nothing written\n"),
+        stdout(&o).ends_with(" in all) -> nothing written\n"),
         "{}",
         stdout(&o)
     );

@@ -6,46 +6,60 @@
 //! `v<id>` with the stable vertex id. A stored (nested) vertex has a
 //! dotted `in` edge to the vertex it is stored in.
 
-use std::fmt::Write;
+use std::io::{self, Write};
 
 use crate::alphabet::Alphabet;
 use crate::graph::Graph;
 
-/// The DOT text of `g`, titled `title`.
+/// The DOT text of `g`, titled `title`; the whole text in memory
+/// ([`write_dot`] writes the same bytes to a file as it goes).
 pub fn to_dot(g: &Graph, alphabet: &Alphabet, title: &str) -> String {
-    let mut out = String::new();
+    super::in_memory(|w| write_dot(w, g, alphabet, title))
+}
+
+/// [`to_dot`] written to `w` a line at a time: one line per vertex, per
+/// stored vertex and per edge, nothing held for the whole graph.
+///
+/// # Errors
+/// The first error of `w`, as it came.
+pub fn write_dot<W: Write>(
+    w: &mut W,
+    g: &Graph,
+    alphabet: &Alphabet,
+    title: &str,
+) -> io::Result<()> {
     let q = quote;
-    let _ = writeln!(out, "digraph {} {{", q(title));
-    let _ = writeln!(
-        out,
+    writeln!(w, "digraph {} {{", q(title))?;
+    writeln!(
+        w,
         "  graph [label={}, labelloc=t, overlap=false];",
         q(title)
-    );
-    let _ = writeln!(
-        out,
+    )?;
+    writeln!(
+        w,
         "  node [shape=circle, style=filled, fontname=\"Helvetica\", fontsize=10];"
-    );
-    let _ = writeln!(out, "  edge [fontname=\"Helvetica\", fontsize=9];");
+    )?;
+    writeln!(w, "  edge [fontname=\"Helvetica\", fontsize=9];")?;
     for (id, v) in g.vertices() {
         let tag = g.tags().name(v.tag);
         let color = alphabet.color(tag);
-        let _ = writeln!(
-            out,
+        writeln!(
+            w,
             "  v{} [label={}, fillcolor={}, fontcolor={}];",
             id.0,
             q(tag),
             q(color),
             q(Alphabet::text_color(color))
-        );
+        )?;
     }
     // A stored vertex points at what it is stored in with a dotted "in" edge.
     for (id, v) in g.vertices() {
         if let Some(parent) = v.parent {
-            let _ = writeln!(
-                out,
+            writeln!(
+                w,
                 "  v{} -> v{} [style=dotted, arrowhead=odiamond, label=\"in\"];",
                 id.0, parent.0
-            );
+            )?;
         }
     }
     for (_, e) in g.edges() {
@@ -64,10 +78,9 @@ pub fn to_dot(g: &Graph, alphabet: &Alphabet, title: &str) -> String {
         } else {
             format!(" [{}]", attrs.join(", "))
         };
-        let _ = writeln!(out, "  v{} -> v{}{attrs};", e.source.0, e.target.0);
+        writeln!(w, "  v{} -> v{}{attrs};", e.source.0, e.target.0)?;
     }
-    out.push_str("}\n");
-    out
+    w.write_all(b"}\n")
 }
 
 /// A DOT double-quoted string.

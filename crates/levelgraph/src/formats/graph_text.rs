@@ -39,7 +39,9 @@
 //!   edges (the format has no such flag, and a reader would take them for
 //!   corridors), edge labels and length factors.
 
-use crate::graph::{Graph, Point, Vertex};
+use std::io::{self, Write};
+
+use crate::graph::{Graph, Point, Vertex, VertexId};
 
 /// The vertex attribute holding a vertex's grid column (an integer).
 pub const GRID_X: &str = "grid_x";
@@ -48,54 +50,84 @@ pub const GRID_Y: &str = "grid_y";
 
 /// The one-line `GRAPH …` text of `g`. `layout` gives positions by vertex
 /// id for vertices with neither a position nor a grid cell (it may be
-/// empty).
+/// empty). The whole text in memory; [`write_graph_text`] writes the same
+/// bytes to a file as it goes.
 pub fn to_graph_text(g: &Graph, layout: &[Option<Point>]) -> String {
-    // (tag, x, y, tileX, tileY) per vertex, before the shift.
-    let mut records: Vec<(String, f64, f64, i64, i64)> = Vec::with_capacity(g.vertex_count());
-    let mut index = vec![usize::MAX; g.vertex_bound()];
-    for (i, (id, v)) in g.vertices().enumerate() {
-        index[id.index()] = i;
-        let cell = grid_cell(v);
-        let (x, y) = v
-            .position
-            .filter(|p| p[0].is_finite() && p[1].is_finite())
-            .map(|p| (coordinate(p[0]), coordinate(p[1])))
-            .or_else(|| cell.map(|(cx, cy)| (cx as f64, cy as f64)))
-            .or_else(|| {
-                layout
-                    .get(id.index())
-                    .copied()
-                    .flatten()
-                    .filter(|p| p[0].is_finite() && p[1].is_finite())
-                    .map(|p| (coordinate(p[0]), coordinate(p[1])))
-            })
-            .unwrap_or((0.0, 0.0));
-        let (tile_x, tile_y) = cell.unwrap_or((x.round() as i64, y.round() as i64));
-        records.push((tag_name(g.tags().name(v.tag)), x, y, tile_x, tile_y));
-    }
-    let shift_x = records.iter().map(|r| r.3).min().unwrap_or(0);
-    let shift_y = records.iter().map(|r| r.4).min().unwrap_or(0);
-    let mut out = String::from("GRAPH");
-    for (tag, x, y, tile_x, tile_y) in records {
+    super::in_memory(|w| write_graph_text(w, g, layout))
+}
+
+/// [`to_graph_text`] written to `w` a record at a time. Two passes over the
+/// vertices, the first for the shift (the smallest tile), so memory is a
+/// vertex's index in the list per vertex id, not the text.
+///
+/// # Errors
+/// The first error of `w`, as it came.
+pub fn write_graph_text<W: Write>(
+    w: &mut W,
+    g: &Graph,
+    layout: &[Option<Point>],
+) -> io::Result<()> {
+    let places = || g.vertices().map(|(id, v)| place(id, v, layout));
+    let shift_x = places().map(|p| p.tile.0).min().unwrap_or(0);
+    let shift_y = places().map(|p| p.tile.1).min().unwrap_or(0);
+    w.write_all(b"GRAPH")?;
+    for ((_, v), p) in g.vertices().zip(places()) {
         // Whole-tile shifts; rounding again keeps the decimals short.
-        out.push_str(&format!(
-            " {tag}(x={}, y={}, tileX={}, tileY={})",
-            number(coordinate(x - shift_x as f64)),
-            number(coordinate(y - shift_y as f64)),
-            tile_x.saturating_sub(shift_x),
-            tile_y.saturating_sub(shift_y),
-        ));
+        write!(
+            w,
+            " {}(x={}, y={}, tileX={}, tileY={})",
+            tag_name(g.tags().name(v.tag)),
+            number(coordinate(p.x - shift_x as f64)),
+            number(coordinate(p.y - shift_y as f64)),
+            p.tile.0.saturating_sub(shift_x),
+            p.tile.1.saturating_sub(shift_y),
+        )?;
+    }
+    // An edge names its ends by their index in the vertex list.
+    let mut index = vec![u32::MAX; g.vertex_bound()];
+    for (i, (id, _)) in g.vertices().enumerate() {
+        index[id.index()] = i as u32;
     }
     for (_, e) in g.edges().filter(|(_, e)| !e.cosmetic) {
-        out.push_str(&format!(
+        write!(
+            w,
             " edge({}, {}, d={})",
             index[e.source.index()],
             index[e.target.index()],
             e.directed
-        ));
+        )?;
     }
-    out.push('\n');
-    out
+    w.write_all(b"\n")
+}
+
+/// Where a vertex goes, before the shift: `x`, `y` in drawing units and
+/// its tile.
+struct Place {
+    x: f64,
+    y: f64,
+    tile: (i64, i64),
+}
+
+/// The place of vertex `id` (`v`): its position, else its grid cell, else
+/// its place in `layout`, else the origin (the module docs).
+fn place(id: VertexId, v: &Vertex, layout: &[Option<Point>]) -> Place {
+    let cell = grid_cell(v);
+    let (x, y) = v
+        .position
+        .filter(|p| p[0].is_finite() && p[1].is_finite())
+        .map(|p| (coordinate(p[0]), coordinate(p[1])))
+        .or_else(|| cell.map(|(cx, cy)| (cx as f64, cy as f64)))
+        .or_else(|| {
+            layout
+                .get(id.index())
+                .copied()
+                .flatten()
+                .filter(|p| p[0].is_finite() && p[1].is_finite())
+                .map(|p| (coordinate(p[0]), coordinate(p[1])))
+        })
+        .unwrap_or((0.0, 0.0));
+    let tile = cell.unwrap_or((x.round() as i64, y.round() as i64));
+    Place { x, y, tile }
 }
 
 /// The grid cell of `v`: its cell in grid mode, else its `grid_x` and

@@ -24,6 +24,7 @@
 
 use std::borrow::Cow;
 use std::collections::BTreeMap;
+use std::io::{self, Write};
 
 use quick_xml::events::attributes::Attribute;
 use quick_xml::events::{BytesDecl, BytesText, Event};
@@ -44,8 +45,24 @@ const SCHEMA_LOCATION: &str =
 pub const ATTRIBUTE_PREFIX: &str = "attribute.";
 
 /// The GraphML text of `g`, titled `title`; colours from `alphabet` (grey
-/// for tags it does not know). Same graph, same bytes.
+/// for tags it does not know). Same graph, same bytes. The whole text in
+/// memory; [`write_graphml`] writes the same bytes to a file as it goes.
 pub fn to_graphml(g: &Graph, alphabet: &Alphabet, title: &str) -> String {
+    super::in_memory(|w| write_graphml(w, g, alphabet, title))
+}
+
+/// [`to_graphml`] written to `w` element by element (quick-xml's writer
+/// writes each tag as it comes), holding the attribute names' key ids but
+/// nothing else for the whole graph.
+///
+/// # Errors
+/// The first error of `w`, as it came.
+pub fn write_graphml<W: Write>(
+    w: &mut W,
+    g: &Graph,
+    alphabet: &Alphabet,
+    title: &str,
+) -> io::Result<()> {
     // Attribute names in sorted order, each with its key id `a<i>`.
     let mut attribute_keys: BTreeMap<&str, String> = BTreeMap::new();
     for (_, v) in g.vertices() {
@@ -60,7 +77,7 @@ pub fn to_graphml(g: &Graph, alphabet: &Alphabet, title: &str) -> String {
     let any_parent = g.vertices().any(|(_, v)| v.parent.is_some());
     let any_directed = g.edges().any(|(_, e)| e.directed);
 
-    xml_document(2, |w| {
+    write_xml_document(w, 2, |w| {
         w.create_element("graphml")
             .with_attribute(("xmlns", NAMESPACE))
             .with_attribute(("xmlns:xsi", "http://www.w3.org/2001/XMLSchema-instance"))
@@ -137,13 +154,13 @@ pub fn to_graphml(g: &Graph, alphabet: &Alphabet, title: &str) -> String {
 }
 
 /// `<key id=… for=… attr.name=… attr.type=…/>`.
-fn key(
-    w: &mut Writer<Vec<u8>>,
+fn key<W: Write>(
+    w: &mut Writer<W>,
     id: &str,
     domain: &str,
     name: &str,
     kind: &str,
-) -> std::io::Result<()> {
+) -> io::Result<()> {
     w.create_element("key")
         .with_attribute(("id", id))
         .with_attribute(("for", domain))
@@ -154,7 +171,7 @@ fn key(
 }
 
 /// `<data key=…>value</data>`.
-fn data(w: &mut Writer<Vec<u8>>, key: &str, value: &str) -> std::io::Result<()> {
+fn data<W: Write>(w: &mut Writer<W>, key: &str, value: &str) -> io::Result<()> {
     w.create_element("data")
         .with_attribute(("key", key))
         .write_text_content(text(value))?;
@@ -212,16 +229,21 @@ fn text(s: &str) -> BytesText<'static> {
 /// can this. Shared with the Tiled `.tmx` writer.
 pub(crate) fn xml_document(
     indent: usize,
-    body: impl FnOnce(&mut Writer<Vec<u8>>) -> std::io::Result<()>,
+    body: impl FnOnce(&mut Writer<&mut Vec<u8>>) -> io::Result<()>,
 ) -> String {
-    let mut w = Writer::new_with_indent(Vec::new(), b' ', indent);
-    w.write_event(Event::Decl(BytesDecl::new("1.0", Some("UTF-8"), None)))
-        .and_then(|()| body(&mut w))
-        .expect("writing XML into memory cannot fail");
-    let mut out =
-        String::from_utf8(w.into_inner()).expect("quick-xml writes the UTF-8 it is given");
-    out.push('\n');
-    out
+    super::in_memory(|w| write_xml_document(w, indent, body))
+}
+
+/// [`xml_document`] written to `w` as it goes.
+pub(crate) fn write_xml_document<W: Write>(
+    w: W,
+    indent: usize,
+    body: impl FnOnce(&mut Writer<W>) -> io::Result<()>,
+) -> io::Result<()> {
+    let mut xml = Writer::new_with_indent(w, b' ', indent);
+    xml.write_event(Event::Decl(BytesDecl::new("1.0", Some("UTF-8"), None)))?;
+    body(&mut xml)?;
+    xml.into_inner().write_all(b"\n")
 }
 
 /// An attribute holding arbitrary text: escaped, characters XML 1.0 cannot

@@ -9,9 +9,13 @@
 //! names), the rooms or corridor it joins and its segment; the corridors.
 //! Coordinates are integer grid units, y up.
 
+use std::io::{self, Write};
+
 use serde::{Deserialize, Serialize};
 use svg::node::element::{Group, Line, Polygon, Rectangle, Text};
 use svg::Document;
+
+use super::svg::Streamed;
 
 use crate::alphabet::Alphabet;
 use crate::layout::{GridPoint, Layout, LayoutProblem, OrthoPolygon, PlacedRoom};
@@ -158,17 +162,26 @@ impl LayoutDoc {
     }
 
     /// Pretty JSON text with a final newline; points (`[x, y]`) on one
-    /// line each.
+    /// line each. The whole text in memory; [`LayoutDoc::write_json`]
+    /// writes the same bytes to a file as it goes.
     pub fn to_json(&self) -> String {
-        let pretty = serde_json::to_string_pretty(self).expect("a layout document serialises");
-        let mut s = inline_number_arrays(&pretty);
-        s.push('\n');
-        s
+        super::in_memory(|w| self.write_json(w))
+    }
+
+    /// [`LayoutDoc::to_json`] written to `w` as it goes.
+    ///
+    /// # Errors
+    /// The first error of `w`, as it came.
+    pub fn write_json<W: Write>(&self, w: W) -> io::Result<()> {
+        super::number_arrays::write_pretty(w, self)
     }
 }
 
 /// `pretty` with every array that holds only numbers written on one line
-/// (`[\n  3,\n  4\n]` becomes `[3, 4]`); strings are left alone.
+/// (`[\n  3,\n  4\n]` becomes `[3, 4]`); strings are left alone: the plain
+/// reference for [`LayoutDoc::write_json`]'s formatter, which writes its
+/// output as it goes.
+#[cfg(test)]
 fn inline_number_arrays(pretty: &str) -> String {
     let mut out = String::with_capacity(pretty.len());
     let mut rest = pretty;
@@ -216,16 +229,31 @@ const FONT: &str = "Helvetica, Arial, sans-serif";
 /// The SVG text of a layout: rooms filled with their tag's colour from
 /// `alphabet` and labelled with id and tag, corridors grey, doors as thick
 /// dark segments; y grows up in the layout and down on screen, so the
-/// picture is flipped to keep the layout's orientation.
+/// picture is flipped to keep the layout's orientation. The whole text in
+/// memory; [`write_layout_svg`] writes the same bytes to a file as it goes.
 pub fn layout_svg(
     problem: &LayoutProblem,
     layout: &Layout,
     alphabet: &Alphabet,
     title: &str,
 ) -> String {
+    super::in_memory(|w| write_layout_svg(w, problem, layout, alphabet, title))
+}
+
+/// [`layout_svg`] written to `w` element by element.
+///
+/// # Errors
+/// The first error of `w`, as it came.
+pub fn write_layout_svg<W: Write>(
+    w: &mut W,
+    problem: &LayoutProblem,
+    layout: &Layout,
+    alphabet: &Alphabet,
+    title: &str,
+) -> io::Result<()> {
     let all = layout.rooms.iter().chain(&layout.corridors);
     let (mut x0, mut y0, mut x1, mut y1) = (i32::MAX, i32::MAX, i32::MIN, i32::MIN);
-    for p in all.clone().flat_map(|r| r.outline.iter()) {
+    for p in all.flat_map(|r| r.outline.iter()) {
         x0 = x0.min(p.x);
         y0 = y0.min(p.y);
         x1 = x1.max(p.x);
@@ -252,98 +280,115 @@ pub fn layout_svg(
             .collect::<Vec<_>>()
             .join(" ")
     };
-    let mut doc = Document::new()
+    let doc = Document::new()
         .set("xmlns", "http://www.w3.org/2000/svg")
         .set("width", width)
         .set("height", height)
-        .set("viewBox", (0.0, 0.0, width, height))
-        .add(
-            Rectangle::new()
-                .set("width", "100%")
-                .set("height", "100%")
-                .set("fill", "#ffffff"),
-        )
-        .add(
-            Text::new(title)
-                .set("x", MARGIN)
-                .set("y", 24.0)
-                .set("font-family", FONT)
-                .set("font-size", 16),
-        );
-    let mut corridors = Group::new().set("class", "corridors");
-    for c in &layout.corridors {
-        corridors = corridors.add(
-            Polygon::new()
-                .set("points", points(&c.outline))
-                .set("fill", "#d6d6d6")
-                .set("stroke", "#555555")
-                .set("stroke-width", 1),
-        );
-    }
-    let mut rooms = Group::new().set("class", "rooms");
-    for (r, placed) in layout.rooms.iter().enumerate() {
-        let spec = &problem.rooms[r];
-        let fill = alphabet.color(&spec.tag);
-        rooms = rooms.add(
-            Polygon::new()
-                .set("points", points(&placed.outline))
-                .set("fill", fill)
-                .set("stroke", "#222222")
-                .set("stroke-width", 1.5),
-        );
-    }
-    // Labels after every room, so no room covers another's label; each at
-    // the centre of its outline's largest rectangle, which is inside it.
-    let mut labels = Group::new().set("class", "labels");
-    for (r, placed) in layout.rooms.iter().enumerate() {
-        let spec = &problem.rooms[r];
-        let fill = alphabet.color(&spec.tag);
-        let centre = OrthoPolygon::new(&placed.outline)
-            .ok()
-            .and_then(|p| {
-                p.rectangles()
-                    .into_iter()
-                    .max_by_key(|r| i64::from(r.x1 - r.x0) * i64::from(r.y1 - r.y0))
-            })
-            .map_or((0.0, 0.0), |r| {
-                let (ax, ay) = px(GridPoint::new(r.x0, r.y0));
-                let (bx, by) = px(GridPoint::new(r.x1, r.y1));
-                ((ax + bx) / 2.0, (ay + by) / 2.0)
-            });
-        let label = if spec.tag == spec.name {
-            spec.name.clone()
-        } else {
-            format!("{} {}", spec.name, spec.tag)
-        };
-        labels = labels.add(
-            Text::new(label)
-                .set("x", centre.0)
-                .set("y", centre.1 + 4.0)
-                .set("text-anchor", "middle")
-                .set("font-family", FONT)
-                .set("font-size", 11)
-                .set("fill", Alphabet::text_color(fill)),
-        );
-    }
-    let mut doors = Group::new().set("class", "doors");
-    for d in &layout.doors {
-        let (ax, ay) = px(d.segment[0]);
-        let (bx, by) = px(d.segment[1]);
-        doors = doors.add(
-            Line::new()
-                .set("x1", ax)
-                .set("y1", ay)
-                .set("x2", bx)
-                .set("y2", by)
-                .set("stroke", "#7a3e00")
-                .set("stroke-width", 5)
-                .set("stroke-linecap", "butt"),
-        );
-    }
-    doc = doc.add(corridors).add(rooms).add(doors).add(labels);
-    let mut s = doc.to_string();
-    s.push('\n');
-    s
+        .set("viewBox", (0.0, 0.0, width, height));
+    let mut doc = Streamed::start(w, doc);
+    doc.child(
+        Rectangle::new()
+            .set("width", "100%")
+            .set("height", "100%")
+            .set("fill", "#ffffff"),
+    )?;
+    doc.child(
+        Text::new(title)
+            .set("x", MARGIN)
+            .set("y", 24.0)
+            .set("font-family", FONT)
+            .set("font-size", 16),
+    )?;
+    doc.child_with(|w| {
+        let mut corridors = Streamed::start(w, Group::new().set("class", "corridors"));
+        for c in &layout.corridors {
+            corridors.child(
+                Polygon::new()
+                    .set("points", points(&c.outline))
+                    .set("fill", "#d6d6d6")
+                    .set("stroke", "#555555")
+                    .set("stroke-width", 1),
+            )?;
+        }
+        corridors.end()
+    })?;
+    doc.child_with(|w| {
+        let mut rooms = Streamed::start(w, Group::new().set("class", "rooms"));
+        for (r, placed) in layout.rooms.iter().enumerate() {
+            let fill = alphabet.color(&problem.rooms[r].tag);
+            rooms.child(
+                Polygon::new()
+                    .set("points", points(&placed.outline))
+                    .set("fill", fill)
+                    .set("stroke", "#222222")
+                    .set("stroke-width", 1.5),
+            )?;
+        }
+        rooms.end()
+    })?;
+    doc.child_with(|w| {
+        let mut doors = Streamed::start(w, Group::new().set("class", "doors"));
+        for d in &layout.doors {
+            let (ax, ay) = px(d.segment[0]);
+            let (bx, by) = px(d.segment[1]);
+            doors.child(
+                Line::new()
+                    .set("x1", ax)
+                    .set("y1", ay)
+                    .set("x2", bx)
+                    .set("y2", by)
+                    .set("stroke", "#7a3e00")
+                    .set("stroke-width", 5)
+                    .set("stroke-linecap", "butt"),
+            )?;
+        }
+        doors.end()
+    })?;
+    // Labels after every room, so no room covers another's label.
+    doc.child_with(|w| {
+        let mut labels = Streamed::start(w, Group::new().set("class", "labels"));
+        for (r, placed) in layout.rooms.iter().enumerate() {
+            labels.child(room_label(&problem.rooms[r], placed, alphabet, px))?;
+        }
+        labels.end()
+    })?;
+    doc.end()?;
+    w.write_all(b"\n")
+}
+
+/// A room's label, id and tag, at the centre of its outline's largest
+/// rectangle, which is inside it; `px` gives a grid point's pixel.
+fn room_label(
+    spec: &crate::layout::RoomSpec,
+    placed: &PlacedRoom,
+    alphabet: &Alphabet,
+    px: impl Fn(GridPoint) -> (f64, f64),
+) -> Text {
+    let fill = alphabet.color(&spec.tag);
+    let centre = OrthoPolygon::new(&placed.outline)
+        .ok()
+        .and_then(|p| {
+            p.rectangles()
+                .into_iter()
+                .max_by_key(|r| i64::from(r.x1 - r.x0) * i64::from(r.y1 - r.y0))
+        })
+        .map_or((0.0, 0.0), |r| {
+            let (ax, ay) = px(GridPoint::new(r.x0, r.y0));
+            let (bx, by) = px(GridPoint::new(r.x1, r.y1));
+            ((ax + bx) / 2.0, (ay + by) / 2.0)
+        });
+    let label = if spec.tag == spec.name {
+        spec.name.clone()
+    } else {
+        format!("{} {}", spec.name, spec.tag)
+    };
+    Text::new(label)
+        .set("x", centre.0)
+        .set("y", centre.1 + 4.0)
+        .set("text-anchor", "middle")
+        .set("font-family", FONT)
+        .set("font-size", 11)
+        .set("fill", Alphabet::text_color(fill))
 }
 
 #[cfg(test)]
@@ -361,5 +406,70 @@ mod tests {
         let back: serde_json::Value = serde_json::from_str(&inlined).unwrap();
         let before: serde_json::Value = serde_json::from_str(pretty).unwrap();
         assert_eq!(back, before);
+    }
+
+    /// The formatter that writes `layout.json` as it goes gives the bytes
+    /// of the plain reference (pretty text, then number arrays joined):
+    /// points, outlines, segments of points, arrays of ids, empty arrays,
+    /// strings with brackets, and the play section's objects in arrays.
+    #[test]
+    fn streamed_layout_json_is_the_reference() {
+        use super::super::play::{EventDoc, KeyDoc, LockDoc, LockEntryDoc, PlayDoc};
+        let p = GridPoint::new;
+        let doc = LayoutDoc {
+            format: LAYOUT_FORMAT.into(),
+            seed: 3,
+            rooms: vec![RoomDoc {
+                id: "0".into(),
+                tag: "[room]".into(),
+                template: "t, \"1\"".into(),
+                transform: "r90".into(),
+                position: p(-2, 5),
+                outline: vec![p(0, 0), p(4, 0), p(4, -3), p(0, -3)],
+            }],
+            doors: vec![DoorDoc {
+                edge: ["0".into(), "1".into()],
+                room: "0".into(),
+                to_room: None,
+                to_corridor: Some(0),
+                segment: [p(1, 0), p(2, 0)],
+            }],
+            corridors: vec![],
+            play: Some(PlayDoc {
+                verdict: "completable".into(),
+                reason: None,
+                reason_code: None,
+                entrance: Some(0),
+                goals: vec![1, 2],
+                keys: vec![KeyDoc {
+                    key: 3,
+                    room: 0,
+                    small: false,
+                    opens: vec![LockDoc::Door([0, 1]), LockDoc::Vertex(4)],
+                }],
+                locks: vec![LockEntryDoc {
+                    lock: LockDoc::Vertex(4),
+                    room: Some(4),
+                    keys: vec![3],
+                    gates_goal: true,
+                    gates: vec![],
+                }],
+                unreachable: vec![],
+                searched: None,
+                playthrough: vec![
+                    EventDoc::Enter {
+                        room: 0,
+                        from: None,
+                    },
+                    EventDoc::Open {
+                        lock: LockDoc::Door([0, 1]),
+                        key: 3,
+                    },
+                ],
+            }),
+        };
+        let mut reference = inline_number_arrays(&serde_json::to_string_pretty(&doc).unwrap());
+        reference.push('\n');
+        assert_eq!(doc.to_json(), reference);
     }
 }

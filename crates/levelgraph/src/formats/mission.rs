@@ -342,7 +342,9 @@ impl MissionDoc {
         self
     }
 
-    /// Pretty JSON text, ending with a newline.
+    /// Pretty JSON text, ending with a newline. For a derivation's document
+    /// written to a file, [`MissionJson`] writes the same bytes without
+    /// this copy of the graph.
     pub fn to_json(&self) -> String {
         let mut s = serde_json::to_string_pretty(self).expect("mission document serializes");
         s.push('\n');
@@ -515,6 +517,140 @@ pub fn host_for(doc: &MissionDoc, grammar: &CompiledGrammar) -> Result<Graph, Mi
         grammar.tags().clone(),
         grammar.labels().clone(),
     ))
+}
+
+/// A derivation's `mission.json` read straight from its graph and trace:
+/// the same bytes as [`MissionDoc::from_derivation`] (and
+/// [`MissionDoc::with_play`]) followed by [`MissionDoc::to_json`], without
+/// first copying the graph into a document. [`MissionJson::write`]
+/// serializes node by node, edge by edge and application by application,
+/// so a file of any size takes memory for one element (and the `play`
+/// section, which is made whole).
+#[derive(Debug)]
+pub struct MissionJson<'a> {
+    derivation: &'a Derivation,
+    play: Option<super::play::PlayDoc>,
+}
+
+impl<'a> MissionJson<'a> {
+    /// The document of `derivation`, with `report` (a play report on its
+    /// graph) as its `play` section when given.
+    pub fn new(derivation: &'a Derivation, report: Option<&crate::play::PlayReport>) -> Self {
+        let play = report.map(|r| super::play::PlayDoc::new(r, &derivation.graph));
+        MissionJson { derivation, play }
+    }
+
+    /// Writes the pretty JSON text, ending with a newline, to `w` as it
+    /// goes.
+    ///
+    /// # Errors
+    /// The first error of `w`, as it came.
+    pub fn write<W: std::io::Write>(&self, mut w: W) -> std::io::Result<()> {
+        serde_json::to_writer_pretty(&mut w, self).map_err(std::io::Error::from)?;
+        w.write_all(b"\n")
+    }
+
+    /// The pretty JSON text in memory, ending with a newline.
+    pub fn to_json(&self) -> String {
+        super::in_memory(|w| self.write(w))
+    }
+}
+
+/// The fields of [`MissionDoc`], in its order and with its omissions.
+impl Serialize for MissionJson<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let d = self.derivation;
+        let mut doc = serializer.serialize_struct("MissionDoc", 11)?;
+        doc.serialize_field("format", MISSION_FORMAT)?;
+        doc.serialize_field("grammar", &d.grammar)?;
+        doc.serialize_field("seed", &d.seed)?;
+        doc.serialize_field("stop_reason", d.stop.code())?;
+        doc.serialize_field("stop_detail", &d.stop.to_string())?;
+        doc.serialize_field("applications", &d.trace.len())?;
+        if d.skipped != 0 {
+            doc.serialize_field("skipped", &d.skipped)?;
+        }
+        doc.serialize_field(
+            "nodes",
+            &Each(|| d.graph.vertices().map(|v| node_ref(&d.graph, v))),
+        )?;
+        doc.serialize_field(
+            "edges",
+            &Each(|| d.graph.edges().map(|(_, e)| edge_ref(&d.graph, e))),
+        )?;
+        doc.serialize_field("trace", &Each(|| d.trace.iter().map(trace_doc)))?;
+        if let Some(play) = &self.play {
+            doc.serialize_field("play", play)?;
+        }
+        doc.end()
+    }
+}
+
+/// A sequence serialized from the iterator its function makes, one item at a
+/// time.
+struct Each<F>(F);
+
+impl<F, I> Serialize for Each<F>
+where
+    F: Fn() -> I,
+    I: Iterator,
+    I::Item: Serialize,
+{
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq((self.0)())
+    }
+}
+
+/// A vertex as [`NodeDoc`] writes it, borrowed from the graph.
+#[derive(Serialize)]
+struct NodeRef<'a> {
+    id: u32,
+    tag: &'a str,
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    attributes: &'a BTreeMap<String, String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    position: Option<Point>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    radius: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cell: Option<[i32; 2]>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    parent: Option<u32>,
+}
+
+fn node_ref<'a>(g: &'a Graph, (id, v): (VertexId, &'a crate::graph::Vertex)) -> NodeRef<'a> {
+    NodeRef {
+        id: id.0,
+        tag: g.tags().name(v.tag),
+        attributes: &v.attributes,
+        position: v.position,
+        radius: v.radius,
+        cell: v.cell,
+        parent: v.parent.map(|p| p.0),
+    }
+}
+
+/// An edge as [`EdgeDoc`] writes it, borrowed from the graph.
+#[derive(Serialize)]
+struct EdgeRef<'a> {
+    source: u32,
+    target: u32,
+    directed: bool,
+    cosmetic: bool,
+    label: Option<&'a str>,
+    length_factor: f64,
+}
+
+fn edge_ref<'a>(g: &'a Graph, e: &Edge) -> EdgeRef<'a> {
+    EdgeRef {
+        source: e.source.0,
+        target: e.target.0,
+        directed: e.directed,
+        cosmetic: e.cosmetic,
+        label: e.label.map(|l| g.labels().name(l)),
+        length_factor: e.length_factor,
+    }
 }
 
 fn trace_doc(a: Application<'_>) -> TraceDoc {

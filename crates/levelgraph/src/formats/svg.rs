@@ -3,9 +3,14 @@
 //! dashed cosmetic edges, edge labels, a title and a legend of the tags that
 //! occur and of the edge kinds.
 
-use svg::node::element::{Circle, Definitions, Group, Line, Marker, Path, Rectangle, Text};
+use std::io::{self, Write};
+
+use svg::node::element::{
+    Circle, Definitions, Element, Group, Line, Marker, Path, Rectangle, Text,
+};
 use svg::Document;
 
+use super::svg_marks::{round, Badge, Disc, EdgeLabel, EdgeLine, Tooltip, VertexMark};
 use crate::alphabet::Alphabet;
 use crate::graph::{Graph, Point, VertexId};
 use crate::plane::COMPASS;
@@ -56,6 +61,9 @@ fn nested_offsets(g: &Graph) -> Vec<[f64; 2]> {
 /// each room is drawn as a circle of its radius at the same scale as the
 /// positions, so the picture shows the rooms as they will be laid out;
 /// the scale makes the mean room radius 20 pixels.
+///
+/// The whole text in memory; [`write_svg`] writes the same bytes to a file
+/// as it goes.
 pub fn to_svg(g: &Graph, positions: &[Option<Point>], alphabet: &Alphabet, title: &str) -> String {
     to_svg_numbered(g, positions, alphabet, title, &[])
 }
@@ -71,6 +79,38 @@ pub fn to_svg_numbered(
     title: &str,
     numbered: &[VertexId],
 ) -> String {
+    super::in_memory(|w| write_svg_numbered(w, g, positions, alphabet, title, numbered))
+}
+
+/// [`to_svg`] written to `w` element by element: the same bytes, with
+/// memory for one element at a time (and a few numbers per vertex for
+/// the frame), not for the whole picture.
+///
+/// # Errors
+/// The first error of `w`, as it came.
+pub fn write_svg<W: Write>(
+    w: &mut W,
+    g: &Graph,
+    positions: &[Option<Point>],
+    alphabet: &Alphabet,
+    title: &str,
+) -> io::Result<()> {
+    write_svg_numbered(w, g, positions, alphabet, title, &[])
+}
+
+/// [`to_svg_numbered`] written to `w` element by element, as
+/// [`write_svg`].
+///
+/// # Errors
+/// The first error of `w`, as it came.
+pub fn write_svg_numbered<W: Write>(
+    w: &mut W,
+    g: &Graph,
+    positions: &[Option<Point>],
+    alphabet: &Alphabet,
+    title: &str,
+    numbered: &[VertexId],
+) -> io::Result<()> {
     let frame = Frame::new(g, positions);
     let legend = legend_tags(g, alphabet);
     let order_line = if numbered.is_empty() { 0.0 } else { 32.0 };
@@ -91,36 +131,104 @@ pub fn to_svg_numbered(
                 .set("d", "M 0 0 L 10 5 L 0 10 z")
                 .set("fill", "#37474f"),
         );
-    let mut doc = Document::new()
+    let doc = Document::new()
         .set("viewBox", (0, 0, width.ceil(), height.ceil()))
         .set("width", width.ceil())
         .set("height", height.ceil())
-        .set("font-family", FONT)
-        .add(Definitions::new().add(arrow))
-        .add(
-            Rectangle::new()
-                .set("width", "100%")
-                .set("height", "100%")
-                .set("fill", "#ffffff"),
-        )
-        .add(
-            Text::new(title)
-                .set("x", MARGIN)
-                .set("y", 26)
-                .set("font-size", 16)
-                .set("font-weight", "bold"),
-        )
-        .add(edges_group(g, &frame))
-        .add(vertices_group(g, &frame, alphabet));
+        .set("font-family", FONT);
+    let mut doc = Streamed::start(w, doc);
+    doc.child(Definitions::new().add(arrow))?;
+    doc.child(
+        Rectangle::new()
+            .set("width", "100%")
+            .set("height", "100%")
+            .set("fill", "#ffffff"),
+    )?;
+    doc.child(
+        Text::new(title)
+            .set("x", MARGIN)
+            .set("y", 26)
+            .set("font-size", 16)
+            .set("font-weight", "bold"),
+    )?;
+    doc.child_with(|w| write_edges(w, g, &frame))?;
+    doc.child_with(|w| write_vertices(w, g, &frame, alphabet))?;
     if !numbered.is_empty() {
-        doc = doc.add(badges_group(g, &frame, numbered));
+        doc.child_with(|w| write_badges(w, g, &frame, numbered))?;
     }
     // A whole pixel, so every legend coordinate (lx + 8, lx + 24, …) prints exactly.
     let lx = (frame.drawing_w + 10.0).ceil();
-    doc = doc.add(legend_group(lx, &legend, alphabet, !numbered.is_empty()));
-    let mut out = doc.to_string();
-    out.push('\n');
-    out
+    doc.child(legend_group(lx, &legend, alphabet, !numbered.is_empty()))?;
+    doc.end()?;
+    w.write_all(b"\n")
+}
+
+/// An element of the `svg` crate written as it goes: its start tag, each
+/// child when it is ready, its end tag; the same bytes as the crate's
+/// `Display` of the element with all its children (no indentation, every
+/// child on a line of its own, `<name …/>` when there is none), while only
+/// one child is in memory at a time.
+pub(super) struct Streamed<'w, W: Write> {
+    w: &'w mut W,
+    /// The element without children, as the crate writes it (`<name …/>`),
+    /// until its first child is written; `None` after.
+    empty: Option<String>,
+    name: String,
+}
+
+impl<'w, W: Write> Streamed<'w, W> {
+    /// Begins `element`, whose children are still to come (it must have
+    /// none yet). Nothing is written before the first child, as an element
+    /// that gets none is written `<name …/>`.
+    pub(super) fn start(w: &'w mut W, element: impl Into<Element>) -> Self {
+        let element: Element = element.into();
+        debug_assert!(
+            element.get_children().is_empty(),
+            "children come one by one"
+        );
+        Streamed {
+            w,
+            name: element.get_name().to_owned(),
+            empty: Some(element.to_string()),
+        }
+    }
+
+    /// Writes the start tag if it is not written yet, then the line break
+    /// that goes before every child.
+    fn before_child(&mut self) -> io::Result<()> {
+        if let Some(empty) = self.empty.take() {
+            let start = empty
+                .strip_suffix("/>")
+                .expect("the svg crate writes an element without children as <name …/>");
+            write!(self.w, "{start}>")?;
+        }
+        self.w.write_all(b"\n")
+    }
+
+    /// Writes `node` as the next child.
+    pub(super) fn child(&mut self, node: impl std::fmt::Display) -> io::Result<()> {
+        self.before_child()?;
+        write!(self.w, "{node}")
+    }
+
+    /// Writes the next child with `write`, which writes an element
+    /// (for one that is itself streamed).
+    pub(super) fn child_with(
+        &mut self,
+        write: impl FnOnce(&mut W) -> io::Result<()>,
+    ) -> io::Result<()> {
+        self.before_child()?;
+        write(self.w)
+    }
+
+    /// Writes the end tag, or the whole element as `<name …/>` when it got
+    /// no child.
+    pub(super) fn end(self) -> io::Result<()> {
+        match self.empty {
+            Some(empty) => self.w.write_all(empty.as_bytes()),
+            None => write!(self.w, "\n</{}>", self.name),
+        }
+    }
 }
 
 /// Where the picture puts each vertex: drawing units scaled to pixels
@@ -242,9 +350,11 @@ fn legend_tags<'a>(g: &'a Graph, alphabet: &'a Alphabet) -> Vec<&'a str> {
 }
 
 /// Every edge as a line from rim to rim (arrowhead when directed, dashed
-/// when cosmetic) with its label at the middle.
-fn edges_group(g: &Graph, frame: &Frame) -> Group {
-    let mut edges = Group::new().set("stroke", "#37474f").set("stroke-width", 2);
+/// when cosmetic) with its label at the middle, in a group written edge by
+/// edge.
+fn write_edges<W: Write>(w: &mut W, g: &Graph, frame: &Frame) -> io::Result<()> {
+    let group = Group::new().set("stroke", "#37474f").set("stroke-width", 2);
+    let mut edges = Streamed::start(w, group);
     for (_, e) in g.edges() {
         let (a, b) = (frame.centre(e.source), frame.centre(e.target));
         let (dx, dy) = (b[0] - a[0], b[1] - a[1]);
@@ -253,110 +363,101 @@ fn edges_group(g: &Graph, frame: &Frame) -> Group {
         let (ux, uy) = (dx / len, dy / len);
         let trim_a = frame.radius(e.source).min(len / 2.0);
         let trim_b = frame.radius(e.target).min(len / 2.0);
-        let mut line = Line::new()
-            .set("x1", round(a[0] + ux * trim_a))
-            .set("y1", round(a[1] + uy * trim_a))
-            .set("x2", round(b[0] - ux * trim_b))
-            .set("y2", round(b[1] - uy * trim_b));
-        if e.directed {
-            line = line.set("marker-end", "url(#arrow)");
-        }
-        if e.cosmetic {
-            line = line.set("stroke-dasharray", "6 4").set("stroke", "#78909c");
-        }
-        edges = edges.add(line);
+        edges.child(EdgeLine {
+            from: [round(a[0] + ux * trim_a), round(a[1] + uy * trim_a)],
+            to: [round(b[0] - ux * trim_b), round(b[1] - uy * trim_b)],
+            directed: e.directed,
+            cosmetic: e.cosmetic,
+        })?;
         if let Some(l) = e.label {
-            edges = edges.add(
-                Text::new(g.labels().name(l))
-                    .set("x", round((a[0] + b[0]) / 2.0))
-                    .set("y", round((a[1] + b[1]) / 2.0 - 4.0))
-                    .set("font-size", 10)
-                    .set("text-anchor", "middle")
-                    .set("stroke", "none")
-                    .set("fill", "#263238"),
-            );
+            edges.child(EdgeLabel {
+                label: g.labels().name(l),
+                at: [round((a[0] + b[0]) / 2.0), round((a[1] + b[1]) / 2.0 - 4.0)],
+            })?;
         }
     }
-    edges
+    edges.end()
 }
 
 /// Every vertex as a labelled circle: top-level vertices first, so stored
-/// ones are drawn on top of them.
-fn vertices_group(g: &Graph, frame: &Frame, alphabet: &Alphabet) -> Group {
-    let mut nodes = Group::new();
+/// ones are drawn on top of them; a group written vertex by vertex.
+fn write_vertices<W: Write>(
+    w: &mut W,
+    g: &Graph,
+    frame: &Frame,
+    alphabet: &Alphabet,
+) -> io::Result<()> {
+    let mut nodes = Streamed::start(w, Group::new());
     let order = g
         .vertices()
         .filter(|(_, v)| v.parent.is_none())
         .chain(g.vertices().filter(|(_, v)| v.parent.is_some()));
     for (id, v) in order {
-        let p = frame.centre(id);
         let tag = g.tags().name(v.tag);
         let fill = alphabet.color(tag);
-        let node = match v.parent {
+        let (disc, label) = match v.parent {
             // Too small for the tag: its first letter, and the tag in the tooltip.
-            Some(parent) => vertex_group(
-                p,
+            Some(_) => (
                 Disc {
                     radius: NESTED_RADIUS,
                     stroke_width: 1.0,
                     font: 8,
                     baseline: 3.0,
                 },
-                fill,
-                &tag.chars().take(1).collect::<String>(),
-                format!("{id} {tag} (in {parent})"),
+                tag.char_indices()
+                    .nth(1)
+                    .map_or(tag, |(end, _)| &tag[..end]),
             ),
-            None => {
-                let font = if tag.chars().count() > 6 { 8 } else { 10 };
-                vertex_group(
-                    p,
-                    Disc {
-                        radius: frame.radius(id),
-                        stroke_width: 1.5,
-                        font,
-                        baseline: 3.5,
-                    },
-                    fill,
-                    tag,
-                    format!("{id} {tag}"),
-                )
-            }
+            None => (
+                Disc {
+                    radius: frame.radius(id),
+                    stroke_width: 1.5,
+                    font: if tag.chars().count() > 6 { 8 } else { 10 },
+                    baseline: 3.5,
+                },
+                tag,
+            ),
         };
-        nodes = nodes.add(node);
+        nodes.child(VertexMark {
+            centre: frame.centre(id),
+            disc,
+            fill,
+            text_fill: Alphabet::text_color(fill),
+            label,
+            tooltip: Tooltip {
+                id,
+                tag,
+                parent: v.parent,
+            },
+        })?;
     }
-    nodes
+    nodes.end()
 }
 
 /// The numbers 1, 2, … of `numbered` in badges at the top right of their
-/// circles.
-fn badges_group(g: &Graph, frame: &Frame, numbered: &[VertexId]) -> Group {
-    let mut badges = Group::new()
+/// circles, a group written badge by badge.
+fn write_badges<W: Write>(
+    w: &mut W,
+    g: &Graph,
+    frame: &Frame,
+    numbered: &[VertexId],
+) -> io::Result<()> {
+    let group = Group::new()
         .set("font-size", 9)
         .set("text-anchor", "middle");
+    let mut badges = Streamed::start(w, group);
     for (i, &v) in numbered.iter().enumerate() {
         if !g.contains_vertex(v) {
             continue;
         }
         let c = frame.centre(v);
         let r = frame.radius(v) * std::f64::consts::FRAC_1_SQRT_2;
-        let (x, y) = (round(c[0] + r), round(c[1] - r));
-        badges = badges
-            .add(
-                Circle::new()
-                    .set("cx", x)
-                    .set("cy", y)
-                    .set("r", 8)
-                    .set("fill", "#ffffff")
-                    .set("stroke", "#263238"),
-            )
-            .add(
-                Text::new((i + 1).to_string())
-                    .set("x", x)
-                    .set("y", round(y + 3.0))
-                    .set("fill", "#263238"),
-            );
+        badges.child(Badge {
+            n: i + 1,
+            at: [round(c[0] + r), round(c[1] - r)],
+        })?;
     }
-    badges
+    badges.end()
 }
 
 /// The legend at `lx` pixels: the tags with their colours and
@@ -446,42 +547,4 @@ fn legend_group(lx: f64, legend: &[&str], alphabet: &Alphabet, numbered: bool) -
             );
     }
     key
-}
-
-/// Size of a vertex's circle and its label, pixels.
-struct Disc {
-    radius: f64,
-    stroke_width: f64,
-    font: u32,
-    /// How far below the centre the label's baseline sits.
-    baseline: f64,
-}
-
-/// A vertex: a circle at `p` filled with `fill`, `label` centred in it in
-/// black or white (whichever reads better), and `title` as its tooltip.
-fn vertex_group(p: Point, disc: Disc, fill: &str, label: &str, title: String) -> Group {
-    Group::new()
-        .add(
-            Circle::new()
-                .set("cx", round(p[0]))
-                .set("cy", round(p[1]))
-                .set("r", disc.radius)
-                .set("fill", fill)
-                .set("stroke", "#263238")
-                .set("stroke-width", disc.stroke_width),
-        )
-        .add(
-            Text::new(label)
-                .set("x", round(p[0]))
-                .set("y", round(p[1] + disc.baseline))
-                .set("font-size", disc.font)
-                .set("text-anchor", "middle")
-                .set("fill", Alphabet::text_color(fill)),
-        )
-        .add(svg::node::element::Title::new(title))
-}
-
-/// Two decimals are plenty for pixels and keep the file stable and small.
-fn round(x: f64) -> f64 {
-    (x * 100.0).round() / 100.0
 }

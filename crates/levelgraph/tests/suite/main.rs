@@ -27,5 +27,6 @@ mod play_examples;
 mod play_oracle;
 mod rooms_block;
 mod rule_features;
+mod streaming_writers;
 mod tilemap_formats;
 mod tiles_raster;

@@ -23,6 +23,8 @@
 //! tag, so an object always stands out. Objects are drawn over their cell,
 //! later ones over earlier ones.
 
+use std::io::{self, Write};
+
 use crate::tiles::{Tile, TileMap};
 
 use super::ObjectClass;
@@ -44,8 +46,17 @@ pub struct AsciiSymbol {
 /// The ASCII picture of `map`: `height` lines of `width` characters, each
 /// ending in `\n`, with the alphabet of the module docs. Never fails: cells
 /// missing from a short `cells` vector read as walls, and objects off the
-/// map are left out.
+/// map are left out. The whole text in memory; [`write_ascii`] writes the
+/// same bytes to a file as it goes.
 pub fn to_ascii(map: &TileMap) -> String {
+    crate::formats::in_memory(|w| write_ascii(w, map))
+}
+
+/// [`to_ascii`] written to `w` a row at a time.
+///
+/// # Errors
+/// The first error of `w`, as it came.
+pub fn write_ascii<W: Write>(w: &mut W, map: &TileMap) -> io::Result<()> {
     let tag_glyphs = tag_glyphs(map);
     let glyph = |tile: Tile| match tile {
         Tile::WALL => '#',
@@ -57,29 +68,40 @@ pub fn to_ascii(map: &TileMap) -> String {
             .and_then(|i| tag_glyphs.get(i).copied())
             .unwrap_or('?'),
     };
-    let width = map.width as usize;
-    let mut rows: Vec<Vec<char>> = (0..map.height as usize)
-        .map(|y| {
-            (0..width)
-                .map(|x| glyph(map.cells.get(y * width + x).copied().unwrap_or(Tile::WALL)))
-                .collect()
+    // The objects by row; a stable sort keeps later ones over earlier ones.
+    let mut objects: Vec<(usize, usize, char)> = map
+        .objects
+        .iter()
+        .map(|o| {
+            let [x, y] = o.cell;
+            (
+                y as usize,
+                x as usize,
+                object_glyph(ObjectClass::of(&o.kind)),
+            )
         })
         .collect();
-    for object in &map.objects {
-        let [x, y] = object.cell;
-        if let Some(cell) = rows
-            .get_mut(y as usize)
-            .and_then(|row| row.get_mut(x as usize))
-        {
-            *cell = object_glyph(ObjectClass::of(&object.kind));
+    objects.sort_by_key(|&(y, _, _)| y);
+    let mut objects = objects.into_iter().peekable();
+    let width = map.width as usize;
+    let mut row = String::with_capacity(width + 1);
+    let mut chars: Vec<char> = Vec::with_capacity(width);
+    for y in 0..map.height as usize {
+        chars.clear();
+        chars.extend(
+            (0..width).map(|x| glyph(map.cells.get(y * width + x).copied().unwrap_or(Tile::WALL))),
+        );
+        while let Some((_, x, c)) = objects.next_if(|o| o.0 <= y) {
+            if let Some(cell) = chars.get_mut(x) {
+                *cell = c;
+            }
         }
+        row.clear();
+        row.extend(&chars);
+        row.push('\n');
+        w.write_all(row.as_bytes())?;
     }
-    let mut out = String::with_capacity((width + 1) * rows.len());
-    for row in rows {
-        out.extend(row);
-        out.push('\n');
-    }
-    out
+    Ok(())
 }
 
 /// The characters [`to_ascii`] uses for `map`, in this order: the four

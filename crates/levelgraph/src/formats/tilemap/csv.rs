@@ -12,26 +12,39 @@
 //! `tag_kinds[i]`. Objects are not in this file (see the Tiled exports).
 
 use std::fmt::Write as _;
+use std::io::{self, Write};
 
 use crate::tiles::{Tile, TileMap};
 
 /// The CSV text of `map`'s cells: `height` lines of `width` codes. Never
 /// fails: cells missing from a short `cells` vector are written as walls.
+/// The whole text in memory; [`write_csv`] writes the same bytes to a file
+/// as it goes.
 pub fn to_csv(map: &TileMap) -> String {
+    crate::formats::in_memory(|w| write_csv(w, map))
+}
+
+/// [`to_csv`] written to `w` a row at a time.
+///
+/// # Errors
+/// The first error of `w`, as it came.
+pub fn write_csv<W: Write>(w: &mut W, map: &TileMap) -> io::Result<()> {
     let width = map.width as usize;
-    let mut out = String::with_capacity(map.cells.len() * 3);
+    let mut row = String::with_capacity(width * 3);
     for y in 0..map.height as usize {
+        row.clear();
         for x in 0..width {
             if x > 0 {
-                out.push(',');
+                row.push(',');
             }
             let tile = map.cells.get(y * width + x).copied().unwrap_or(Tile::WALL);
             // Writing into a String cannot fail.
-            let _ = write!(out, "{}", tile.0);
+            let _ = write!(row, "{}", tile.0);
         }
-        out.push('\n');
+        row.push('\n');
+        w.write_all(row.as_bytes())?;
     }
-    out
+    Ok(())
 }
 
 #[cfg(test)]

@@ -1,10 +1,11 @@
 //! Tile map exports: a [`TileMap`] as the files a game developer loads.
 //!
 //! - [`to_ascii`] (`level.txt`): one character per cell, one line per row;
-//!   [`ascii_legend`] names the characters a map uses.
+//!   [`ascii_legend`] names the characters a map uses. [`write_ascii`]
+//!   writes it to a file a row at a time.
 //! - [`to_csv`] (`level.csv`): the tile codes, comma-separated, one line per
 //!   row (the layout of a Tiled CSV layer, and what Phaser's CSV tilemap
-//!   loader reads).
+//!   loader reads); [`write_csv`] writes it a row at a time.
 //! - [`to_png`] (`level.png`): one pixel, or one `cell_px × cell_px` block,
 //!   per cell, coloured by a [`TilePalette`]; [`tileset_png`] draws one
 //!   solid tile per kind, the image of the Tiled tileset.
@@ -29,8 +30,8 @@ mod csv;
 mod png;
 mod tiled;
 
-pub use self::ascii::{ascii_legend, ascii_symbols, to_ascii, AsciiSymbol};
-pub use self::csv::to_csv;
+pub use self::ascii::{ascii_legend, ascii_symbols, to_ascii, write_ascii, AsciiSymbol};
+pub use self::csv::{to_csv, write_csv};
 pub use self::png::{
     tileset_png, to_png, Rgb, TilePalette, CORRIDOR_COLOR, DOOR_COLOR, FLOOR_COLOR,
     MARKER_OUTLINE_COLOR, MAX_IMAGE_SIDE, WALL_COLOR,

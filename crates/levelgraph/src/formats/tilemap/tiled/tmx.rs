@@ -109,7 +109,11 @@ fn csv_tile_data(map: &TileMap) -> String {
 
 /// The embedded `<tileset>`: its image and one tile per kind, with its
 /// `passable` property.
-fn xml_tileset(w: &mut Writer<Vec<u8>>, doc: &Doc, options: &TiledOptions) -> std::io::Result<()> {
+fn xml_tileset<W: std::io::Write>(
+    w: &mut Writer<W>,
+    doc: &Doc,
+    options: &TiledOptions,
+) -> std::io::Result<()> {
     let t = options.tile_px.to_string();
     let n = doc.kinds.len().to_string();
     let image_width = (doc.kinds.len() as u64 * u64::from(options.tile_px)).to_string();
@@ -147,8 +151,8 @@ fn xml_tileset(w: &mut Writer<Vec<u8>>, doc: &Doc, options: &TiledOptions) -> st
 
 /// `<property name=… [type=…] value=…/>`; a `None` type is Tiled's
 /// default, `string`.
-fn xml_property(
-    w: &mut Writer<Vec<u8>>,
+fn xml_property<W: std::io::Write>(
+    w: &mut Writer<W>,
     name: &str,
     kind: Option<&str>,
     value: &str,
@@ -163,7 +167,7 @@ fn xml_property(
     Ok(())
 }
 
-fn xml_map_object(w: &mut Writer<Vec<u8>>, o: &MapObject) -> std::io::Result<()> {
+fn xml_map_object<W: std::io::Write>(w: &mut Writer<W>, o: &MapObject) -> std::io::Result<()> {
     let id = o.id.to_string();
     let (x, y) = (o.x.to_string(), o.y.to_string());
     let mut e = w
