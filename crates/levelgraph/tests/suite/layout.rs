@@ -1004,6 +1004,34 @@ fn stairs_problem(steps: i32) -> LayoutProblem {
     problem(3, vec![[0, 1], [1, 2]], vec![tpl])
 }
 
+#[test]
+fn a_template_of_more_than_max_corners_is_refused() {
+    use levelgraph::layout::polygon::MAX_CORNERS;
+    use levelgraph::layout::{PolygonError, TemplateError};
+    let steps = (MAX_CORNERS as i32 - 2) / 2;
+    assert_eq!(stairs(steps).len(), MAX_CORNERS);
+    let doors = DoorRule::Overlap {
+        length: 1,
+        corner_distance: 0,
+    };
+    assert!(RoomTemplate::new("ok", &stairs(steps), doors.clone(), vec![]).is_ok());
+    let err = RoomTemplate::new("big", &stairs(steps + 1), doors, vec![]).unwrap_err();
+    assert!(
+        matches!(
+            &err,
+            TemplateError::Outline {
+                source: PolygonError::TooManyCorners(n),
+                ..
+            } if *n == MAX_CORNERS + 2
+        ),
+        "{err}"
+    );
+    assert_eq!(
+        err.to_string(),
+        "template `big`: the outline lists 514 corners; a room may have at most 512"
+    );
+}
+
 /// The work budget stops a run that the iteration limit would not: with
 /// half the work a layout took, the same run stops, names `max_work`, and
 /// made fewer iterations.
