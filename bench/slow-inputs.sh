@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# Inputs that once took quadratic time, timed through the CLI (BENCHMARKS.md,
-# "The CLI end to end"). Their tests check what the commands print and are
-# not timed: crates/levelgraph-cli/tests/cli.rs (the first two), and
-# crates/levelgraph/tests/suite/grammar_errors.rs and edgar.rs (the last two).
+# Inputs that once took quadratic time (or worse), timed through the CLI
+# (BENCHMARKS.md, "The CLI end to end"). Their tests check what the commands
+# print and are not timed: crates/levelgraph-cli/tests/cli.rs (the first
+# two), crates/levelgraph/tests/suite/grammar_errors.rs and edgar.rs (the
+# next two), and layout.rs and edgar.rs (the staircases: the sweep's
+# proptest, the corner limit and the work budget).
 #
 #   cargo build --release -p levelgraph-cli
 #   bench/slow-inputs.sh [BINARY] [RUNS]
@@ -46,6 +48,17 @@ chain=$(seq 1 29999 | sed 's/.*/(v&:room)/' | paste -sd' ' | sed 's/ / -- /g')
     echo
 } >"$dir/deep.yml"
 
+# Three rooms shaped as staircases of 302 and 500 corners (the largest
+# allowed is 512): the configuration spaces took O(corners⁴) (issue 23).
+# Four such rooms all joined to each other, which no layout of them
+# satisfies: the work budget (LayoutSettings::max_work) stops the search.
+# And 514 corners, one staircase step too many, refused.
+"$root/bench/stairs-map.sh" 302 >"$dir/stairs302.yml"
+"$root/bench/stairs-map.sh" 500 >"$dir/stairs500.yml"
+"$root/bench/stairs-map.sh" 514 >"$dir/stairs514.yml"
+sed 's/^passages: .*/passages: [[0,1], [1,2], [2,0], [0,3], [1,3], [2,3]]/; s/to: 2}/to: 3}/' \
+    "$dir/stairs302.yml" >"$dir/k4stairs302.yml"
+
 rooms=$root/crates/levelgraph/tests/data/edgar/rooms
 echo "| input | command | exit | median ms (fastest..slowest of $runs) |"
 echo "|---|---|---|---|"
@@ -75,3 +88,13 @@ time_it "5,000 tags on one line" "check wide.lg" "$bin" check "$dir/wide.lg"
 time_it "two 30,000-vertex sides" "check big.lg" "$bin" check "$dir/big.lg"
 time_it "100,000 nested \`[\`" "layout deep.yml" \
     "$bin" layout "$dir/deep.yml" --rooms "$rooms" --out "$dir/out"
+time_it "three 302-corner staircases" "layout stairs302.yml --seed 1 --max-iterations 1" \
+    "$bin" layout "$dir/stairs302.yml" --rooms "$rooms" --seed 1 --max-iterations 1 --out "$dir/out"
+time_it "three 500-corner staircases" "layout stairs500.yml --seed 1 --max-iterations 1" \
+    "$bin" layout "$dir/stairs500.yml" --rooms "$rooms" --seed 1 --max-iterations 1 --out "$dir/out"
+time_it "three 302-corner staircases, laid out" "layout stairs302.yml --seed 1" \
+    "$bin" layout "$dir/stairs302.yml" --rooms "$rooms" --seed 1 --out "$dir/out"
+time_it "four 302-corner staircases, all joined" "layout k4stairs302.yml --seed 1" \
+    "$bin" layout "$dir/k4stairs302.yml" --rooms "$rooms" --seed 1 --out "$dir/out"
+time_it "a 514-corner staircase" "layout stairs514.yml" \
+    "$bin" layout "$dir/stairs514.yml" --rooms "$rooms" --out "$dir/out"

@@ -313,15 +313,15 @@ fn yaml_files(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
 }
 
 /// Runs the layout; a limit exits 1, a problem that cannot be laid out
-/// (not planar, not connected, rooms that cannot meet) exits 2; messages
-/// name `what`.
+/// (not planar, not connected, rooms that cannot meet, configuration
+/// spaces beyond the work budget) exits 2; messages name `what`.
 pub(crate) fn lay_out(
     problem: &LayoutProblem,
     seed: u64,
     settings: &LayoutSettings,
     what: &str,
 ) -> Result<(Layout, LayoutStats), Failure> {
-    let prepared = Prepared::new(problem).map_err(|e| {
+    let prepared = Prepared::within(problem, settings).map_err(|e| {
         eprintln!("error: {what}: {e}");
         Failure::BadInput
     })?;

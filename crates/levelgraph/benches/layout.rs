@@ -31,6 +31,9 @@
 //! of the first 3,000 levels of `examples/dungeon-rooms.lg`, those of
 //! seeds 115, 2079 and 2494 (of the undirected grammar it replaced, 682
 //! and 685), which `examples/shut_in.rs` proves by enumeration.
+//! Each row's most work (`LayoutSettings::max_work`'s units, over runs
+//! laid out or stopped) goes to standard error: how far the inputs are
+//! from the work budget.
 
 use std::path::PathBuf;
 use std::time::Instant;
@@ -38,7 +41,9 @@ use std::time::Instant;
 #[allow(dead_code)] // the child-process helpers are for the other harnesses
 mod support;
 
-use levelgraph::layout::{check::check_layout, edgar, LayoutProblem, LayoutSettings, Prepared};
+use levelgraph::layout::{
+    check::check_layout, edgar, LayoutError, LayoutProblem, LayoutSettings, Prepared,
+};
 use levelgraph::rooms::level_problem;
 
 fn main() {
@@ -171,6 +176,8 @@ fn row(name: &str, runs: impl Iterator<Item = (u64, LayoutProblem)>, settings: &
     let mut edges = 0usize;
     let mut corridors = false;
     let mut failed: Vec<u64> = Vec::new();
+    // The most work of a run, and its seed.
+    let mut most_work = (0u64, 0u64);
     for (seed, problem) in runs {
         rooms += problem.rooms.len();
         edges += problem.edges.len();
@@ -211,6 +218,12 @@ fn row(name: &str, runs: impl Iterator<Item = (u64, LayoutProblem)>, settings: &
                 Err(e) => eprintln!("{name}: seed {seed}: {e}"),
             }
         }
+        let work = match &result {
+            Ok((_, stats)) => stats.work,
+            Err(LayoutError::Limit { work, .. }) => *work,
+            Err(_) => 0,
+        };
+        most_work = most_work.max((work, seed));
         if let Ok((layout, stats)) = result {
             iterations += stats.iterations;
             backtracks += stats.backtracks;
@@ -228,6 +241,10 @@ fn row(name: &str, runs: impl Iterator<Item = (u64, LayoutProblem)>, settings: &
         // On standard error, so the table on standard output stays clean.
         eprintln!("{name}: failed seeds {failed:?}");
     }
+    eprintln!(
+        "{name}: most work {} units (seed {})",
+        most_work.0, most_work.1
+    );
     let n = times.len().max(1);
     times.sort_by(f64::total_cmp);
     let mean = times.iter().sum::<f64>() / n as f64;

@@ -748,7 +748,8 @@ fn lay_out(
     };
     let problem = crate::rooms::level_problem(graph, spec, sets).map_err(LayoutStop::Rooms)?;
     // A problem that cannot be prepared is wrong whatever the seed.
-    let prepared = Prepared::new(&problem).map_err(LayoutStop::Unsolvable)?;
+    let prepared =
+        Prepared::within(&problem, &config.layout_settings).map_err(LayoutStop::Unsolvable)?;
     match prepared.run(seed, &config.layout_settings) {
         Ok((layout, _)) => Ok((problem, layout)),
         Err(error @ LayoutError::Limit { .. }) => Err(LayoutStop::Limit(error)),

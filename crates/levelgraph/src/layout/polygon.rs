@@ -122,11 +122,27 @@ pub enum PolygonError {
     /// A coordinate outside ±1,000,000.
     #[error("coordinate {0} is outside ±1000000")]
     TooLarge(GridPoint),
+    /// More than [`MAX_CORNERS`] points listed.
+    #[error("the outline lists {0} corners; a room may have at most {MAX_CORNERS}")]
+    TooManyCorners(usize),
 }
 
 /// Largest coordinate a template may use: keeps every area and squared
 /// distance of a layout far inside `i64`.
 pub const MAX_COORDINATE: i32 = 1_000_000;
+
+/// Most corners an outline may list (counted as given, repeated and
+/// collinear ones included). A layout's cost grows with its rooms'
+/// corners: the configuration spaces of two shapes of `c` corners take
+/// time near `c²` (their rectangle pairs, and their door-line pairs), and
+/// every energy term of two placed rooms takes `c²`/4 rectangle pairs.
+/// The configuration spaces of three rooms of a 500-corner staircase
+/// (`bench/stairs-map.sh 500`) take 0.6 s on the EPYC of BENCHMARKS.md
+/// ("The CLI end to end"); of 1,000 corners, were they allowed, 2.9 s.
+/// Edgar's own templates have at most 12 corners. Validating an outline
+/// is itself quadratic in its points (self-crossings, collinear points),
+/// so the count is checked first.
+pub const MAX_CORNERS: usize = 512;
 
 /// An orthogonal polygon with integer corners (see the module docs for
 /// its normal form).
@@ -141,8 +157,11 @@ impl OrthoPolygon {
     ///
     /// # Errors
     /// [`PolygonError`] when the points are not a simple orthogonal
-    /// polygon with positive area.
+    /// polygon with positive area, or are more than [`MAX_CORNERS`].
     pub fn new(points: &[GridPoint]) -> Result<Self, PolygonError> {
+        if points.len() > MAX_CORNERS {
+            return Err(PolygonError::TooManyCorners(points.len()));
+        }
         if let Some(&p) = points
             .iter()
             .find(|p| p.x.abs() > MAX_COORDINATE || p.y.abs() > MAX_COORDINATE)

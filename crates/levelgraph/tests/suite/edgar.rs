@@ -480,3 +480,58 @@ fn a_leading_byte_order_mark_is_skipped() {
         edgar::parse_map(&bad['\u{feff}'.len_utf8()..], Path::new("bad.yml"), &s).unwrap_err();
     assert_eq!(e.to_string(), plain.to_string());
 }
+
+/// A staircase outline of `corners` corners as Edgar's `shape` list.
+fn stairs_shape(corners: usize) -> String {
+    let steps = (corners as i32 - 2) / 2;
+    let mut points = vec!["[0,0]".to_owned()];
+    for i in 0..steps {
+        points.push(format!("[{},{i}]", steps - i));
+        points.push(format!("[{},{}]", steps - i, i + 1));
+    }
+    points.push(format!("[0,{steps}]"));
+    format!("[{}]", points.join(", "))
+}
+
+/// An outline of more than `MAX_CORNERS` corners is refused where it is
+/// written: in a map's own set and in a room-set file, by file and field.
+#[test]
+fn a_description_of_too_many_corners_is_refused_by_file_and_field() {
+    use levelgraph::layout::polygon::MAX_CORNERS;
+    let description = |corners: usize| {
+        format!(
+            "  default:\n    doorMode: !OverlapMode {{doorLength: 1}}\n  roomDescriptions:\n    stairs:\n      shape: {}\n",
+            stairs_shape(corners)
+        )
+    };
+    let map = |corners: usize| {
+        format!(
+            "roomsRange: {{from: 0, to: 1}}\npassages: [[0, 1]]\ndefaultRoomShapes:\n  - setName: custom\ncustomRoomDescriptionsSet:\n{}",
+            description(corners)
+        )
+    };
+    let s = sets();
+    let path = Path::new("stairs.yml");
+    assert!(edgar::parse_map(&map(MAX_CORNERS), path, &s).is_ok());
+    let e = edgar::parse_map(&map(MAX_CORNERS + 2), path, &s).unwrap_err();
+    assert!(matches!(e, EdgarError::Template { .. }), "{e}");
+    assert_eq!(
+        e.to_string(),
+        "stairs.yml: customRoomDescriptionsSet.roomDescriptions.stairs: template `custom/stairs`: the outline lists 514 corners; a room may have at most 512"
+    );
+    // In a room-set file, when a map uses it.
+    let mut s = sets();
+    let set = format!(
+        "name: big\n{}",
+        description(MAX_CORNERS + 2).replace("\n  ", "\n")
+    );
+    let set = set.replacen("  default:", "default:", 1);
+    s.parse(&set, Path::new("rooms/big.yml")).unwrap();
+    let uses =
+        "roomsRange: {from: 0, to: 1}\npassages: [[0, 1]]\ndefaultRoomShapes:\n  - setName: big\n";
+    let e = edgar::parse_map(uses, path, &s).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "rooms/big.yml: roomDescriptions.stairs: template `big/stairs`: the outline lists 514 corners; a room may have at most 512"
+    );
+}

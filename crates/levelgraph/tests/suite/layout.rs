@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use levelgraph::layout::{
     check::check_layout, edgar, layout, DoorRule, GridPoint, LayoutError, LayoutProblem,
-    LayoutSettings, Prepared, RepeatMode, RoomSpec, RoomTemplate, Transform,
+    LayoutSettings, LimitKind, Prepared, RepeatMode, RoomSpec, RoomTemplate, Transform,
 };
 
 fn data() -> PathBuf {
@@ -974,4 +974,125 @@ fn a_huge_minimum_distance_does_not_wrap() {
     );
     p.min_distance = u32::MAX;
     assert!(layout(&p, 0, &settings).is_err(), "ends 4294967295 apart");
+}
+
+/// The corners of a staircase of `steps` steps of 1 (`2 · steps + 2`
+/// corners), as `bench/stairs-map.sh` draws it.
+fn stairs(steps: i32) -> Vec<GridPoint> {
+    let mut points = vec![GridPoint::new(0, 0)];
+    for i in 0..steps {
+        points.push(GridPoint::new(steps - i, i));
+        points.push(GridPoint::new(steps - i, i + 1));
+    }
+    points.push(GridPoint::new(0, steps));
+    points
+}
+
+/// Three staircase rooms of `steps` steps in a row.
+fn stairs_problem(steps: i32) -> LayoutProblem {
+    let doors = DoorRule::Overlap {
+        length: 1,
+        corner_distance: 0,
+    };
+    let tpl = RoomTemplate::new(
+        "stairs",
+        &stairs(steps),
+        doors,
+        Transform::all(false).collect(),
+    )
+    .expect("a staircase within the corner limit");
+    problem(3, vec![[0, 1], [1, 2]], vec![tpl])
+}
+
+#[test]
+fn a_template_of_more_than_max_corners_is_refused() {
+    use levelgraph::layout::polygon::MAX_CORNERS;
+    use levelgraph::layout::{PolygonError, TemplateError};
+    let steps = (MAX_CORNERS as i32 - 2) / 2;
+    assert_eq!(stairs(steps).len(), MAX_CORNERS);
+    let doors = DoorRule::Overlap {
+        length: 1,
+        corner_distance: 0,
+    };
+    assert!(RoomTemplate::new("ok", &stairs(steps), doors.clone(), vec![]).is_ok());
+    let err = RoomTemplate::new("big", &stairs(steps + 1), doors, vec![]).unwrap_err();
+    assert!(
+        matches!(
+            &err,
+            TemplateError::Outline {
+                source: PolygonError::TooManyCorners(n),
+                ..
+            } if *n == MAX_CORNERS + 2
+        ),
+        "{err}"
+    );
+    assert_eq!(
+        err.to_string(),
+        "template `big`: the outline lists 514 corners; a room may have at most 512"
+    );
+}
+
+/// The work budget stops a run that the iteration limit would not: with
+/// half the work a layout took, the same run stops, names `max_work`, and
+/// made fewer iterations.
+#[test]
+fn the_work_budget_stops_a_run_and_says_so() {
+    let problem = map("example2_basic.yml");
+    let (_, stats) = layout(&problem, 3, &LayoutSettings::default()).expect("laid out");
+    let half = stats.work / 2;
+    let settings = LayoutSettings {
+        max_work: half,
+        ..LayoutSettings::default()
+    };
+    let err = layout(&problem, 3, &settings).unwrap_err();
+    let text = err.to_string();
+    match err {
+        LayoutError::Limit {
+            limit, iterations, ..
+        } => {
+            assert_eq!(limit, LimitKind::MaxWork(half));
+            assert!(iterations < stats.iterations, "{text}");
+        }
+        other => panic!("not stopped by a limit: {other}"),
+    }
+    assert!(
+        text.starts_with(&format!("no layout within max_work {half}: ")),
+        "{text}"
+    );
+}
+
+/// A budget too small for the configuration spaces stops before any
+/// search, naming the budget and the largest template: building the
+/// spaces of three 302-corner staircases (issue 23) is counted, where
+/// `max_iterations` does not reach it.
+#[test]
+fn the_work_budget_covers_building_the_configuration_spaces() {
+    let problem = stairs_problem(150);
+    let settings = LayoutSettings {
+        max_work: 1_000_000,
+        max_iterations: 1,
+        ..LayoutSettings::default()
+    };
+    let err = layout(&problem, 1, &settings).unwrap_err();
+    assert!(
+        matches!(
+            &err,
+            LayoutError::Preparation {
+                limit: LimitKind::MaxWork(1_000_000),
+                shapes: 4,
+                corners: 302,
+                ..
+            }
+        ),
+        "{err}"
+    );
+    assert_eq!(
+        err.to_string(),
+        "no layout within max_work 1000000: the configuration spaces of 4 shapes need more work than that (the largest template, `stairs`, has 302 corners); fewer or smaller templates need less"
+    );
+    // With the default budget the same problem is prepared, and laid out.
+    let settings = LayoutSettings::default();
+    let (placed, stats) = layout(&problem, 1, &settings).expect("laid out");
+    assert!(check_layout(&problem, &placed).is_empty());
+    assert!(stats.work < settings.max_work);
 }

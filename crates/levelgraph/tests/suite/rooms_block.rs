@@ -497,6 +497,31 @@ fn template_that_does_not_build() {
         4,
         "",
     );
+    // More corners than a room may have: at the template's name, line
+    // and column.
+    let stairs = |corners: i32| {
+        let steps = (corners - 2) / 2;
+        let mut points = vec!["(0,0)".to_owned()];
+        for i in 0..steps {
+            points.push(format!("({},{i}) ({},{})", steps - i, steps - i, i + 1));
+        }
+        points.push(format!("(0,{steps})"));
+        points.join(" ")
+    };
+    let src = block(&format!("use *: big\n  template big {}", stairs(514)));
+    check(
+        &src,
+        "template `big`: the outline lists 514 corners; a room may have at most 512",
+        5,
+        "fewer",
+    );
+    let at = errors(&src)[0].line_col(&src).unwrap();
+    assert_eq!((at.line, at.column), (5, 12));
+    assert!(grammar::load(
+        &block(&format!("use *: ok\ntemplate ok {}", stairs(512))),
+        "t"
+    )
+    .is_ok());
     // The block's door is too long for the template's sides.
     check(
         &block("door 3 corner 1\n  template small (0,0) (4,0) (4,4) (0,4)\nuse *: small"),
@@ -785,6 +810,21 @@ fn json_errors_name_the_field() {
         pairs(&[(
             "template `c2`: a room outline needs at least 4 corners, found 3",
             "rooms.templates[2].outline"
+        )])
+    );
+    assert_eq!(
+        load(&|r| {
+            let steps = 256;
+            let mut outline = vec![p(0, 0)];
+            for i in 0..steps {
+                outline.extend([p(steps - i, i), p(steps - i, i + 1)]);
+            }
+            outline.push(p(0, steps));
+            r.templates[1].outline = outline;
+        }),
+        pairs(&[(
+            "template `boss`: the outline lists 514 corners; a room may have at most 512",
+            "rooms.templates[1].outline"
         )])
     );
     assert_eq!(

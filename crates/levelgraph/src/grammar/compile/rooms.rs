@@ -163,6 +163,13 @@ fn check_templates(cx: &mut Cx<'_>, rooms: &RoomsSpec, block_door_ok: bool) {
         }
         if let Err(e) = t.build(rooms.door) {
             let (field, hint) = match &e {
+                crate::layout::TemplateError::Outline {
+                    source: crate::layout::PolygonError::TooManyCorners(_),
+                    ..
+                } => (
+                    "outline",
+                    "a layout's time grows with the square of its rooms' corners; draw the room with fewer",
+                ),
                 crate::layout::TemplateError::Outline { .. } => (
                     "outline",
                     "an outline lists an orthogonal polygon's corners in order, e.g. `(0,0) (4,0) (4,4) (0,4)`",

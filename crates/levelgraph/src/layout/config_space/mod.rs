@@ -9,9 +9,63 @@
 //! door-to-door spaces are segments (boxes one point thick), spaces through
 //! an L-shaped corridor can be areas. Boxes may overlap; membership and
 //! intersection do not care.
+//!
+//! [`door_space_within`] and the last step of [`corridor_spaces`] are in
+//! `doors.rs`, each both plainly (every translation against every pair of
+//! rectangles) and by the plane sweep of `sweep.rs`, whose time grows
+//! with the pairs of rectangles only; [`Work`] counts what building them
+//! and a layout's run cost, against
+//! [`LayoutSettings::max_work`](crate::layout::LayoutSettings::max_work).
 
 use super::polygon::GridPoint;
 use super::template::Shape;
+#[cfg(test)]
+pub(crate) use doors::door_space;
+pub(crate) use doors::door_space_within;
+use doors::{only_door, without_overlap_within};
+
+/// The work a layout has done, against its budget
+/// ([`LayoutSettings::max_work`](crate::layout::LayoutSettings::max_work)):
+/// counters, never a clock, so that where a budget stops a layout is the
+/// same on every machine.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Work {
+    /// Units done so far.
+    pub(crate) spent: u64,
+    /// Most units allowed.
+    pub(crate) max: u64,
+}
+
+/// The work budget ran out ([`Work::spend`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct OutOfWork;
+
+impl Work {
+    /// Nothing done yet, at most `max` units allowed.
+    pub(crate) fn budget(max: u64) -> Self {
+        Self { spent: 0, max }
+    }
+
+    /// No limit (the tests' spaces).
+    #[cfg(test)]
+    pub(crate) fn unlimited() -> Self {
+        Self::budget(u64::MAX)
+    }
+
+    /// Counts `units` of work about to be done.
+    ///
+    /// # Errors
+    /// [`OutOfWork`] when they would take the total beyond the budget
+    /// (they are counted all the same, so the total says how far it went).
+    pub(crate) fn spend(&mut self, units: u64) -> Result<(), OutOfWork> {
+        self.spent = self.spent.saturating_add(units);
+        if self.spent > self.max {
+            Err(OutOfWork)
+        } else {
+            Ok(())
+        }
+    }
+}
 
 /// An inclusive box of integer points.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -114,22 +168,32 @@ impl ConfigSpace {
         ConfigSpace { boxes }
     }
 
-    /// The points in both (boxes may repeat points). Both lists are sorted
-    /// by `x0` (as [`normalise`] leaves them), so the scan over `other`
-    /// stops at the first box that starts right of `a`.
+    /// The points in both (boxes may repeat points).
+    #[cfg(test)]
     pub(crate) fn intersect(&self, other: &ConfigSpace) -> ConfigSpace {
+        self.intersect_counted(other).0
+    }
+
+    /// The points in both (boxes may repeat points), and the boxes and
+    /// pairs of boxes looked at (the work, see
+    /// [`LayoutSettings::max_work`](crate::layout::LayoutSettings::max_work)).
+    /// Both lists are sorted by `x0` (as [`normalise`] leaves them), so the
+    /// scan over `other` stops at the first box that starts right of `a`.
+    pub(crate) fn intersect_counted(&self, other: &ConfigSpace) -> (ConfigSpace, u64) {
         let mut boxes = Vec::new();
+        let mut compared = (self.boxes.len() + other.boxes.len()) as u64;
         let (Some(sa), Some(sb)) = (self.bounds(), other.bounds()) else {
-            return ConfigSpace::default();
+            return (ConfigSpace::default(), compared);
         };
         let Some(common) = sa.intersect(&sb) else {
-            return ConfigSpace::default();
+            return (ConfigSpace::default(), compared);
         };
         for a in &self.boxes {
             let Some(a) = a.intersect(&common) else {
                 continue;
             };
             for b in &other.boxes {
+                compared += 1;
                 if b.x0 > a.x1 {
                     break;
                 }
@@ -139,7 +203,7 @@ impl ConfigSpace {
             }
         }
         normalise(&mut boxes);
-        ConfigSpace { boxes }
+        (ConfigSpace { boxes }, compared)
     }
 
     /// The smallest box around every point, if any.
@@ -195,16 +259,19 @@ impl ConfigSpace {
     /// placed shapes `placed` (shape, position), by cutting each box with
     /// the box of translations at which one rectangle of `moving` would
     /// overlap one rectangle of a placed shape (exact: two rectangles
-    /// overlap exactly when the translation is in that box), and the
-    /// number of cuts made (box of this space × pair of rectangles that
-    /// met it).
+    /// overlap exactly when the translation is in that box), the number
+    /// of cuts made (box of this space × pair of rectangles that met it),
+    /// and the work (see
+    /// [`LayoutSettings::max_work`](crate::layout::LayoutSettings::max_work)):
+    /// a unit per rectangle pair and per box it was tried on.
     pub(crate) fn without_overlaps(
         &self,
         moving: &Shape,
         placed: &[(&Shape, GridPoint)],
-    ) -> (ConfigSpace, u64) {
+    ) -> (ConfigSpace, u64, u64) {
         let mut boxes = self.boxes.clone();
         let mut cuts = 0u64;
+        let mut compared = 0u64;
         for &(shape, at) in placed {
             for b in &shape.rects {
                 for a in &moving.rects {
@@ -217,9 +284,11 @@ impl ConfigSpace {
                         x1: b.x1 + at.x - a.x0 - 1,
                         y1: b.y1 + at.y - a.y0 - 1,
                     };
+                    compared += 1;
                     if cut.x0 > cut.x1 || cut.y0 > cut.y1 {
                         continue;
                     }
+                    compared += boxes.len() as u64;
                     let mut next = Vec::with_capacity(boxes.len());
                     for k in &boxes {
                         let Some(c) = k.intersect(&cut) else {
@@ -257,7 +326,7 @@ impl ConfigSpace {
             }
         }
         normalise(&mut boxes);
-        (ConfigSpace { boxes }, cuts)
+        (ConfigSpace { boxes }, cuts, compared)
     }
 }
 
@@ -320,56 +389,6 @@ fn normalise(boxes: &mut Vec<PointBox>) {
     *boxes = out;
 }
 
-/// Translations of `moving` (relative to `fixed` at the origin) at which
-/// they do not overlap and a door of each meets, as runs of points along
-/// the door lines. When `door` is given, only doors of `moving` on door line
-/// `door` count (used to make a corridor's two doors different ones).
-pub(crate) fn door_space(fixed: &Shape, moving: &Shape, door: Option<usize>) -> ConfigSpace {
-    let mut boxes = Vec::new();
-    for df in &fixed.doors {
-        for (k, dm) in moving.doors.iter().enumerate() {
-            if door.is_some_and(|d| d != k) {
-                continue;
-            }
-            if dm.normal.x != -df.normal.x || dm.normal.y != -df.normal.y || dm.length != df.length
-            {
-                continue;
-            }
-            // Door j of `moving` at t meets door i of `fixed` iff
-            // t = df.start − dm.start + (i − j)·axis.
-            let base = df.start - dm.start;
-            let lo = -(dm.extra as i32);
-            let hi = df.extra as i32;
-            let mut run: Option<(GridPoint, GridPoint)> = None;
-            for s in lo..=hi {
-                let t = GridPoint::new(base.x + s * df.axis.x, base.y + s * df.axis.y);
-                if fixed.overlap(GridPoint::default(), moving, t) == 0 {
-                    run = Some(match run {
-                        Some((a, _)) => (a, t),
-                        None => (t, t),
-                    });
-                } else if let Some((a, b)) = run.take() {
-                    boxes.push(span(a, b));
-                }
-            }
-            if let Some((a, b)) = run {
-                boxes.push(span(a, b));
-            }
-        }
-    }
-    normalise(&mut boxes);
-    ConfigSpace { boxes }
-}
-
-fn span(a: GridPoint, b: GridPoint) -> PointBox {
-    PointBox {
-        x0: a.x.min(b.x),
-        y0: a.y.min(b.y),
-        x1: a.x.max(b.x),
-        y1: a.y.max(b.y),
-    }
-}
-
 /// Translations of `moving` relative to `fixed` at the origin at which
 /// some placement of one of `corridors` meets a door of `fixed` with one
 /// of its doors and a door of `moving` with another, overlapping neither
@@ -377,7 +396,8 @@ fn span(a: GridPoint, b: GridPoint) -> PointBox {
 #[cfg(test)]
 pub(crate) fn corridor_space(fixed: &Shape, moving: &Shape, corridors: &[Shape]) -> ConfigSpace {
     let all = [fixed.clone(), moving.clone()];
-    corridor_spaces(&all, &[true, true], corridors)
+    corridor_spaces(&all, &[true, true], corridors, &mut Work::unlimited())
+        .expect("no limit")
         .0
         .swap_remove(1)
 }
@@ -412,51 +432,54 @@ impl CorridorDoors {
 /// `shapes.len()²` table (`[fixed * s + moving]`; empty where not wanted),
 /// with the door spaces it was built from. The door spaces between a room
 /// and a corridor's door are computed once per room, corridor shape and
-/// door, not once per pair.
+/// door, not once per pair. Each door space and each pair's space is
+/// charged to `work` before it is built.
+///
+/// # Errors
+/// [`OutOfWork`] when `work` runs out: then nothing more is built.
 pub(crate) fn corridor_spaces(
     shapes: &[Shape],
     wanted: &[bool],
     corridors: &[Shape],
-) -> (Vec<ConfigSpace>, CorridorDoors) {
+    work: &mut Work,
+) -> Result<(Vec<ConfigSpace>, CorridorDoors), OutOfWork> {
     let s = shapes.len();
     // near[f][c][i]: corridor c relative to room f, meeting it by door i.
     // far[c][j][m]: room m relative to corridor c, meeting its door j.
-    let near: Vec<Vec<Vec<ConfigSpace>>> = (0..s)
-        .map(|f| {
-            corridors
-                .iter()
-                .map(|c| {
-                    (0..c.doors.len())
-                        .map(|i| {
-                            if wanted[f] {
-                                door_space(&shapes[f], c, Some(i))
-                            } else {
-                                ConfigSpace::default()
-                            }
-                        })
-                        .collect()
-                })
-                .collect()
-        })
-        .collect();
-    let far: Vec<Vec<Vec<ConfigSpace>>> = corridors
-        .iter()
-        .map(|c| {
-            (0..c.doors.len())
-                .map(|j| {
-                    (0..s)
-                        .map(|m| {
-                            if wanted[m] {
-                                door_space_from(c, j, &shapes[m])
-                            } else {
-                                ConfigSpace::default()
-                            }
-                        })
-                        .collect()
-                })
-                .collect()
-        })
-        .collect();
+    let mut near: Vec<Vec<Vec<ConfigSpace>>> = Vec::with_capacity(s);
+    for f in 0..s {
+        let mut of_room = Vec::with_capacity(corridors.len());
+        for c in corridors {
+            let mut of_doors = Vec::with_capacity(c.doors.len());
+            for i in 0..c.doors.len() {
+                of_doors.push(if wanted[f] {
+                    door_space_within(&shapes[f], c, Some(i), work)?
+                } else {
+                    ConfigSpace::default()
+                });
+            }
+            of_room.push(of_doors);
+        }
+        near.push(of_room);
+    }
+    let mut far: Vec<Vec<Vec<ConfigSpace>>> = Vec::with_capacity(corridors.len());
+    for c in corridors {
+        let mut of_doors = Vec::with_capacity(c.doors.len());
+        for j in 0..c.doors.len() {
+            let by_j = only_door(c, j);
+            let mut of_room = Vec::with_capacity(s);
+            for m in 0..s {
+                of_room.push(if wanted[m] {
+                    door_space_within(&by_j, &shapes[m], None, work)?
+                } else {
+                    ConfigSpace::default()
+                });
+            }
+            of_doors.push(of_room);
+        }
+        far.push(of_doors);
+    }
+    let doors = CorridorDoors { near, far };
     let mut out = vec![ConfigSpace::default(); s * s];
     for f in 0..s {
         for m in 0..s {
@@ -468,80 +491,43 @@ pub(crate) fn corridor_spaces(
                 out[f * s + m] = out[m * s + f].negated();
                 continue;
             }
-            let mut boxes = Vec::new();
-            for ci in 0..corridors.len() {
-                for (first, near) in near[f][ci].iter().enumerate() {
-                    for (second, far) in far[ci].iter().enumerate() {
-                        if second == first {
-                            continue;
-                        }
-                        for a in &near.boxes {
-                            for b in &far[m].boxes {
-                                // The Minkowski sum of two boxes is a box.
-                                boxes.push(PointBox {
-                                    x0: a.x0 + b.x0,
-                                    y0: a.y0 + b.y0,
-                                    x1: a.x1 + b.x1,
-                                    y1: a.y1 + b.y1,
-                                });
-                            }
-                        }
-                    }
-                }
-            }
-            out[f * s + m] = without_overlap(&shapes[f], &shapes[m], boxes);
+            let boxes = through_corridors(&doors, f, m);
+            out[f * s + m] = without_overlap_within(&shapes[f], &shapes[m], &boxes, work)?;
         }
     }
-    (out, CorridorDoors { near, far })
+    Ok((out, doors))
 }
 
-/// The points of `boxes` at which `moving` does not overlap `fixed` (at
-/// the origin), as normalised runs.
-fn without_overlap(fixed: &Shape, moving: &Shape, boxes: Vec<PointBox>) -> ConfigSpace {
-    // Runs of free points along each row of each box, so that the last
-    // normalisation sorts runs rather than single points.
-    let mut kept = Vec::new();
-    for b in boxes {
-        for y in b.y0..=b.y1 {
-            let mut run: Option<i32> = None;
-            for x in b.x0..=b.x1 {
-                let free = fixed.overlap(GridPoint::default(), moving, GridPoint::new(x, y)) == 0;
-                match (free, run) {
-                    (true, None) => run = Some(x),
-                    (false, Some(x0)) => {
-                        kept.push(PointBox {
-                            x0,
-                            y0: y,
-                            x1: x - 1,
-                            y1: y,
+/// The translations of room shape `m` relative to room shape `f` at which
+/// some corridor meets `f` by one of its doors and `m` by another, door
+/// spaces aside from overlaps: per corridor and pair of its doors, the
+/// Minkowski sum of every box of the one door space with every box of the
+/// other (the sum of two boxes is a box).
+fn through_corridors(doors: &CorridorDoors, f: usize, m: usize) -> Vec<PointBox> {
+    let mut boxes = Vec::new();
+    for (near, far) in doors.near[f].iter().zip(&doors.far) {
+        for (first, near) in near.iter().enumerate() {
+            for (second, far) in far.iter().enumerate() {
+                if second == first {
+                    continue;
+                }
+                for a in &near.boxes {
+                    for b in &far[m].boxes {
+                        boxes.push(PointBox {
+                            x0: a.x0 + b.x0,
+                            y0: a.y0 + b.y0,
+                            x1: a.x1 + b.x1,
+                            y1: a.y1 + b.y1,
                         });
-                        run = None;
                     }
-                    _ => {}
                 }
-            }
-            if let Some(x0) = run {
-                kept.push(PointBox {
-                    x0,
-                    y0: y,
-                    x1: b.x1,
-                    y1: y,
-                });
             }
         }
     }
-    normalise(&mut kept);
-    ConfigSpace { boxes: kept }
+    boxes
 }
 
-/// As [`door_space`] with `fixed`'s doors limited to door line `door`.
-fn door_space_from(fixed: &Shape, door: usize, moving: &Shape) -> ConfigSpace {
-    let only = Shape {
-        doors: vec![fixed.doors[door]],
-        ..fixed.clone()
-    };
-    door_space(&only, moving, None)
-}
-
+mod doors;
+mod sweep;
 #[cfg(test)]
 mod tests;

@@ -1,6 +1,7 @@
 //! Tests of configuration spaces: door-to-door spaces against brute force,
 //! corridor spaces, negation, intersection, sampling and overlap cuts.
 
+use super::doors::{door_space_sweep, meeting_lines};
 use super::*;
 use crate::layout::polygon::Transform;
 use crate::layout::template::{DoorRule, RoomTemplate};
@@ -143,6 +144,8 @@ fn door_spaces_equal_brute_force_on_small_shapes() {
                 f.transform,
                 m.transform
             );
+            // The sweep, whichever way `door_space` took.
+            assert_eq!(space, door_space_sweep(f, m, &meeting_lines(f, m, None)));
             compared += 1;
         }
     }
@@ -309,12 +312,144 @@ fn cutting_out_overlaps_keeps_exactly_the_free_points() {
     };
     for tr in Transform::all(false) {
         let moving = Shape::new(0, &ell, tr);
-        let (cut, cuts) = space.without_overlaps(&moving, &placed);
+        let (cut, cuts, _) = space.without_overlaps(&moving, &placed);
         assert!(cuts > 0);
         let want: std::collections::BTreeSet<GridPoint> = points(&space)
             .into_iter()
             .filter(|&p| placed.iter().all(|&(s, at)| moving.overlap(p, s, at) == 0))
             .collect();
         assert_eq!(points(&cut), want, "{tr:?}");
+    }
+}
+
+mod sweep_against_the_plain_way {
+    //! The sweep ([`door_space_sweep`], [`without_overlap_sweep`]) against
+    //! the plain way it replaced for large shapes: the same boxes in the
+    //! same order, on random x-monotone outlines (notches above and
+    //! below) under every transform.
+
+    use super::super::doors::{door_space_plain, without_overlap_plain, without_overlap_sweep};
+    use super::*;
+    use proptest::prelude::*;
+
+    /// An x-monotone orthogonal outline: columns `(width, bottom, top)`
+    /// side by side, each overlapping the next in y so that the outline is
+    /// simple; corners along the bottom left to right, then along the top
+    /// right to left.
+    fn outline(columns: &[(i32, i32, i32)]) -> Vec<GridPoint> {
+        let mut xs = vec![0];
+        for &(w, _, _) in columns {
+            xs.push(xs.last().unwrap() + w);
+        }
+        let mut points = Vec::new();
+        for (i, &(_, bottom, _)) in columns.iter().enumerate() {
+            points.push(GridPoint::new(xs[i], bottom));
+            points.push(GridPoint::new(xs[i + 1], bottom));
+        }
+        for (i, &(_, _, top)) in columns.iter().enumerate().rev() {
+            points.push(GridPoint::new(xs[i + 1], top));
+            points.push(GridPoint::new(xs[i], top));
+        }
+        points
+    }
+
+    /// Columns whose y ranges overlap their neighbours'.
+    fn columns() -> impl Strategy<Value = Vec<(i32, i32, i32)>> {
+        prop::collection::vec((1..4i32, 0..4i32, 1..5i32), 1..7).prop_map(|raw| {
+            let mut out: Vec<(i32, i32, i32)> = Vec::new();
+            for (w, b, h) in raw {
+                let (bottom, top) = match out.last() {
+                    // Start below the last top and end above the last
+                    // bottom: the two columns share a wall.
+                    Some(&(_, pb, pt)) => {
+                        let bottom = (pb - 2 + b).min(pt - 1);
+                        (bottom, (bottom + h).max(pb + 1))
+                    }
+                    None => (b, b + h),
+                };
+                out.push((w, bottom, top));
+            }
+            out
+        })
+    }
+
+    fn shape(columns: &[(i32, i32, i32)], length: u32, corner: u32, t: usize) -> Option<Shape> {
+        let doors = DoorRule::Overlap {
+            length,
+            corner_distance: corner,
+        };
+        let all: Vec<Transform> = Transform::all(true).collect();
+        let tpl = RoomTemplate::new("t", &outline(columns), doors, all.clone()).ok()?;
+        Some(Shape::new(0, &tpl, all[t % 8]))
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(600))]
+
+        /// Door spaces: every door line of the moving shape, and each one
+        /// alone (a corridor's door).
+        #[test]
+        fn door_spaces_of_the_sweep_are_the_plain_ones(
+            a in columns(),
+            b in columns(),
+            length in 1..3u32,
+            corner in 0..2u32,
+            ta in 0..8usize,
+            tb in 0..8usize,
+        ) {
+            let (Some(fixed), Some(moving)) =
+                (shape(&a, length, corner, ta), shape(&b, length, corner, tb))
+            else {
+                return Ok(());
+            };
+            for door in std::iter::once(None).chain((0..moving.doors.len()).map(Some)) {
+                let lines = meeting_lines(&fixed, &moving, door);
+                prop_assert_eq!(
+                    door_space_sweep(&fixed, &moving, &lines),
+                    door_space_plain(&fixed, &moving, &lines)
+                );
+            }
+        }
+
+        /// Corridor spaces' last step: the free runs of every row of some
+        /// boxes (areas, rows, columns, points) near the fixed shape.
+        #[test]
+        fn free_rows_of_the_sweep_are_the_plain_ones(
+            a in columns(),
+            b in columns(),
+            ta in 0..8usize,
+            tb in 0..8usize,
+            boxes in prop::collection::vec((-12..12i32, -12..12i32, 0..8i32, 0..8i32), 0..6),
+        ) {
+            let (Some(fixed), Some(moving)) = (shape(&a, 1, 0, ta), shape(&b, 1, 0, tb)) else {
+                return Ok(());
+            };
+            let boxes: Vec<PointBox> = boxes
+                .into_iter()
+                .map(|(x0, y0, w, h)| PointBox { x0, y0, x1: x0 + w, y1: y0 + h })
+                .collect();
+            prop_assert_eq!(
+                without_overlap_sweep(&fixed, &moving, &boxes),
+                without_overlap_plain(&fixed, &moving, &boxes)
+            );
+        }
+    }
+
+    #[test]
+    fn the_columns_make_valid_outlines_with_notches() {
+        // One case by hand: a column, one reaching lower, one higher.
+        let cols = [(2, 0, 3), (1, -2, 1), (2, 0, 5)];
+        let tpl = RoomTemplate::new(
+            "t",
+            &outline(&cols),
+            DoorRule::Overlap {
+                length: 1,
+                corner_distance: 0,
+            },
+            vec![],
+        )
+        .unwrap();
+        assert_eq!(tpl.outline.area(), 6 + 3 + 10);
+        assert_eq!(tpl.outline.points().len(), 12);
     }
 }

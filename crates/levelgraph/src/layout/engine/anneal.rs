@@ -225,7 +225,7 @@ impl Run<'_, '_> {
         let spaces: Vec<ConfigSpace> = prep.neighbours[r]
             .iter()
             .filter(|&&(w, _)| layout.shape[w] != NONE && w != r)
-            .map(|&(w, _)| prep.space(layout.shape[w], s).shifted(layout.pos[w]))
+            .map(|&(w, _)| self.space_at(layout.shape[w], layout.pos[w], s))
             .filter(|sp| !sp.is_empty())
             .collect();
         if spaces.is_empty() {
@@ -258,7 +258,7 @@ impl Run<'_, '_> {
         }
         let all = spaces[1..]
             .iter()
-            .fold(spaces[0].clone(), |acc, s| acc.intersect(s));
+            .fold(spaces[0].clone(), |acc, s| self.intersect(&acc, s));
         if !all.is_empty() || k > 6 {
             if all.is_empty() {
                 return spaces[self.rng.below(k)].clone();
@@ -276,7 +276,7 @@ impl Run<'_, '_> {
                     if mask & (1 << i) != 0 {
                         acc = Some(match acc {
                             None => s.clone(),
-                            Some(a) => a.intersect(s),
+                            Some(a) => self.intersect(&a, s),
                         });
                     }
                 }

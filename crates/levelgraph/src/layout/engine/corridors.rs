@@ -39,20 +39,25 @@ impl Run<'_, '_> {
         for (ci, &c) in prep.corridor_shapes.iter().enumerate() {
             let cshape = &prep.shapes[c as usize];
             for i in 0..cshape.doors.len() {
-                let near = prep.corridor_doors.near(sa as usize, ci, i).shifted(pa);
+                let near = prep.corridor_doors.near(sa as usize, ci, i);
+                self.charge(near.boxes.len() as u64);
+                let near = near.shifted(pa);
                 for j in 0..cshape.doors.len() {
                     if j == i {
                         continue;
                     }
                     // b relative to the corridor by its door j; corridor
                     // positions are then pb − that.
-                    let far = prep
-                        .corridor_doors
-                        .far(ci, j, sb as usize)
-                        .negated()
-                        .shifted(pb);
-                    let both = near.intersect(&far);
+                    let far = prep.corridor_doors.far(ci, j, sb as usize);
+                    self.charge(far.boxes.len() as u64);
+                    let far = far.negated().shifted(pb);
+                    let both = self.intersect(&near, &far);
                     for q in 0..both.weight() {
+                        // Positions are not iterations: the work budget
+                        // bounds this loop.
+                        if self.out_of_work() {
+                            return None;
+                        }
                         let p = both.nth(q);
                         if self.corridor_fits(layout, cshape, p) {
                             return Some((c, p));
@@ -64,11 +69,17 @@ impl Run<'_, '_> {
         None
     }
 
+    /// Whether corridor shape `cshape` at `p` overlaps no placed room or
+    /// corridor.
     pub(super) fn corridor_fits(&self, layout: &Partial, cshape: &Shape, p: GridPoint) -> bool {
         let prep = self.prep;
+        let free_of = |other: &Shape, at: GridPoint| {
+            self.charge(cshape.rects.len() as u64 * other.rects.len() as u64);
+            cshape.overlap(p, other, at) == 0
+        };
         for w in 0..layout.shape.len() {
             let sw = layout.shape[w];
-            if sw != NONE && cshape.overlap(p, &prep.shapes[sw as usize], layout.pos[w]) > 0 {
+            if sw != NONE && !free_of(&prep.shapes[sw as usize], layout.pos[w]) {
                 return false;
             }
         }
@@ -76,6 +87,6 @@ impl Run<'_, '_> {
             .corridor
             .iter()
             .flatten()
-            .all(|&(cs, cp)| cshape.overlap(p, &prep.shapes[cs as usize], cp) == 0)
+            .all(|&(cs, cp)| free_of(&prep.shapes[cs as usize], cp))
     }
 }

@@ -93,6 +93,7 @@ impl Run<'_, '_> {
         let (shape, other_shape) = (&prep.shapes[sr as usize], &prep.shapes[sw as usize]);
         let min = prep.min_distance;
         let joined = prep.joined(r, w);
+        let rect_pairs = shape.rects.len() as u64 * other_shape.rects.len() as u64;
         let overlap = shape.overlap(pr, other_shape, pw);
         let mut t = Terms {
             area: overlap,
@@ -104,6 +105,10 @@ impl Run<'_, '_> {
             // forbids it.
             t.area += prep.side * prep.side;
         }
+        // A unit per pair of rectangles; the membership test of joined
+        // rooms' space beside it looks at fewer boxes than the shapes
+        // have pairs of door lines, and is not counted.
+        self.charge(rect_pairs);
         if joined {
             if !prep.space(sw, sr).contains(pr - pw) {
                 let c1 = shape.centre2 + pr + pr;
@@ -114,6 +119,7 @@ impl Run<'_, '_> {
                 t.distance4 = dx * dx + dy * dy + 4;
             }
         } else if min > 0 && overlap == 0 {
+            self.charge(rect_pairs);
             let gap = shape.gap(pr, other_shape, pw);
             if gap < min {
                 t.area += i64::from(min - gap) * prep.side;
@@ -132,7 +138,9 @@ impl Run<'_, '_> {
             let Some((cs, cp)) = *c else { continue };
             let [a, b] = prep.problem.edges[k];
             if a != r && b != r {
-                t.area += shape.overlap(layout.pos[r], &prep.shapes[cs as usize], cp);
+                let corridor = &prep.shapes[cs as usize];
+                self.charge(shape.rects.len() as u64 * corridor.rects.len() as u64);
+                t.area += shape.overlap(layout.pos[r], corridor, cp);
             }
         }
         t

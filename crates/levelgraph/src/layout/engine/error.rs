@@ -17,6 +17,23 @@ pub enum LayoutError {
     /// (…)`).
     #[error("{0}: rooms that touch can only make planar graphs")]
     NotPlanar(PlanarityError),
+    /// The work budget ([`LayoutSettings::max_work`](super::LayoutSettings::max_work))
+    /// ran out while the configuration spaces of the shape pairs were
+    /// built, before any search: the templates are too many or too large
+    /// for it, whatever the seed.
+    #[error(
+        "no layout within {limit}: the configuration spaces of {shapes} shapes need more work than that (the largest template, `{largest}`, has {corners} corners); fewer or smaller templates need less"
+    )]
+    Preparation {
+        /// The budget, [`LimitKind::MaxWork`].
+        limit: LimitKind,
+        /// Distinct shapes (template × transform), rooms' and corridors'.
+        shapes: usize,
+        /// The name of the template with the most corners.
+        largest: String,
+        /// Its corners.
+        corners: usize,
+    },
     /// A limit stopped the search.
     #[error(
         "no layout within {limit}: {iterations} iterations, {backtracks} backtracks, {restarts} restarts; chain {chain} of {chains} ({}) failed most often ({failures} times){}",
@@ -40,6 +57,10 @@ pub enum LayoutError {
         chain_rooms: Vec<String>,
         /// How often it failed.
         failures: u64,
+        /// Work units done (see
+        /// [`LayoutSettings::max_work`](super::LayoutSettings::max_work));
+        /// not shown.
+        work: u64,
         /// Hints for the user, in order (each shown on its own line).
         hints: Vec<Hint>,
     },
@@ -136,6 +157,9 @@ pub enum LimitKind {
     /// [`LayoutSettings::time_limit`](super::LayoutSettings::time_limit),
     /// with its value; shown as `time_limit S s` (seconds, three decimals).
     TimeLimit(Duration),
+    /// [`LayoutSettings::max_work`](super::LayoutSettings::max_work), with
+    /// its value; shown as `max_work N`.
+    MaxWork(u64),
     /// No limit was recorded (a run stops only at one); shown as
     /// `its limits`.
     Unnamed,
@@ -146,6 +170,7 @@ impl fmt::Display for LimitKind {
         match self {
             LimitKind::MaxIterations(n) => write!(f, "max_iterations {n}"),
             LimitKind::TimeLimit(limit) => write!(f, "time_limit {:.3} s", limit.as_secs_f64()),
+            LimitKind::MaxWork(n) => write!(f, "max_work {n}"),
             LimitKind::Unnamed => f.write_str("its limits"),
         }
     }

@@ -50,6 +50,7 @@ impl Run<'_, '_> {
             chains: prep.chains.len(),
             chain_rooms: names,
             failures,
+            work: self.work.get(),
             hints,
         }
     }

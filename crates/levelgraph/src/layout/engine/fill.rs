@@ -9,8 +9,8 @@ use super::run::{Partial, Run, NONE};
 use crate::layout::config_space::{ConfigSpace, PointBox};
 use crate::layout::polygon::{GridPoint, Rect};
 
-/// A limit ([`LayoutSettings::max_iterations`](super::LayoutSettings::max_iterations), [`LayoutSettings::time_limit`](super::LayoutSettings::time_limit))
-/// stopped the run.
+/// A limit ([`LayoutSettings::max_iterations`](super::LayoutSettings::max_iterations), [`LayoutSettings::time_limit`](super::LayoutSettings::time_limit),
+/// [`LayoutSettings::max_work`](super::LayoutSettings::max_work)) stopped the run.
 pub(super) struct Stopped;
 
 /// The smallest box holding `a` and the box `b` moved by `p`.

@@ -48,7 +48,8 @@ pub use settings::{LayoutSettings, LayoutStats};
 
 use super::{Layout, LayoutProblem};
 
-/// Lays out `problem` with `seed`: [`Prepared::new`] then [`Prepared::run`].
+/// Lays out `problem` with `seed`: [`Prepared::within`] then
+/// [`Prepared::run`], one work budget over both.
 ///
 /// # Errors
 /// As those two.
@@ -57,7 +58,7 @@ pub fn layout(
     seed: u64,
     settings: &LayoutSettings,
 ) -> Result<(Layout, LayoutStats), LayoutError> {
-    Prepared::new(problem)?.run(seed, settings)
+    Prepared::within(problem, settings)?.run(seed, settings)
 }
 
 #[cfg(test)]

@@ -96,10 +96,10 @@ impl Run<'_, '_> {
             let (base, _) = cache.rooms[at].1[k].as_ref()?.as_ref()?;
             for &w in &fresh {
                 if prep.joined(r, w) {
-                    let sp = prep.space(layout.shape[w], s).shifted(layout.pos[w]);
+                    let sp = self.space_at(layout.shape[w], layout.pos[w], s);
                     space = Some(match space {
-                        None => base.intersect(&sp),
-                        Some(acc) => acc.intersect(&sp),
+                        None => self.intersect(base, &sp),
+                        Some(acc) => self.intersect(&acc, &sp),
                     });
                 }
             }
@@ -109,7 +109,7 @@ impl Run<'_, '_> {
         }
         let mut space = space?;
         if let Some(near_next) = self.reach_of_next(layout, order, i, s) {
-            space = space.intersect(&near_next);
+            space = self.intersect(&space, &near_next);
         }
         if space.is_empty() {
             return None;
@@ -139,15 +139,15 @@ impl Run<'_, '_> {
             if layout.shape[w] == NONE || w == r {
                 continue;
             }
-            let sp = prep.space(layout.shape[w], s).shifted(layout.pos[w]);
+            let sp = self.space_at(layout.shape[w], layout.pos[w], s);
             space = Some(match space {
                 None => sp,
-                Some(acc) => acc.intersect(&sp),
+                Some(acc) => self.intersect(&acc, &sp),
             });
         }
         let mut space = space?;
         if let Some(near_next) = self.reach_of_next(layout, pair, 0, s) {
-            space = space.intersect(&near_next);
+            space = self.intersect(&space, &near_next);
         }
         self.cut_free(layout, r, s, space, None)
     }
@@ -206,7 +206,8 @@ impl Run<'_, '_> {
             .iter()
             .map(|&x| (&prep.shapes[layout.shape[x] as usize], layout.pos[x]))
             .collect();
-        let (space, cuts) = space.without_overlaps(shape, &blocking);
+        let (space, cuts, compared) = space.without_overlaps(shape, &blocking);
+        self.charge(compared);
         for _ in 0..cuts {
             if !self.tick() {
                 return None;

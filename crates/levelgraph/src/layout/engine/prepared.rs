@@ -4,11 +4,13 @@
 //! chains in the order the run adds them.
 
 use super::detours::{enclosed_detours_later, nested_detours, pendant_rooms};
-use super::error::ProblemError;
+use super::error::{LimitKind, ProblemError};
 use super::run::{Partial, Run, NONE};
 use super::{LayoutError, LayoutSettings, LayoutStats};
 use crate::layout::chains::decompose;
-use crate::layout::config_space::{corridor_spaces, door_space, ConfigSpace, CorridorDoors};
+use crate::layout::config_space::{
+    corridor_spaces, door_space_within, ConfigSpace, CorridorDoors, OutOfWork, Work,
+};
 use crate::layout::planarity::{planar_embedding, Embedding};
 use crate::layout::template::{RepeatMode, Shape};
 use crate::layout::{Layout, LayoutProblem};
@@ -55,17 +57,37 @@ pub struct Prepared<'p> {
     /// The side of a square of area ω, rounded up: the closeness penalty
     /// per unit of missing distance.
     pub(super) side: i64,
+    /// The work units building the configuration spaces took (see
+    /// [`LayoutSettings::max_work`]); each run starts its count there.
+    pub(super) work: u64,
 }
 
 impl<'p> Prepared<'p> {
     /// Validates the problem, builds shapes, configuration spaces and
-    /// chains.
+    /// chains, within the default work budget
+    /// ([`LayoutSettings::DEFAULT_MAX_WORK`]).
+    ///
+    /// # Errors
+    /// As [`Prepared::within`].
+    pub fn new(problem: &'p LayoutProblem) -> Result<Self, LayoutError> {
+        Self::within(problem, &LayoutSettings::default())
+    }
+
+    /// Validates the problem, builds shapes, configuration spaces and
+    /// chains, within `settings`' work budget
+    /// ([`LayoutSettings::max_work`]; the other settings are the run's).
+    /// A run of the result counts the work done here against the budget
+    /// too.
     ///
     /// # Errors
     /// [`LayoutError::Problem`] for an empty or inconsistent problem, a
     /// disconnected graph or room pairs that can never meet;
-    /// [`LayoutError::NotPlanar`].
-    pub fn new(problem: &'p LayoutProblem) -> Result<Self, LayoutError> {
+    /// [`LayoutError::Preparation`] when the configuration spaces need
+    /// more work than the budget allows; [`LayoutError::NotPlanar`].
+    pub fn within(
+        problem: &'p LayoutProblem,
+        settings: &LayoutSettings,
+    ) -> Result<Self, LayoutError> {
         let neighbours = checked_graph(problem).map_err(LayoutError::Problem)?;
         let n = problem.rooms.len();
         let (shapes, of_template) = distinct_shapes(problem);
@@ -88,7 +110,10 @@ impl<'p> Prepared<'p> {
         if problem.corridors.is_some() && corridor_shapes.is_empty() {
             return Err(LayoutError::Problem(ProblemError::NoCorridorTemplate));
         }
-        let (space, corridor_doors) = pair_spaces(problem, &shapes, &room_shapes, &corridor_shapes);
+        let mut work = Work::budget(settings.max_work);
+        let (space, corridor_doors) =
+            pair_spaces(problem, &shapes, &room_shapes, &corridor_shapes, &mut work)
+                .map_err(|OutOfWork| out_of_work(problem, shapes.len(), settings.max_work))?;
         check_rooms_meet(problem, &room_shapes, &space, shapes.len())
             .map_err(LayoutError::Problem)?;
         repeat_feasible(problem).map_err(LayoutError::Problem)?;
@@ -138,6 +163,7 @@ impl<'p> Prepared<'p> {
             omega,
             min_distance: i32::try_from(problem.min_distance).unwrap_or(i32::MAX / 4),
             side: omega.sqrt().ceil() as i64,
+            work: work.spent,
         })
     }
 
@@ -229,11 +255,14 @@ fn distinct_shapes(problem: &LayoutProblem) -> (Vec<Shape>, Vec<Vec<u32>>) {
     for (i, tpl) in problem.templates.iter().enumerate() {
         for &tr in &tpl.transforms {
             let s = Shape::new(i, tpl, tr);
-            let same = shapes
-                .iter()
-                .position(|o| o.template == i && o.outline == s.outline && o.doors == s.doors);
+            // Only the template's own shapes can be the same (and they are
+            // in index order): not a scan of every shape per shape.
+            let same = of_template[i].iter().copied().find(|&k| {
+                let o = &shapes[k as usize];
+                o.outline == s.outline && o.doors == s.doors
+            });
             let k = match same {
-                Some(k) => k as u32,
+                Some(k) => k,
                 None => {
                     shapes.push(s);
                     (shapes.len() - 1) as u32
@@ -249,13 +278,15 @@ fn distinct_shapes(problem: &LayoutProblem) -> (Vec<Shape>, Vec<Vec<u32>>) {
 
 /// The configuration spaces of every pair of room shapes (`space[f * s +
 /// m]`, s shapes; empty for a shape no room uses), door to door or, with
-/// corridors, through one (then with the corridors' door spaces).
+/// corridors, through one (then with the corridors' door spaces); each
+/// charged to `work` before it is built.
 fn pair_spaces(
     problem: &LayoutProblem,
     shapes: &[Shape],
     room_shapes: &[Vec<u32>],
     corridor_shapes: &[u32],
-) -> (Vec<ConfigSpace>, CorridorDoors) {
+    work: &mut Work,
+) -> Result<(Vec<ConfigSpace>, CorridorDoors), OutOfWork> {
     let s = shapes.len();
     let mut in_rooms = vec![false; s];
     for list in room_shapes {
@@ -268,7 +299,7 @@ fn pair_spaces(
             .iter()
             .map(|&k| shapes[k as usize].clone())
             .collect();
-        return corridor_spaces(shapes, &in_rooms, &corridors);
+        return corridor_spaces(shapes, &in_rooms, &corridors, work);
     }
     let mut space = vec![ConfigSpace::default(); s * s];
     for f in 0..s {
@@ -280,11 +311,28 @@ fn pair_spaces(
                 // The pair the other way round, already computed.
                 space[m * s + f].negated()
             } else {
-                door_space(&shapes[f], &shapes[m], None)
+                door_space_within(&shapes[f], &shapes[m], None, work)?
             };
         }
     }
-    (space, CorridorDoors::default())
+    Ok((space, CorridorDoors::default()))
+}
+
+/// [`LayoutError::Preparation`] for `problem`, whose `shapes` shapes'
+/// spaces needed more than `max_work` units.
+fn out_of_work(problem: &LayoutProblem, shapes: usize, max_work: u64) -> LayoutError {
+    // The first template with the most corners (`max_by_key` keeps the last).
+    let largest = problem
+        .templates
+        .iter()
+        .rev()
+        .max_by_key(|t| t.outline.points().len());
+    LayoutError::Preparation {
+        limit: LimitKind::MaxWork(max_work),
+        shapes,
+        largest: largest.map_or_else(String::new, |t| t.name.clone()),
+        corners: largest.map_or(0, |t| t.outline.points().len()),
+    }
 }
 
 /// Refuses the first edge whose rooms have no pair of shapes with a

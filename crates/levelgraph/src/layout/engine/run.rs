@@ -3,9 +3,11 @@
 
 use super::error::LimitKind;
 use super::{LayoutError, LayoutSettings, LayoutStats, Prepared};
+use crate::layout::config_space::ConfigSpace;
 use crate::layout::polygon::GridPoint;
 use crate::layout::Layout;
 use crate::rng::Rng;
+use std::cell::Cell;
 use std::time::Instant;
 
 /// The shape of a room not placed yet ([`Partial::shape`]).
@@ -39,6 +41,10 @@ pub(super) struct Run<'a, 'p> {
     /// The iteration count at which the current wrapping fill stops
     /// (`u64::MAX`: none).
     pub(super) fill_cap: u64,
+    /// Work units so far, the preparation's included (see
+    /// [`LayoutSettings::max_work`]); a `Cell` because the energy terms,
+    /// which do most of the work, are computed through shared references.
+    pub(super) work: Cell<u64>,
 }
 
 impl<'a, 'p> Run<'a, 'p> {
@@ -56,6 +62,7 @@ impl<'a, 'p> Run<'a, 'p> {
             started: Instant::now(),
             stopped: None,
             fill_cap: u64::MAX,
+            work: Cell::new(prep.work),
         }
     }
 
@@ -109,6 +116,7 @@ impl<'a, 'p> Run<'a, 'p> {
                     restarts: self.restarts,
                     chains: self.prep.chains.len(),
                     shapes: self.prep.shapes.len(),
+                    work: self.work.get(),
                 };
                 return Ok((self.finish(&best), stats));
             }
@@ -119,9 +127,15 @@ impl<'a, 'p> Run<'a, 'p> {
         Err(self.failure())
     }
 
-    /// Counts one iteration; false when a limit says stop.
+    /// Counts one iteration; false when a limit says stop. The work budget
+    /// is asked first: work done beyond it stops the run before another
+    /// iteration.
     pub(super) fn tick(&mut self) -> bool {
         if self.stopped.is_some() {
+            return false;
+        }
+        if self.out_of_work() {
+            self.stopped = Some(LimitKind::MaxWork(self.settings.max_work));
             return false;
         }
         self.iterations += 1;
@@ -136,6 +150,37 @@ impl<'a, 'p> Run<'a, 'p> {
             }
         }
         true
+    }
+
+    /// Counts `units` of work (see [`LayoutSettings::max_work`]); the next
+    /// [`Run::tick`] stops the run once they are beyond the budget.
+    #[inline]
+    pub(super) fn charge(&self, units: u64) {
+        self.work.set(self.work.get().saturating_add(units));
+    }
+
+    /// Whether the work so far is beyond [`LayoutSettings::max_work`]:
+    /// then loops that do not tick stop too.
+    #[inline]
+    pub(super) fn out_of_work(&self) -> bool {
+        self.work.get() > self.settings.max_work
+    }
+
+    /// The configuration space of `fixed` at `at` for `moving` (see
+    /// [`Prepared::space`]), as a copy moved there: a unit per box.
+    #[inline]
+    pub(super) fn space_at(&self, fixed: u32, at: GridPoint, moving: u32) -> ConfigSpace {
+        let space = self.prep.space(fixed, moving);
+        self.charge(space.boxes.len() as u64);
+        space.shifted(at)
+    }
+
+    /// `a ∩ b`, a unit per pair of boxes compared.
+    #[inline]
+    pub(super) fn intersect(&self, a: &ConfigSpace, b: &ConfigSpace) -> ConfigSpace {
+        let (both, compared) = a.intersect_counted(b);
+        self.charge(compared);
+        both
     }
 
     /// [`Run::tick`] for a candidate of an exact fill, which also stops

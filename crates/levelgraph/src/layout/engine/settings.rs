@@ -14,8 +14,28 @@ pub struct LayoutSettings {
     /// Wall-clock limit of [`Prepared::run`](super::Prepared::run), if any (breaks determinism
     /// only when it stops a run). Checked every 1,024 iterations, so a run
     /// can overshoot it by that many; building the configuration spaces
-    /// ([`Prepared::new`](super::Prepared::new)) is not covered.
+    /// ([`Prepared::new`](super::Prepared::new)) is not covered: the work
+    /// budget, [`LayoutSettings::max_work`], is.
     pub time_limit: Option<Duration>,
+    /// Most work units over the whole layout, building the configuration
+    /// spaces ([`Prepared::within`](super::Prepared::within)) and the run
+    /// together: a deterministic bound on its time, whatever the size of
+    /// its rooms and templates, where `max_iterations` bounds only the
+    /// count of steps, each of which costs more the more rooms and corners
+    /// there are. A unit is one pair of rectangles of two shapes compared
+    /// (shapes are cut into rectangles, about half as many as their
+    /// corners) or one box of a configuration space looked at (copied,
+    /// intersected, cut, or a row of a corridor space), and a step of the
+    /// plane sweep that builds the spaces of large shapes is four: about a
+    /// nanosecond each where rooms are large, up to 15 ns where the rest
+    /// of an iteration, not counted, outweighs them (EPYC, BENCHMARKS.md).
+    /// Building stops before a pair's space whose units would go beyond it
+    /// ([`LayoutError::Preparation`](super::LayoutError::Preparation));
+    /// the run stops at the next iteration after its units go beyond it
+    /// ([`LimitKind::MaxWork`](super::LimitKind::MaxWork)). Default
+    /// [`LayoutSettings::DEFAULT_MAX_WORK`]; the largest layouts of the
+    /// tests and benchmarks use far less (BENCHMARKS.md).
+    pub max_work: u64,
     /// Annealing cycles per chain (the temperature falls each cycle).
     pub cycles: u32,
     /// Trials per cycle.
@@ -107,11 +127,22 @@ pub struct LayoutSettings {
     pub compact_detours: bool,
 }
 
+impl LayoutSettings {
+    /// The default [`LayoutSettings::max_work`]: 10¹⁰ units, what a failed
+    /// run on a 400-room level of `examples/dungeon-rooms.lg` does in about
+    /// 20,000,000 iterations (4.4 · 10⁸ in the default 1,000,000;
+    /// BENCHMARKS.md), so that the iterations stop runs of small rooms
+    /// first: 10 s of work on large rooms (four 302-corner staircases),
+    /// about two minutes on small ones, on the EPYC of BENCHMARKS.md.
+    pub const DEFAULT_MAX_WORK: u64 = 10_000_000_000;
+}
+
 impl Default for LayoutSettings {
     fn default() -> Self {
         Self {
             max_iterations: 1_000_000,
             time_limit: None,
+            max_work: Self::DEFAULT_MAX_WORK,
             cycles: 50,
             trials_per_cycle: 25,
             layouts_per_chain: 4,
@@ -140,4 +171,7 @@ pub struct LayoutStats {
     pub chains: usize,
     /// Distinct shapes (template × transform) in play.
     pub shapes: usize,
+    /// Work units done, building the configuration spaces included (see
+    /// [`LayoutSettings::max_work`]).
+    pub work: u64,
 }
