@@ -25,6 +25,62 @@ use crate::settings::SpringShape;
 /// rotation from a reflection, and is not checked.
 const FLAT: f64 = 0.25;
 
+/// The work, in vertex–spring pairs per force step summed over the steps,
+/// that one relaxation of a rule's drawing may do: the 3,000 steps of
+/// [`rule_params`] for a rule of up to 64 vertices and 128 springs (every
+/// rule of the examples), fewer for larger ones, none for a rule of
+/// thousands (its start positions are its drawing). A step of the forces
+/// costs about vertices × springs here, as every part of a small drawing
+/// is within reach of every other: a start rule of a 1,000-room star took
+/// seconds per step and minutes in all, of 100,000 rooms days.
+const RELAX_WORK: u64 = 3_000 * 64 * 128;
+
+/// The work all the rule drawings of one grammar may do together: twenty
+/// relaxations of [`RELAX_WORK`]. Rules drawn after it is spent keep their
+/// start positions (drawings are made in rule order, so a rule's drawing
+/// depends only on the rules before it).
+const GRAMMAR_DRAWING_WORK: u64 = 20 * RELAX_WORK;
+
+/// What is left of [`GRAMMAR_DRAWING_WORK`] while a grammar's rules are
+/// drawn.
+struct Budget {
+    left: u64,
+}
+
+impl Budget {
+    /// Relaxes `pos` like [`relax`] with [`rule_params`], for as many
+    /// steps as the work of one relaxation and what is left of the
+    /// grammar's allow, and charges the steps made. Whether it could
+    /// afford a step.
+    fn relax(
+        &mut self,
+        pos: &mut [Point],
+        active: &[usize],
+        springs: &[Spring],
+        shape: SpringShape,
+    ) -> bool {
+        let per_step = (pos.len() as u64).max(1) * (springs.len() as u64).max(1);
+        let mut params = rule_params(shape);
+        let affordable = RELAX_WORK.min(self.left) / per_step;
+        params.max_steps = params
+            .max_steps
+            .min(affordable.min(u64::from(u32::MAX)) as u32);
+        if params.max_steps == 0 {
+            return false;
+        }
+        let outcome = relax(
+            pos,
+            &vec![0.0; pos.len()],
+            active,
+            springs,
+            &params,
+            &mut RelaxScratch::default(),
+        );
+        self.left -= u64::from(outcome.steps) * per_step;
+        true
+    }
+}
+
 /// The drawing of one rule.
 #[derive(Clone, Debug)]
 pub(crate) struct RuleDrawing {
@@ -46,22 +102,25 @@ pub(crate) struct RuleDrawing {
 impl RuleDrawing {
     /// The drawings of a grammar's rules, in order.
     pub(crate) fn for_rules(rules: &[CompiledRule]) -> Vec<Self> {
+        let mut budget = Budget {
+            left: GRAMMAR_DRAWING_WORK,
+        };
         rules
             .iter()
             .enumerate()
-            .map(|(i, r)| Self::new(r, i))
+            .map(|(i, r)| Self::new(r, i, &mut budget))
             .collect()
     }
 
     /// The default drawing of `rule`, the `index`-th rule of its grammar.
     /// Made with the sigmoid spring whatever the derivation uses: a rule's
     /// drawing is part of the grammar, not of a derivation's tuning.
-    fn new(rule: &CompiledRule, index: usize) -> Self {
+    fn new(rule: &CompiledRule, index: usize, budget: &mut Budget) -> Self {
         let shape = SpringShape::Sigmoid;
         let at = |o: &[i32; 2]| [f64::from(o[0]), f64::from(o[1])];
         let pattern = match &rule.drawing {
             Some((offsets, _)) => offsets.iter().map(at).collect(),
-            None => draw_pattern(&rule.pattern, index, shape),
+            None => draw_pattern(&rule.pattern, index, shape, budget),
         };
         let basis = rule
             .pattern
@@ -76,7 +135,7 @@ impl RuleDrawing {
             None => rule
                 .alternatives
                 .iter()
-                .map(|alt| draw_fresh(&rule.pattern, &pattern, alt, shape))
+                .map(|alt| draw_fresh(&rule.pattern, &pattern, alt, shape, budget))
                 .collect(),
         };
         let centre = centroid(pattern.iter().copied()).unwrap_or([0.0, 0.0]);
@@ -207,7 +266,12 @@ fn rule_params(shape: SpringShape) -> RelaxParams {
     }
 }
 
-fn draw_pattern(pattern: &Pattern, index: usize, shape: SpringShape) -> Vec<Point> {
+fn draw_pattern(
+    pattern: &Pattern,
+    index: usize,
+    shape: SpringShape,
+    budget: &mut Budget,
+) -> Vec<Point> {
     let n = pattern.vertices().len();
     if n <= 1 {
         return vec![[0.0, 0.0]; n];
@@ -226,14 +290,7 @@ fn draw_pattern(pattern: &Pattern, index: usize, shape: SpringShape) -> Vec<Poin
         })
         .collect();
     let all: Vec<usize> = (0..n).collect();
-    relax(
-        &mut pos,
-        &vec![0.0; n],
-        &all,
-        &springs,
-        &rule_params(shape),
-        &mut RelaxScratch::default(),
-    );
+    budget.relax(&mut pos, &all, &springs, shape);
     pos
 }
 
@@ -271,6 +328,7 @@ fn draw_fresh(
     at: &[Point],
     alt: &CompiledAlternative,
     shape: SpringShape,
+    budget: &mut Budget,
 ) -> Vec<Point> {
     let np = at.len();
     let nf = alt.fresh.len();
@@ -281,12 +339,22 @@ fn draw_fresh(
         End::Kept(i) => i,
         End::Fresh(j) => np + j,
     };
-    let kept = |i: usize| i >= np || !alt.deleted.contains(&i);
+    // As flags: a large pattern's edges each looked up in a list was
+    // quadratic.
+    let mut deleted = vec![false; np];
+    for &i in &alt.deleted {
+        deleted[i] = true;
+    }
+    let mut removed = vec![false; pattern.edges().len()];
+    for &j in &alt.removed_edges {
+        removed[j] = true;
+    }
+    let kept = |i: usize| i >= np || !deleted[i];
     let mut springs: Vec<Spring> = pattern
         .edges()
         .iter()
         .enumerate()
-        .filter(|(j, e)| !alt.removed_edges.contains(j) && kept(e.source) && kept(e.target))
+        .filter(|&(j, e)| !removed[j] && kept(e.source) && kept(e.target))
         .map(|(_, e)| (e.source, e.target, e.cosmetic, 1.0))
         .chain(alt.added_edges.iter().map(|e| {
             (
@@ -337,15 +405,12 @@ fn draw_fresh(
             }
         }
         let fresh: Vec<usize> = (np..np + nf).collect();
-        relax(
-            &mut pos,
-            &vec![0.0; np + nf],
-            &fresh,
-            &springs,
-            &rule_params(shape),
-            &mut RelaxScratch::default(),
-        );
-        if crossings(&pos, &springs, &vec![true; pos.len()], &mut Vec::new()) == 0 {
+        // A drawing the budget cannot relax is kept as it starts, its
+        // crossings not counted: that count (over every pair of corridors)
+        // would cost what the budget saved.
+        if !budget.relax(&mut pos, &fresh, &springs, shape)
+            || crossings(&pos, &springs, &vec![true; pos.len()], &mut Vec::new()) == 0
+        {
             break;
         }
     }
@@ -364,21 +429,20 @@ fn fresh_start(
 ) -> Vec<Point> {
     let np = at.len();
     let mut pos: Vec<Point> = at.to_vec();
+    // Each vertex's neighbours in spring order (a scan of every spring for
+    // each new vertex was quadratic in a large rule).
+    let mut around: Vec<Vec<usize>> = vec![Vec::new(); np + nf];
+    for s in springs {
+        around[s.a].push(s.b);
+        around[s.b].push(s.a);
+    }
     for j in 0..nf {
         let me = np + j;
         let neighbours = |placed: &[Point], kept_only: bool| {
-            springs
+            around[me]
                 .iter()
-                .filter_map(|s| {
-                    let other = if s.a == me {
-                        s.b
-                    } else if s.b == me {
-                        s.a
-                    } else {
-                        return None;
-                    };
-                    (other < np || (!kept_only && other < me)).then(|| placed[other])
-                })
+                .filter(|&&other| other < np || (!kept_only && other < me))
+                .map(|&other| placed[other])
                 .collect::<Vec<Point>>()
         };
         // Between its kept neighbours; without any, beside the new ones

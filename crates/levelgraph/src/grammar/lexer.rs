@@ -14,6 +14,11 @@
 
 use crate::diagnostic::{strip_bom, Diagnostic, Span};
 
+/// The most tokens a grammar text may have (a million: the examples have a
+/// few thousand, a rule of 30,000 vertices about 180,000). Each takes 40
+/// bytes while the grammar is parsed.
+pub const MAX_TOKENS: usize = 1_000_000;
+
 /// One token with its span.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) struct Token<'src> {
@@ -121,7 +126,7 @@ pub(crate) fn tokenize(src: &str) -> Result<Vec<Token<'_>>, Diagnostic> {
     let bytes = src.as_bytes();
     // The examples have one token per 6 to 14 bytes: reserving for one per 6
     // makes one allocation instead of a series of doublings.
-    let mut out = Vec::with_capacity(src.len() / 6 + 1);
+    let mut out = Vec::with_capacity((src.len() / 6).min(MAX_TOKENS) + 1);
     // A UTF-8 byte-order mark (some Windows editors write one) is not part
     // of the text; spans stay offsets into `src` as given.
     let mut i = src.len() - strip_bom(src).len();
@@ -149,6 +154,16 @@ pub(crate) fn tokenize(src: &str) -> Result<Vec<Token<'_>>, Diagnostic> {
         if c == b'/' && at(i + 1) == b'/' {
             i = skip_line(src, i);
             continue;
+        }
+        // Every token is kept until the parser is done: without a cap, a
+        // file of `( ( ( …` within the 256 MiB the command line reads
+        // needed gigabytes before the parser saw its second token.
+        if out.len() == MAX_TOKENS {
+            return Err(Diagnostic::error(
+                format!("the grammar has more than {MAX_TOKENS} tokens (names, numbers, strings and symbols)"),
+                Span::new(i, i + src[i..].chars().next().map_or(1, char::len_utf8)),
+            )
+            .with_hint("a grammar is read whole: split it, or generate fewer or smaller rules"));
         }
         if is_ident_start(c) {
             i += 1;

@@ -12,9 +12,10 @@ mod model;
 mod parser;
 pub mod play;
 
-pub use compile::{compile, CompiledGrammar, MAX_PATTERN_VERTICES};
+pub use compile::{compile, CompiledGrammar, MAX_PATTERN_VERTICES, MAX_RULES, MAX_TAGS};
 pub(crate) use compile::{CompiledAlternative, CompiledRule, End, NewEdge};
 pub(crate) use drawing::RuleDrawing;
+pub use lexer::MAX_TOKENS;
 pub use model::{
     Alternative, Containment, DoorSpec, FillKind, FillSpec, Grammar, GroupDecl, Limits,
     PatternVertex, Recipe, ReplacementVertex, RoomsSpec, Rule, RuleEdge, SetSpec, SettingSpans,
@@ -23,6 +24,11 @@ pub use model::{
 pub use parser::parse;
 
 use crate::diagnostic::Diagnostic;
+
+/// The largest grammar text, or JSON form, [`load`] and [`load_json`] read:
+/// 16 MiB. The examples have 5 KB; a grammar is held whole while it is
+/// read, its JSON form as a model several times its size.
+pub const MAX_GRAMMAR_BYTES: usize = 16 << 20;
 
 /// The built-in default grammar (`examples/default.lg`): cycles, keys and locks.
 pub const DEFAULT_GRAMMAR: &str = include_str!("../../../../examples/default.lg");
@@ -48,8 +54,10 @@ fn summary(diagnostics: &[Diagnostic]) -> String {
 /// a `grammar "…"` header.
 ///
 /// # Errors
-/// A syntax error, or every name-resolution error, located by span.
+/// A syntax error, or every name-resolution error, located by span; text
+/// longer than [`MAX_GRAMMAR_BYTES`].
 pub fn load(src: &str, default_name: &str) -> Result<CompiledGrammar, GrammarError> {
+    too_large(src)?;
     let model = parse(src, default_name).map_err(|d| GrammarError {
         diagnostics: vec![d],
     })?;
@@ -61,8 +69,9 @@ pub fn load(src: &str, default_name: &str) -> Result<CompiledGrammar, GrammarErr
 /// # Errors
 /// A JSON syntax or shape error (located by line and column of the JSON
 /// text, given as a field location), or every name-resolution error,
-/// located by field path.
+/// located by field path; text longer than [`MAX_GRAMMAR_BYTES`].
 pub fn load_json(text: &str) -> Result<CompiledGrammar, GrammarError> {
+    too_large(text)?;
     let model = Grammar::from_json(text).map_err(|e| GrammarError {
         diagnostics: vec![Diagnostic::new(
             crate::diagnostic::Severity::Error,
@@ -71,6 +80,24 @@ pub fn load_json(text: &str) -> Result<CompiledGrammar, GrammarError> {
         )],
     })?;
     compile::compile_owned(model, None).map_err(|diagnostics| GrammarError { diagnostics })
+}
+
+/// Refuses text longer than [`MAX_GRAMMAR_BYTES`], before it is read.
+fn too_large(text: &str) -> Result<(), GrammarError> {
+    if text.len() <= MAX_GRAMMAR_BYTES {
+        return Ok(());
+    }
+    Err(GrammarError {
+        diagnostics: vec![Diagnostic::new(
+            crate::diagnostic::Severity::Error,
+            format!(
+                "the grammar is {} bytes long, more than the {} MiB a grammar may have",
+                text.len(),
+                MAX_GRAMMAR_BYTES >> 20
+            ),
+            crate::diagnostic::Location::Whole,
+        )],
+    })
 }
 
 /// The built-in default grammar, compiled.

@@ -841,3 +841,85 @@ fn huge_sides_load_and_lint() {
     let d = levelgraph::derive(&g, 1).unwrap();
     assert_eq!(d.graph.vertex_count(), n);
 }
+
+/// A grammar is read whole, and every rule and tag costs memory and every
+/// derivation step time: text beyond 16 MiB (the JSON form too), beyond a
+/// million tokens, or with more than 10,000 rules or tags is refused before
+/// it is compiled (a 200 MB file of `x x x …` needed gigabytes of tokens,
+/// a million small rules gigabytes of rules).
+#[test]
+fn grammars_beyond_their_size_limits_are_refused() {
+    assert_eq!(
+        (grammar::MAX_TOKENS, grammar::MAX_RULES, grammar::MAX_TAGS),
+        (1_000_000, 10_000, 10_000)
+    );
+    // TAGS has 9 tokens; the token after the millionth is refused where it
+    // starts, and a million are not refused for their count.
+    let src = format!("{TAGS}{}", "( ".repeat(grammar::MAX_TOKENS - 9));
+    let d = &errors(&format!("{src}(x"))[0];
+    assert_eq!(
+        d.message,
+        "the grammar has more than 1000000 tokens (names, numbers, strings and symbols)"
+    );
+    assert_eq!(
+        d.location,
+        Location::Span(levelgraph::diagnostic::Span::new(src.len(), src.len() + 1))
+    );
+    assert!(!errors(&src)[0].message.contains("tokens"));
+
+    let rules = |n: usize| {
+        let mut g = format!("{TAGS}rule start {{ (a:s) => (a:room) }}\n");
+        for i in 1..n {
+            g.push_str(&format!("rule r{i} {{ (a:room) => (a) }}\n"));
+        }
+        g
+    };
+    check(
+        &rules(10_001),
+        "the grammar has 10001 rules, more than 10000",
+        10_002,
+        6,
+        "this is rule 10001",
+    );
+    grammar::load(&rules(10_000), "test").unwrap();
+    // The JSON form of the same (the parser alone does not count rules).
+    let json = grammar::parse(&rules(10_001), "test").unwrap().to_json();
+    let e = grammar::load_json(&json).unwrap_err();
+    assert_eq!(
+        e.diagnostics[0].message,
+        "the grammar has 10001 rules, more than 10000"
+    );
+    assert_eq!(
+        e.diagnostics[0].location,
+        Location::Field("rules[10000]".to_owned())
+    );
+
+    // s, room and t0 … t10000, one a line: the 10,001st is on line 10,002.
+    let tags: String = (0..10_001).map(|i| format!("\n t{i}")).collect();
+    check(
+        &format!("tags {{\n s\n room{tags}\n}}\nrule start {{ (a:s) => (a:room) }}\n"),
+        "the grammar declares 10003 tags, more than 10000",
+        10_002,
+        2,
+        "this is tag 10001",
+    );
+
+    let big = format!("{TAGS}#{}\n", "x".repeat(grammar::MAX_GRAMMAR_BYTES));
+    let e = grammar::load(&big, "test").unwrap_err();
+    assert_eq!(
+        e.diagnostics[0].message,
+        format!(
+            "the grammar is {} bytes long, more than the 16 MiB a grammar may have",
+            big.len()
+        )
+    );
+    assert_eq!(e.diagnostics[0].location, Location::Whole);
+    let json = format!(
+        "{{\"name\": \"{}\"}}",
+        "x".repeat(grammar::MAX_GRAMMAR_BYTES)
+    );
+    let e = grammar::load_json(&json).unwrap_err();
+    assert!(e.diagnostics[0]
+        .message
+        .ends_with("more than the 16 MiB a grammar may have"));
+}

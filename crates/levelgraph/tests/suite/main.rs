@@ -9,6 +9,7 @@ mod common;
 
 mod derivation;
 mod edgar;
+mod fuzz_seeds;
 mod geometric;
 mod grammar_errors;
 mod grid_mode;

@@ -176,11 +176,44 @@ impl Parts {
     }
 }
 
+/// The most rules a grammar may have. Every derivation step weighs every
+/// rule, and a rule costs memory (about 3 KB compiled); the examples have a
+/// dozen.
+pub const MAX_RULES: usize = 10_000;
+
+/// The most tags a grammar may declare.
+pub const MAX_TAGS: usize = 10_000;
+
 fn compile_parts(grammar: &Grammar, src: Option<&str>) -> Result<Parts, Vec<Diagnostic>> {
     let mut cx = Cx {
         src,
         errors: Vec::new(),
     };
+    // Refused before anything is compiled, so that a grammar of a million
+    // rules costs no more than reading it.
+    if let Some(rule) = grammar.rules.get(MAX_RULES) {
+        cx.error(
+            format!(
+                "the grammar has {} rules, more than {MAX_RULES}",
+                grammar.rules.len()
+            ),
+            cx_loc(rule.span, Path::root("rules", MAX_RULES)),
+            Some(format!("this is rule {}; split the grammar", MAX_RULES + 1)),
+        );
+    }
+    if let Some(tag) = grammar.tags.get(MAX_TAGS) {
+        cx.error(
+            format!(
+                "the grammar declares {} tags, more than {MAX_TAGS}",
+                grammar.tags.len()
+            ),
+            cx_loc(tag.span, Path::root("tags", MAX_TAGS)),
+            Some(format!("this is tag {}", MAX_TAGS + 1)),
+        );
+    }
+    if !cx.errors.is_empty() {
+        return Err(cx.errors);
+    }
     let (tags, colors) = compile_tags(&mut cx, grammar);
     let start = resolve_start(&mut cx, grammar, &tags);
     let (group_index, group_limits) = compile_groups(&mut cx, grammar);
