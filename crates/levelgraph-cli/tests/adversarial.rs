@@ -66,6 +66,10 @@ struct Case {
     says: Vec<String>,
     /// Why the case is expected to fail today; it is then skipped.
     pending: Option<String>,
+    /// Why the case needs an optimized build (a legal level of millions
+    /// of vertices, tens of millions of steps): skipped when the tests run
+    /// the debug binary, run by `cargo test --release`.
+    release_only: Option<String>,
     timeout: Duration,
 }
 
@@ -126,6 +130,7 @@ fn read_manifest(text: &str) -> Vec<Case> {
                 exit: Vec::new(),
                 says: Vec::new(),
                 pending: None,
+                release_only: None,
                 timeout: DEFAULT_TIMEOUT,
             });
             continue;
@@ -147,6 +152,7 @@ fn read_manifest(text: &str) -> Vec<Case> {
             }
             "says" => case.says = value.split(" | ").map(str::to_owned).collect(),
             "pending" => case.pending = Some(value.to_owned()),
+            "release-only" => case.release_only = Some(value.to_owned()),
             "timeout" => {
                 let seconds: u64 = value
                     .parse()
@@ -401,7 +407,10 @@ fn every_adversarial_input_ends_cleanly_within_its_bounds() {
         .iter()
         .filter(|c| match &only {
             Some(only) => only.contains(&c.name),
-            None => c.pending.is_none() || with_pending,
+            None => {
+                (c.pending.is_none() || with_pending)
+                    && (c.release_only.is_none() || !cfg!(debug_assertions))
+            }
         })
         .collect();
     let skipped: Vec<&Case> = cases
@@ -481,7 +490,11 @@ fn every_adversarial_input_ends_cleanly_within_its_bounds() {
         }
     }
     for case in &skipped {
-        let why = case.pending.as_deref().unwrap_or("not in ADVERSARIAL_ONLY");
+        let why = match (&case.pending, &case.release_only) {
+            (Some(why), _) => why.clone(),
+            (None, Some(why)) => format!("debug build (run with --release): {why}"),
+            (None, None) => "not in ADVERSARIAL_ONLY".to_owned(),
+        };
         let _ = writeln!(table, "{:<34} skipped: {why}", case.name);
     }
     println!("{table}");
