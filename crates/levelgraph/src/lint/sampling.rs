@@ -98,7 +98,14 @@ pub(super) fn geometric_cost(
         .saturating_mul(usize::try_from(attempts).unwrap_or(usize::MAX))
 }
 
+/// A derivation that a budget stopped (`derive::Budget`) counts half the
+/// sampling's work: its searches, which the units do not see, ran to a
+/// budget, about a second (a 12-clique pattern on a dense level stopped
+/// by the search budget at every seed kept `check` busy for minutes).
 pub(super) fn plain_cost(grammar: &CompiledGrammar, derivation: &Derivation) -> usize {
+    if derivation.stop.is_budget() {
+        return super::TERMINAL_SAMPLE_WORK / 2;
+    }
     let steps = derivation.trace.len() + derivation.skipped as usize;
     derivation
         .graph
