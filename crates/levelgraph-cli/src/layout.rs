@@ -49,11 +49,20 @@ pub(crate) struct Options {
     pub(crate) time_limit: Option<f64>,
 }
 
-/// `--max-iterations`: a whole number of at least 1. (clap's own range
-/// check said "0 is not in 1..18446744073709551615".)
+/// The largest `--max-iterations` accepted: 100 times the default, about a
+/// minute of layout on a small map (1,000,000 iterations of a triangle of
+/// rooms take 0.6 s). Any `u64` used to be accepted, and a map that cannot
+/// be laid out then ran for months.
+const MAX_LAYOUT_ITERATIONS: u64 = 100_000_000;
+
+/// `--max-iterations`: a whole number from 1 to [`MAX_LAYOUT_ITERATIONS`].
+/// (clap's own range check said "0 is not in 1..18446744073709551615".)
 fn at_least_one(text: &str) -> Result<u64, String> {
     match text.parse::<u64>() {
         Ok(0) => Err("the work limit must be at least 1".to_owned()),
+        Ok(n) if n > MAX_LAYOUT_ITERATIONS => Err(format!(
+            "the work limit is at most {MAX_LAYOUT_ITERATIONS}, about a minute of layout on a small map"
+        )),
         Ok(n) => Ok(n),
         Err(e) => Err(e.to_string()),
     }
