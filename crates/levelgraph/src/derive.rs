@@ -975,6 +975,12 @@ impl Run<'_, '_> {
         if !self.sampled[r] {
             return Ok(self.stores[r].len() > 0);
         }
+        self.draw_at_random(r)
+    }
+
+    /// One randomized draw of a match of rule `r` into `drawn`, within the
+    /// search budget: whether there is a match, or the budget's stop.
+    fn draw_at_random(&mut self, r: usize) -> Result<bool, StopReason> {
         let nodes = self.search_budget();
         let (pattern, host, rng, drawn) = (
             &self.rules[r].pattern,
@@ -1016,21 +1022,14 @@ impl Run<'_, '_> {
         let mut alts = std::mem::take(&mut self.alternatives);
         let mut drawn = Drawn::NoMatch;
         for _ in 0..REJECTIONS {
-            let nodes = self.search_budget();
-            let (pattern, host, rng, m) = (
-                &self.rules[r].pattern,
-                &self.host,
-                &mut self.rng,
-                &mut self.drawn,
-            );
-            let (found, out) = budget::within(nodes, || pattern.draw_match(host, rng, m));
-            if out {
-                drawn = Drawn::Stop(self.search_stop(r));
-                break;
-            }
-            if !found {
+            match self.draw_at_random(r) {
+                Err(stop) => {
+                    drawn = Drawn::Stop(stop);
+                    break;
+                }
                 // The randomized search is complete: no match at all.
-                break;
+                Ok(false) => break,
+                Ok(true) => {}
             }
             match self.allowed_alternatives(r, &self.drawn, &mut alts) {
                 0 => {

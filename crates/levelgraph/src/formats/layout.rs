@@ -12,10 +12,10 @@
 use std::io::{self, Write};
 
 use serde::{Deserialize, Serialize};
-use svg::node::element::{Group, Line, Polygon, Rectangle, Text};
+use svg::node::element::{Group, Line, Polygon, Text};
 use svg::Document;
 
-use super::svg::Streamed;
+use super::svg::{white_background, Streamed};
 
 use crate::alphabet::Alphabet;
 use crate::layout::{GridPoint, Layout, LayoutProblem, OrthoPolygon, PlacedRoom};
@@ -286,12 +286,7 @@ pub fn write_layout_svg<W: Write>(
         .set("height", height)
         .set("viewBox", (0.0, 0.0, width, height));
     let mut doc = Streamed::start(w, doc);
-    doc.child(
-        Rectangle::new()
-            .set("width", "100%")
-            .set("height", "100%")
-            .set("fill", "#ffffff"),
-    )?;
+    doc.child(white_background())?;
     doc.child(
         Text::new(title)
             .set("x", MARGIN)

@@ -138,12 +138,7 @@ pub fn write_svg_numbered<W: Write>(
         .set("font-family", FONT);
     let mut doc = Streamed::start(w, doc);
     doc.child(Definitions::new().add(arrow))?;
-    doc.child(
-        Rectangle::new()
-            .set("width", "100%")
-            .set("height", "100%")
-            .set("fill", "#ffffff"),
-    )?;
+    doc.child(white_background())?;
     doc.child(
         Text::new(title)
             .set("x", MARGIN)
@@ -161,6 +156,15 @@ pub fn write_svg_numbered<W: Write>(
     doc.child(legend_group(lx, &legend, alphabet, !numbered.is_empty()))?;
     doc.end()?;
     w.write_all(b"\n")
+}
+
+/// The white rectangle under every picture (mission and layout SVG), so
+/// that a viewer with a dark background shows it as drawn.
+pub(super) fn white_background() -> Rectangle {
+    Rectangle::new()
+        .set("width", "100%")
+        .set("height", "100%")
+        .set("fill", "#ffffff")
 }
 
 /// An element of the `svg` crate written as it goes: its start tag, each
