@@ -247,9 +247,9 @@ pub struct Budget {
     /// vertices be searched in full (a pattern of three vertices on a
     /// path visits about seven nodes per host vertex); the fixed part
     /// bounds the searches that are exponential in the pattern instead
-    /// (measured 2026-11-28: a 12-clique pattern on the complete
-    /// 11-partite graph of 44 vertices, which has no 12-clique, visits
-    /// about 2 million nodes a second: the default stops it after 5 s).
+    /// (measured 2026-11-28, `bench/budgets.sh`: a 12-clique pattern on
+    /// the complete 11-partite graph of 44 vertices, which has no
+    /// 12-clique, is stopped by the default after 1.4 s).
     pub search_nodes: u64,
     /// Nodes a search may visit per host vertex and per host edge, on top
     /// of `search_nodes`. Default 64.
