@@ -10,6 +10,7 @@ mod drawing;
 mod lexer;
 mod model;
 mod parser;
+pub mod place;
 pub mod play;
 
 pub use compile::{compile, CompiledGrammar, MAX_PATTERN_VERTICES, MAX_RULES, MAX_TAGS};

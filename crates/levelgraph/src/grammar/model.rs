@@ -56,6 +56,10 @@ pub struct Grammar {
     /// completable, and `check` reports how many sampled levels are.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub play: Option<super::play::PlaySpec>,
+    /// Content a SAT solver places on every level (`place { … }`): keys,
+    /// entrance, goal and items, with the designer's constraints.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub place: Option<super::place::PlaceSpec>,
     /// Where the text wrote the header's settings (`start`, `min_vertices`,
     /// `grid`, …), the word `grammar` of the header, the word `recipe`,
     /// and in a `geometric` block `radius TAG` (at the tag); empty for a

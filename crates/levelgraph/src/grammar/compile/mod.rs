@@ -120,6 +120,12 @@ impl CompiledGrammar {
         self.model.play.as_ref()
     }
 
+    /// The `place` block: content the solver places on every level, if
+    /// the grammar declares it.
+    pub fn place(&self) -> Option<&super::place::PlaceSpec> {
+        self.model.place.as_ref()
+    }
+
     /// Grid mode: rows, columns and tag of the starting grid.
     pub fn grid(&self) -> Option<(u32, u32, Symbol)> {
         self.parts.grid
@@ -232,6 +238,13 @@ fn compile_parts(grammar: &Grammar, src: Option<&str>) -> Result<Parts, Vec<Diag
     }
     if let Some(play) = &grammar.play {
         play::check_play(&mut cx, &tags, play);
+    }
+    if let Some(place) = &grammar.place {
+        cx.errors.extend(crate::grammar::place::check(
+            place,
+            &tags,
+            grammar.play.as_ref(),
+        ));
     }
     if !cx.errors.is_empty() {
         return Err(cx.errors);

@@ -65,6 +65,7 @@ impl<'src> Parser<'src> {
             recipe: None,
             rooms: None,
             play: None,
+            place: None,
             spans: SettingSpans::text(),
         };
         let mut seen_recipe: Option<Span> = None;
