@@ -28,7 +28,7 @@ pub use mission::{
     MAX_NODE_ID, MISSION_FORMAT,
 };
 pub use play::PlayDoc;
-pub use svg::{to_svg, to_svg_numbered, write_svg, write_svg_numbered};
+pub use svg::{to_svg, to_svg_numbered, write_svg, write_svg_numbered, write_svg_shaded, Shading};
 
 /// Deprecated: the old name of [`to_graph_text`], the one-line `GRAPH …`
 /// text export, kept so that code written against it still builds. Use
