@@ -47,7 +47,7 @@ mod solve;
 mod verify;
 mod zones;
 
-pub use analyze::{analyze, Analysis, Status};
+pub use analyze::{analyze, analyze_per_literal, Analysis, Status};
 pub use apply::apply;
 pub use problem::{Content, ContentKind, Fixed, Problem};
 pub use rules::{Rule, RuleKind};

@@ -17,6 +17,12 @@ pub(crate) struct Session {
     solver: BasicSolver,
     /// Solver calls made.
     pub(crate) calls: u64,
+    /// The next variable free for activation literals.
+    next_var: u32,
+    /// The activation literal of the last [`Session::solve_some_of`],
+    /// switched off before the next one (not at once: adding a clause
+    /// would drop the model the caller is about to read).
+    stale: Option<Lit>,
 }
 
 impl Session {
@@ -26,10 +32,13 @@ impl Session {
         solver
             .add_cnf(enc.cnf.clone())
             .expect("batsat accepts every clause");
+        let next_var = enc.variables;
         Session {
             enc,
             solver,
             calls: 0,
+            next_var,
+            stale: None,
         }
     }
 
@@ -39,6 +48,26 @@ impl Session {
         let mut assumptions = self.enc.selectors.clone();
         assumptions.extend_from_slice(extra);
         self.solve_exactly(&assumptions)
+    }
+
+    /// Solves with every selector assumed and `clause` added for this call
+    /// only (under a fresh activation literal, switched off after): a
+    /// model in which some literal of `clause` holds.
+    pub(crate) fn solve_some_of(&mut self, clause: &[Lit]) -> bool {
+        if let Some(old) = self.stale.take() {
+            self.solver
+                .add_clause([!old].as_slice().into())
+                .expect("batsat accepts every clause");
+        }
+        let active = Lit::positive(self.next_var);
+        self.next_var += 1;
+        let mut guarded = vec![!active];
+        guarded.extend_from_slice(clause);
+        self.solver
+            .add_clause(guarded.as_slice().into())
+            .expect("batsat accepts every clause");
+        self.stale = Some(active);
+        self.solve(&[active])
     }
 
     fn solve_exactly(&mut self, assumptions: &[Lit]) -> bool {
@@ -52,7 +81,7 @@ impl Session {
     }
 
     /// The assumptions in the last unsatisfiable call's core.
-    fn failed(&mut self) -> Vec<Lit> {
+    pub(crate) fn failed(&mut self) -> Vec<Lit> {
         self.solver
             .core()
             .expect("after an unsatisfiable call")
