@@ -473,6 +473,48 @@ fn grammar_json_round_trips_through_generate() {
 }
 
 #[test]
+fn grammar_json_keeps_the_place_block() {
+    let dir = scratch("place-json");
+    let src = "tags { s entrance room goal key lock potion boss }
+rule start { (a:s) => (a:entrance) -> (b:room) -> (l:lock) -> (g:goal), (b) -> (k:key), (k) ~> (l) }
+play {
+  entrance entrance
+  goal goal
+  key key opens lock via ~>
+  directed two_way
+}
+place {
+  keys in room lock first
+  item potion count 2..4 in room not with key
+  item boss in room distance from goal 1 alone
+  every key needed
+}
+";
+    let lg = write(&dir, "place.lg", src);
+    let o = run(&["grammar-json", &lg]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let json = stdout(&o);
+    // grammar -> JSON -> load_json: the text's model without its spans.
+    let from_json = levelgraph::grammar::load_json(&json).expect("the JSON form loads");
+    let from_text = levelgraph::grammar::load(src, "place").unwrap();
+    let mut want = from_text.place().expect("a place block").clone();
+    want.span = None;
+    want.setting_spans = Default::default();
+    let statements = [&mut want.keys, &mut want.entrance, &mut want.goal];
+    for p in statements.into_iter().flatten().chain(&mut want.items) {
+        p.span = None;
+        p.spans = Default::default();
+    }
+    assert_eq!(from_json.place(), Some(&want));
+    assert_eq!(from_json.model().to_json(), from_text.model().to_json());
+    // The JSON file prints back as itself.
+    let js = write(&dir, "place.json", &json);
+    let o = run(&["grammar-json", &js]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stdout(&o), json);
+}
+
+#[test]
 fn formats_option_chooses_the_files() {
     let dir = scratch("formats");
     let out = dir.join("out");

@@ -24,6 +24,7 @@ mod mission_format;
 mod nesting;
 mod no_panic;
 mod place;
+mod place_block;
 mod play;
 mod play_examples;
 mod play_oracle;
