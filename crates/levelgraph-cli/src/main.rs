@@ -425,7 +425,7 @@ fn say_summary(
     } else {
         let list: Vec<String> = placed_counts
             .iter()
-            .map(|(tag, n)| format!("{n} {tag}"))
+            .map(|(tag, n)| format!("{tag} ×{n}"))
             .collect();
         format!("{finished}, placed {}", list.join(", "))
     };

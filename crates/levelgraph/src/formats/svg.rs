@@ -153,7 +153,7 @@ pub fn write_svg_shaded<W: Write>(
     let shade_lines = shading
         .legend
         .as_ref()
-        .map_or(0.0, |(_, lines)| 32.0 + 24.0 * lines.len() as f64);
+        .map_or(0.0, |(_, lines)| 48.0 + 24.0 * lines.len() as f64);
     let legend_h =
         TITLE_HEIGHT + MARGIN + 24.0 * (legend.len() + 4) as f64 + order_line + shade_lines;
     let width = frame.drawing_w + LEGEND_WIDTH;
@@ -210,7 +210,9 @@ pub fn write_svg_shaded<W: Write>(
     let lx = (frame.drawing_w + 10.0).ceil();
     doc.child(legend_group(lx, &legend, alphabet, !numbered.is_empty()))?;
     if let Some((heading, lines)) = &shading.legend {
-        let mut y = legend_h - shade_lines + 8.0;
+        // Below the tags, the three edge lines and the order line.
+        let mut y =
+            TITLE_HEIGHT + MARGIN + 24.0 * (legend.len() + 4) as f64 + 8.0 + order_line + 32.0;
         let mut key = Group::new().set("font-size", 12);
         key = key.add(
             Text::new(heading.as_str())

@@ -22,9 +22,9 @@ use serde::Serialize;
 use rustsat::types::Lit;
 
 use super::problem::Problem;
-use crate::rng::Rng;
 use super::solve::Session;
 use super::PlaceError;
+use crate::rng::Rng;
 
 /// Whether a content can be in a place, over all valid placements.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
@@ -221,7 +221,13 @@ impl<'p> Table<'p> {
         let k = usize::from(truth);
         (0..self.pairs.len())
             .filter(|&i| !self.seen[i][k] && !self.cannot[i][k])
-            .map(|i| if truth { self.literal(i) } else { !self.literal(i) })
+            .map(|i| {
+                if truth {
+                    self.literal(i)
+                } else {
+                    !self.literal(i)
+                }
+            })
             .collect()
     }
 

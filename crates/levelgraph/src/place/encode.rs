@@ -472,8 +472,15 @@ fn sharing(b: &mut Builder<'_>, x: &[Vec<Lit>], selector: &dyn Fn(RuleKind) -> O
                     }
                 }
             }
+            // `alone` counts the level's own keys, not its own entrance
+            // and goal vertices (`not with entrance` names those).
             for fixed in &problem.fixed {
-                if apart(&fixed.tag) {
+                let counts = if alone {
+                    fixed.opens.is_some()
+                } else {
+                    apart(&fixed.tag)
+                };
+                if counts {
                     b.clause(&[!g, !x[c][fixed.place as usize]]);
                 }
             }

@@ -39,7 +39,10 @@ pub fn violations(problem: &Problem, play: &PlaySpec, placement: &Placement) -> 
             .iter()
             .enumerate()
             .any(|(o, _)| o != except && placement.at[o].contains(&p))
-            || problem.fixed.iter().any(|f| f.place == p)
+            || problem
+                .fixed
+                .iter()
+                .any(|f| f.place == p && f.opens.is_some())
     };
     for (c, content) in problem.contents.iter().enumerate() {
         let (name, _, spec) = &statements[content.statement];
