@@ -10,7 +10,10 @@ use std::time::Instant;
 
 use levelgraph::diagnostic::{Diagnostic, Location, Severity};
 use levelgraph::drawing::{draw, ForceConfig};
-use levelgraph::formats::{write_svg_shaded, Shading};
+use levelgraph::formats::{write_layout_svg_shaded, write_svg_shaded, Shading};
+use levelgraph::layout::edgar::RoomSets;
+use levelgraph::layout::{Layout, LayoutProblem, LayoutSettings, Prepared};
+use levelgraph::rooms::level_problem;
 use levelgraph::grammar::CompiledGrammar;
 use levelgraph::place::{analyze, Analysis, PlaceError, Placement, Placer, Problem, Status};
 use levelgraph::Graph;
@@ -113,6 +116,23 @@ pub(crate) fn run(options: &Options) -> Result<(), Failure> {
             svg,
         ));
     }
+    if let Some((rooms, laid)) = layout_of(grammar, &problem.graph, options.seed) {
+        for (c, content) in problem.contents.iter().enumerate() {
+            let outlines = room_outlines(&problem, &analysis, c, &rooms);
+            let title = format!(
+                "{}: where {} can be (outline: dark green necessary, light green possible, grey impossible)",
+                grammar.name(),
+                content.name
+            );
+            let mut svg = Vec::new();
+            write_layout_svg_shaded(&mut svg, &rooms, &laid, &alphabet, &title, &outlines)
+                .expect("writing to memory");
+            files.push(OutFile::bytes(
+                format!("analysis-{}-layout.svg", slug(&content.name)),
+                svg,
+            ));
+        }
+    }
     output::write_all(&options.out, files).map_err(|e| {
         eprintln!("error: cannot write {}: {e}", options.out.display());
         Failure::BadInput
@@ -200,17 +220,65 @@ pub(crate) fn report(loaded: &Loaded, e: &PlaceError, seed: u64) {
     }
 }
 
+/// The level laid out with the grammar's `rooms` block (seed `seed`),
+/// when it has one that needs no room-set files and the layout succeeds;
+/// a note on stderr otherwise.
+fn layout_of(grammar: &CompiledGrammar, graph: &Graph, seed: u64) -> Option<(LayoutProblem, Layout)> {
+    let spec = grammar.model().rooms.as_ref()?;
+    if !spec.load.is_empty() {
+        eprintln!("note: the layout pictures are not drawn: the `rooms` block loads room sets (lay the level out with `levelgraph layout`)");
+        return None;
+    }
+    let settings = LayoutSettings::default();
+    let laid = level_problem(graph, spec, &RoomSets::new())
+        .map_err(|e| e.to_string())
+        .and_then(|problem| {
+            let prepared = Prepared::within(&problem, &settings).map_err(|e| e.to_string())?;
+            let (layout, _) = prepared.run(seed, &settings).map_err(|e| e.to_string())?;
+            Ok((problem, layout))
+        });
+    match laid {
+        Ok(done) => Some(done),
+        Err(why) => {
+            eprintln!("note: the layout pictures are not drawn: {why}");
+            None
+        }
+    }
+}
+
+/// The layout rooms' outlines, coloured as the mission picture's rings.
+fn room_outlines(
+    problem: &Problem,
+    analysis: &Analysis,
+    c: usize,
+    rooms: &LayoutProblem,
+) -> Vec<(usize, String)> {
+    (0..problem.place_count() as u32)
+        .filter_map(|p| {
+            let name = problem.place_vertex(p).0.to_string();
+            let r = rooms.rooms.iter().position(|room| room.name == name)?;
+            Some((r, colour(analysis.status[c][p as usize]).to_owned()))
+        })
+        .collect()
+}
+
+fn colour(status: Status) -> &'static str {
+    match status {
+        Status::Necessary => NECESSARY,
+        Status::Possible => POSSIBLE,
+        Status::Impossible => IMPOSSIBLE,
+    }
+}
+
 /// Rings per place: dark for necessary, light for possible, grey for
 /// impossible.
 fn shading(problem: &Problem, analysis: &Analysis, c: usize) -> Shading {
     let rings = (0..problem.place_count() as u32)
         .map(|p| {
-            let colour = match analysis.status[c][p as usize] {
-                Status::Necessary => NECESSARY,
-                Status::Possible => POSSIBLE,
-                Status::Impossible => IMPOSSIBLE,
-            };
-            (problem.place_vertex(p), colour.to_owned())
+            (
+                problem.place_vertex(p),
+                colour(analysis.status[c][p as usize]).to_owned(),
+            )
         })
         .collect();
     Shading {

@@ -22,7 +22,7 @@ pub mod tilemap;
 pub use dot::{to_dot, write_dot};
 pub use graph_text::{to_graph_text, write_graph_text};
 pub use graphml::{to_graphml, write_graphml};
-pub use layout::{layout_svg, write_layout_svg, LayoutDoc, LAYOUT_FORMAT};
+pub use layout::{layout_svg, write_layout_svg, write_layout_svg_shaded, LayoutDoc, LAYOUT_FORMAT};
 pub use mission::{
     host_for, GeometryValue, MissionDoc, MissionError, MissionJson, MAX_CELL, MAX_COORDINATE,
     MAX_NODE_ID, MISSION_FORMAT,
