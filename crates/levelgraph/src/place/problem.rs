@@ -109,8 +109,11 @@ impl Problem {
     /// passages or a locked entrance (the encoding is exact for kept keys
     /// and two-way passages only), when the `place` block places an
     /// entrance or goal the level already has or the level lacks one it
-    /// does not place, or when a lock that a `via same` key names lacks
-    /// the attribute.
+    /// does not place, when a lock that a `via same` key names lacks
+    /// the attribute, or when a key placed for one `play` key statement
+    /// would be read as a key of an earlier one (`key key opens lock via
+    /// ~>` then `key key opens -[locked]-`: every `key` vertex belongs to
+    /// the first, so a door key would open nothing).
     pub fn new(graph: &Graph, play: &PlaySpec, place: &PlaceSpec) -> Result<Problem, PlaceError> {
         let mut graph = graph.clone();
         if place.keys.is_some() {
@@ -364,6 +367,20 @@ impl Problem {
             let tag = key_tag(play, statement)
                 .expect("`check` refuses untagged placed keys")
                 .to_owned();
+            // The checker gives a key vertex to the first statement whose
+            // selector it matches: a key placed for a later statement that
+            // an earlier one claims would open nothing of its own.
+            if let Some(first) = play.keys[..statement]
+                .iter()
+                .position(|k| selects(&k.key, &tag, &attributes))
+            {
+                return Err(PlaceError::Unsupported(format!(
+                    "a key placed for {} would belong to the `play` block's key statement {} (which names `{tag}` first), not to its own statement {}, and open nothing; give each key statement's keys their own tag",
+                    crate::play::lock_name(&self.graph, lock.what),
+                    first + 1,
+                    statement + 1
+                )));
+            }
             self.contents.push(Content {
                 name: format!("key of {}", crate::play::lock_name(&self.graph, lock.what)),
                 tag,
@@ -397,6 +414,15 @@ fn top(graph: &Graph, mut v: VertexId) -> VertexId {
         v = p;
     }
     v
+}
+
+/// Whether `sel` matches a vertex tagged `tag` with `attributes`.
+fn selects(sel: &VertexSelector, tag: &str, attributes: &BTreeMap<String, String>) -> bool {
+    sel.tags.iter().any(|t| t == "*" || t == tag)
+        && sel
+            .attributes
+            .iter()
+            .all(|(k, want)| attributes.get(k) == Some(want))
 }
 
 /// Takes out every vertex a `play` key statement's key selector matches,

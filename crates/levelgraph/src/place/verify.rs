@@ -97,6 +97,17 @@ pub fn violations(problem: &Problem, play: &PlaySpec, placement: &Placement) -> 
                     content.name, room.0
                 ));
             }
+            // The player starts outside every lock: `play::check` would
+            // search a start in a locked room, which the encoding (and
+            // the semantics) rule out.
+            if content.kind == ContentKind::Entrance
+                && !problem.level.place_locks[p as usize].is_empty()
+            {
+                out.push(format!(
+                    "the entrance lies in place {}, a locked room",
+                    room.0
+                ));
+            }
         }
     }
     if problem.spec.every_key_needed {
