@@ -492,20 +492,23 @@ fn judge(m: &Model, cs: &[MContent], every_key_needed: bool, at: &[Vec<usize>]) 
                     broken.insert(R::Distance(s, i));
                 }
             }
+            // (tag, counts for `alone`): placed content and the level's own
+            // keys count; the level's own entrance and goal vertices only
+            // for `not with` (section 20.2).
             let others = cs
                 .iter()
                 .enumerate()
                 .filter(|&(o, _)| o != c && at[o].contains(&p))
-                .map(|(_, o)| o.tag.as_str())
+                .map(|(_, o)| (o.tag.as_str(), true))
                 .chain(
                     m.fixed
                         .iter()
                         .filter(|f| f.place == p)
-                        .map(|f| f.tag.as_str()),
+                        .map(|f| (f.tag.as_str(), f.opens.is_some())),
                 );
             let mut any = false;
-            for t in others {
-                any = true;
+            for (t, counts) in others {
+                any |= counts;
                 if p_spec.not_with.iter().any(|x| x == t) {
                     broken.insert(R::NotWith(s));
                 }
