@@ -11,11 +11,11 @@ use std::time::Instant;
 use levelgraph::diagnostic::{Diagnostic, Location, Severity};
 use levelgraph::drawing::{draw, ForceConfig};
 use levelgraph::formats::{write_layout_svg_shaded, write_svg_shaded, Shading};
+use levelgraph::grammar::CompiledGrammar;
 use levelgraph::layout::edgar::RoomSets;
 use levelgraph::layout::{Layout, LayoutProblem, LayoutSettings, Prepared};
-use levelgraph::rooms::level_problem;
-use levelgraph::grammar::CompiledGrammar;
 use levelgraph::place::{analyze, Analysis, PlaceError, Placement, Placer, Problem, Status};
+use levelgraph::rooms::level_problem;
 use levelgraph::Graph;
 use serde_json::json;
 
@@ -223,7 +223,11 @@ pub(crate) fn report(loaded: &Loaded, e: &PlaceError, seed: u64) {
 /// The level laid out with the grammar's `rooms` block (seed `seed`),
 /// when it has one that needs no room-set files and the layout succeeds;
 /// a note on stderr otherwise.
-fn layout_of(grammar: &CompiledGrammar, graph: &Graph, seed: u64) -> Option<(LayoutProblem, Layout)> {
+fn layout_of(
+    grammar: &CompiledGrammar,
+    graph: &Graph,
+    seed: u64,
+) -> Option<(LayoutProblem, Layout)> {
     let spec = grammar.model().rooms.as_ref()?;
     if !spec.load.is_empty() {
         eprintln!("note: the layout pictures are not drawn: the `rooms` block loads room sets (lay the level out with `levelgraph layout`)");
