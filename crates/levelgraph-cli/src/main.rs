@@ -97,8 +97,9 @@ enum Command {
     /// placements (placements.json) and, for every content and room,
     /// whether it can be there (possible), must be (necessary) or cannot
     /// (impossible): analysis.json, analysis.csv and one shaded
-    /// analysis-CONTENT.svg per content. `--levels N` aggregates over the
-    /// levels of seeds 1..=N instead (aggregate.csv).
+    /// analysis-CONTENT.svg per content (and analysis-CONTENT-layout.svg
+    /// with a `rooms` block). `--levels N` aggregates over the levels of
+    /// seeds 1..=N instead (aggregate.csv, rooms.csv).
     Place(place::Options),
     /// Print the JSON form of a grammar on stdout.
     GrammarJson {

@@ -37,9 +37,11 @@ pub(crate) struct Options {
     /// How many different placements to write (1 to 10000).
     #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=10_000))]
     pub(crate) placements: u32,
-    /// Instead of one level: the levels of seeds 1..=N, each analysed, and
-    /// per statement and room tag how many levels allow or force it there
-    /// (aggregate.csv). 1 to 10000.
+    /// Instead of one level: the levels of seeds 1..=N, each analysed:
+    /// per content and number of locks before a room, in how many levels
+    /// the content can be (and must be) there (aggregate.csv; keys by
+    /// their lock's depth, `key of lock #2`), and per room tag how many
+    /// rooms lie behind how many locks (rooms.csv). 1 to 10000.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=10_000))]
     pub(crate) levels: Option<u32>,
     /// Output folder, created if missing.
@@ -374,67 +376,95 @@ fn analysis_csv(problem: &Problem, analysis: &Analysis) -> String {
     out
 }
 
-/// Seeds 1..=n: per statement (`keys`, `item potion`) and room tag, in how
-/// many levels some content of the statement can be in a room of the tag,
-/// and in how many it must be.
+/// Seeds 1..=n: per content and number of locks before a place, in how
+/// many levels the content can be (and must be) in such a place
+/// (aggregate.csv), and per room tag how many rooms lie behind how many
+/// locks (rooms.csv). Keys are grouped by their lock's own depth: `key of
+/// lock #2` is the key of a lock behind one other.
 fn aggregate(loaded: &Loaded, n: u32, out: &Path, started: Instant) -> Result<(), Failure> {
+    use std::collections::BTreeMap;
     let grammar = &loaded.grammar;
     let play = grammar.play().expect("checked");
     let spec = grammar.place().expect("checked");
-    let statements: Vec<String> = spec
-        .statements()
-        .into_iter()
-        .map(|(name, _, _)| name)
-        .collect();
-    // (statement, tag) -> (levels where possible somewhere, levels where necessary somewhere)
-    let mut table: std::collections::BTreeMap<(usize, String), (u32, u32)> = Default::default();
-    let (mut analysed, mut no_placement, mut unsupported, mut not_derived) =
-        (0u32, 0u32, 0u32, 0u32);
+    // (content group, locks before) -> (levels with such a candidate place, possible, necessary)
+    let mut table: BTreeMap<(String, u32), [u32; 3]> = BTreeMap::new();
+    // (room tag, locks before) -> (levels, rooms)
+    let mut rooms: BTreeMap<(String, u32), [u32; 2]> = BTreeMap::new();
+    let (mut analysed, mut no_placement, mut unsupported, mut not_derived) = (0u32, 0u32, 0u32, 0u32);
     for seed in 1..=u64::from(n) {
         let Ok(d) = levelgraph::derive::derive(grammar, seed) else {
             not_derived += 1;
             continue;
         };
-        let problem = match Problem::new(&d.graph, play, spec) {
-            Ok(p) => p,
-            Err(_) => {
-                unsupported += 1;
-                continue;
-            }
+        let Ok(problem) = Problem::new(&d.graph, play, spec) else {
+            unsupported += 1;
+            continue;
         };
         let Ok(analysis) = analyze(&problem) else {
             no_placement += 1;
             continue;
         };
         analysed += 1;
-        let mut seen: std::collections::BTreeMap<(usize, String), (bool, bool)> =
-            Default::default();
+        let depth = problem
+            .locks_before()
+            .unwrap_or_else(|| vec![0; problem.place_count()]);
+        let mut level_rooms: BTreeMap<(String, u32), u32> = BTreeMap::new();
+        for p in 0..problem.place_count() {
+            let tag = problem.graph.tag_name(problem.place_vertex(p as u32)).to_owned();
+            *level_rooms.entry((tag, depth[p])).or_default() += 1;
+        }
+        for (k, count) in level_rooms {
+            let e = rooms.entry(k).or_default();
+            e[0] += 1;
+            e[1] += count;
+        }
+        let mut seen: BTreeMap<(String, u32), [bool; 3]> = BTreeMap::new();
         for (c, content) in problem.contents.iter().enumerate() {
-            for p in 0..problem.place_count() as u32 {
-                let tag = problem.graph.tag_name(problem.place_vertex(p)).to_owned();
-                let e = seen.entry((content.statement, tag)).or_default();
+            let group = match &content.kind {
+                levelgraph::place::ContentKind::Key { opens } => {
+                    let own = opens
+                        .iter()
+                        .map(|&l| problem.lock_depth(l, &depth))
+                        .min()
+                        .unwrap_or(0);
+                    format!("key of lock #{own}")
+                }
+                _ => content.name.clone(),
+            };
+            for &p in &content.candidates {
+                let e = seen.entry((group.clone(), depth[p as usize])).or_default();
+                e[0] = true;
                 match analysis.status[c][p as usize] {
-                    Status::Possible => e.0 = true,
-                    Status::Necessary => (e.0, e.1) = (true, true),
+                    Status::Possible => e[1] = true,
+                    Status::Necessary => (e[1], e[2]) = (true, true),
                     Status::Impossible => {}
                 }
             }
         }
-        for (k, (possible, necessary)) in seen {
+        for (k, flags) in seen {
             let e = table.entry(k).or_default();
-            e.0 += u32::from(possible);
-            e.1 += u32::from(necessary);
+            for i in 0..3 {
+                e[i] += u32::from(flags[i]);
+            }
         }
     }
-    let mut csv = String::from("statement,room_tag,levels,levels_possible,levels_necessary\n");
-    for ((s, tag), (possible, necessary)) in &table {
-        let _ = writeln!(
-            csv,
-            "{},{tag},{analysed},{possible},{necessary}",
-            statements[*s]
-        );
+    let depth_word = |d: u32| if d == levelgraph::place::UNREACHABLE { "never".to_owned() } else { d.to_string() };
+    let mut csv = String::from("content,locks_before,levels,levels_possible,levels_necessary\n");
+    for ((group, d), [levels, possible, necessary]) in &table {
+        let _ = writeln!(csv, "{group},{},{levels},{possible},{necessary}", depth_word(*d));
     }
-    output::write_all(out, vec![OutFile::bytes("aggregate.csv", csv)]).map_err(|e| {
+    let mut rooms_csv = String::from("room_tag,locks_before,levels,rooms\n");
+    for ((tag, d), [levels, count]) in &rooms {
+        let _ = writeln!(rooms_csv, "{tag},{},{levels},{count}", depth_word(*d));
+    }
+    output::write_all(
+        out,
+        vec![
+            OutFile::bytes("aggregate.csv", csv),
+            OutFile::bytes("rooms.csv", rooms_csv),
+        ],
+    )
+    .map_err(|e| {
         eprintln!("error: cannot write {}: {e}", out.display());
         Failure::BadInput
     })?;
@@ -446,6 +476,6 @@ fn aggregate(loaded: &Loaded, n: u32, out: &Path, started: Instant) -> Result<()
         unsupported,
         not_derived,
         output::duration(started.elapsed()),
-        out.join("aggregate.csv").display()
+        out.display()
     ))
 }

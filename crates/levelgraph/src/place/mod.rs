@@ -49,7 +49,7 @@ mod zones;
 
 pub use analyze::{analyze, analyze_per_literal, Analysis, Status};
 pub use apply::apply;
-pub use problem::{Content, ContentKind, Fixed, Problem};
+pub use problem::{Content, ContentKind, Fixed, Problem, UNREACHABLE};
 pub use rules::{Rule, RuleKind};
 pub use solve::Placer;
 pub use verify::violations;

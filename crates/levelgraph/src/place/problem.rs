@@ -2,7 +2,8 @@
 //! the `place` block asks for, where each piece may go, and the distances
 //! its constraints measure.
 
-use std::collections::{BTreeMap, VecDeque};
+use std::cmp::Reverse;
+use std::collections::{BTreeMap, BinaryHeap, VecDeque};
 
 use super::{PlaceError, Rule};
 use crate::grammar::place::{key_tag, Anchor, PlaceSpec, Placed};
@@ -100,6 +101,9 @@ pub struct Problem {
 
 /// A distance no walk achieves.
 pub(crate) const FAR: u32 = u32::MAX;
+
+/// What [`Problem::locks_before`] gives a place no walk reaches.
+pub const UNREACHABLE: u32 = FAR;
 
 impl Problem {
     /// Reads `graph` with `play` and lists what `place` asks for.
@@ -207,6 +211,53 @@ impl Problem {
             }
         }
         d
+    }
+
+    /// Per place, the fewest locks a walk from the fixed entrance passes to
+    /// reach it (a locked door, and the locks of a locked room entered,
+    /// count one each; [`FAR`] where no walk leads); `None` when the
+    /// entrance is placed by the solver. A place at 2 or more is never
+    /// reached before the second lock is opened.
+    pub fn locks_before(&self) -> Option<Vec<u32>> {
+        let start = self.entrance?;
+        let n = self.place_count();
+        let mut d = vec![FAR; n];
+        let mut heap = BinaryHeap::new();
+        d[start as usize] = 0;
+        heap.push(Reverse((0u32, start)));
+        // Dijkstra: a step costs the locks it passes (0, 1 or more).
+        while let Some(Reverse((dp, p))) = heap.pop() {
+            if dp > d[p as usize] {
+                continue;
+            }
+            let level = &self.level;
+            for step in &level.out[p as usize] {
+                let q = step.to;
+                let via = dp + level.locks_on(step.passage, q).count() as u32;
+                if via < d[q as usize] {
+                    d[q as usize] = via;
+                    heap.push(Reverse((via, q)));
+                }
+            }
+        }
+        Some(d)
+    }
+
+    /// Lock `l`'s own depth given [`Problem::locks_before`]: the locks a
+    /// walk passes up to and through it (a locked room's own count, one
+    /// more than the nearer end of a locked door).
+    pub fn lock_depth(&self, l: u32, locks_before: &[u32]) -> u32 {
+        let lock = &self.level.locks[l as usize];
+        let ends = self.lock_places(l);
+        let nearest = ends
+            .iter()
+            .map(|&p| locks_before[p as usize])
+            .min()
+            .unwrap_or(FAR);
+        match lock.place {
+            Some(_) => nearest,
+            None => nearest.saturating_add(1),
+        }
     }
 
     /// The distances a constraint `distance from ANCHOR` of content `c`
