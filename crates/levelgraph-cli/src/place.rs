@@ -390,7 +390,8 @@ fn aggregate(loaded: &Loaded, n: u32, out: &Path, started: Instant) -> Result<()
     let mut table: BTreeMap<(String, u32), [u32; 3]> = BTreeMap::new();
     // (room tag, locks before) -> (levels, rooms)
     let mut rooms: BTreeMap<(String, u32), [u32; 2]> = BTreeMap::new();
-    let (mut analysed, mut no_placement, mut unsupported, mut not_derived) = (0u32, 0u32, 0u32, 0u32);
+    let (mut analysed, mut no_placement, mut unsupported, mut not_derived) =
+        (0u32, 0u32, 0u32, 0u32);
     for seed in 1..=u64::from(n) {
         let Ok(d) = levelgraph::derive::derive(grammar, seed) else {
             not_derived += 1;
@@ -410,7 +411,10 @@ fn aggregate(loaded: &Loaded, n: u32, out: &Path, started: Instant) -> Result<()
             .unwrap_or_else(|| vec![0; problem.place_count()]);
         let mut level_rooms: BTreeMap<(String, u32), u32> = BTreeMap::new();
         for p in 0..problem.place_count() {
-            let tag = problem.graph.tag_name(problem.place_vertex(p as u32)).to_owned();
+            let tag = problem
+                .graph
+                .tag_name(problem.place_vertex(p as u32))
+                .to_owned();
             *level_rooms.entry((tag, depth[p])).or_default() += 1;
         }
         for (k, count) in level_rooms {
@@ -448,10 +452,20 @@ fn aggregate(loaded: &Loaded, n: u32, out: &Path, started: Instant) -> Result<()
             }
         }
     }
-    let depth_word = |d: u32| if d == levelgraph::place::UNREACHABLE { "never".to_owned() } else { d.to_string() };
+    let depth_word = |d: u32| {
+        if d == levelgraph::place::UNREACHABLE {
+            "never".to_owned()
+        } else {
+            d.to_string()
+        }
+    };
     let mut csv = String::from("content,locks_before,levels,levels_possible,levels_necessary\n");
     for ((group, d), [levels, possible, necessary]) in &table {
-        let _ = writeln!(csv, "{group},{},{levels},{possible},{necessary}", depth_word(*d));
+        let _ = writeln!(
+            csv,
+            "{group},{},{levels},{possible},{necessary}",
+            depth_word(*d)
+        );
     }
     let mut rooms_csv = String::from("room_tag,locks_before,levels,rooms\n");
     for ((tag, d), [levels, count]) in &rooms {
