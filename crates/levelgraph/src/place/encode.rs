@@ -8,7 +8,10 @@
 //! - `in[c][z]`: zone `z` holds `c` (`x[c][p]` for some `p` in `z`);
 //! - `r[t][s][z]`: in phase `t` of key pick-ups the player reaches zone `z`
 //!   within `s` steps between zones; `end[t][z] = r[t][S][z]` with `S` the
-//!   number of zones less one, enough for any simple path;
+//!   number of zones less one or twice the number of locks, whichever is
+//!   less: enough for any shortest walk within a phase (a walk between
+//!   zones crosses a lock at every step into a locked room or through a
+//!   door, and at most one step out of each locked room);
 //! - `have[t][k]`: key `k` lies in a zone reached by the end of phase
 //!   `t − 1`; `open[t][l]`: a key held in phase `t` opens lock `l`.
 //!
@@ -175,7 +178,10 @@ impl Builder<'_> {
     /// never opened.
     fn reach(&mut self, start: &[Lit], keys: &[KeyIn], shut: Option<u32>) -> Reach {
         let z_count = self.zones.len();
-        let steps = z_count.saturating_sub(1);
+        // A shortest walk within a phase crosses each lock at most once and
+        // takes at most two steps per lock (into a locked room and out of
+        // it; through a door), and visits each zone once.
+        let steps = z_count.saturating_sub(1).min(2 * self.problem.locks.len());
         let locks = self.problem.locks.len();
         let mut end: Vec<Vec<Lit>> = Vec::new();
         let mut have: Vec<Vec<Lit>> = vec![vec![!self.truth; keys.len()]];
