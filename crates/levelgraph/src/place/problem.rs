@@ -123,6 +123,7 @@ impl Problem {
         if place.keys.is_some() {
             remove_keys(&mut graph, play);
         }
+        remove_placed(&mut graph, play, place);
         let level = Level::new(&graph, play);
         check_supported(&graph, &level, place)?;
         let neighbours = neighbours(&level);
@@ -492,6 +493,31 @@ fn remove_keys(graph: &mut Graph, play: &PlaySpec) {
         .filter(|&v| play.keys.iter().any(|k| matches(&k.key, graph, v)))
         .collect();
     for v in keys {
+        graph.remove_vertex(v);
+    }
+}
+
+/// Takes out the stored vertices that an earlier placement put in rooms:
+/// those tagged as an item of the block, or as the entrance or goal the
+/// block places. So a level written by `generate` (or `place`) can be
+/// given again and gets its content placed anew, not twice.
+fn remove_placed(graph: &mut Graph, play: &PlaySpec, place: &PlaceSpec) {
+    let mut tags: Vec<&str> = place
+        .items
+        .iter()
+        .filter_map(|i| i.tag.as_deref())
+        .collect();
+    if place.entrance.is_some() {
+        tags.extend(play.entrance.tags.first().map(String::as_str));
+    }
+    if place.goal.is_some() {
+        tags.extend(play.goal.tags.first().map(String::as_str));
+    }
+    let stale: Vec<VertexId> = graph
+        .vertex_ids()
+        .filter(|&v| graph.parent(v).is_some() && tags.contains(&graph.tag_name(v)))
+        .collect();
+    for v in stale {
         graph.remove_vertex(v);
     }
 }
