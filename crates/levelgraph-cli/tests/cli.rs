@@ -2391,7 +2391,7 @@ fn place_conflicts_are_located_and_exit_1() {
     let text = fs::read_to_string(examples().join("placed.lg"))
         .unwrap()
         .replace(
-            "item boss in room distance from goal 1..2 alone",
+            "item boss in room|treasure distance from goal 1..2",
             "item boss in treasure distance from goal 0",
         );
     let grammar = write(&dir, "conflict.lg", &text);
