@@ -216,9 +216,7 @@ pub(crate) fn report(loaded: &Loaded, e: &PlaceError, seed: u64) {
             }
             diagnostics::print(&loaded.name, &loaded.text, &notes);
         }
-        PlaceError::Unsupported(why) => {
-            eprintln!("error: cannot place content on this level: {why}")
-        }
+        other => eprintln!("error: cannot place content on this level: {other}"),
     }
 }
 

@@ -64,7 +64,7 @@ impl<'g> PlaceCheck<'g> {
                         let names: Vec<String> = rules.into_iter().map(|r| r.name).collect();
                         format!("these constraints conflict: {}", names.join("; "))
                     }
-                    PlaceError::Unsupported(why) => why,
+                    other => other.to_string(),
                 };
                 let entry = self.reasons.entry(why).or_insert((0, seed));
                 entry.0 += 1;

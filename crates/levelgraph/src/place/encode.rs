@@ -263,6 +263,40 @@ impl Builder<'_> {
     }
 }
 
+/// The most variables an encoding may have: about 1 GB of clauses and
+/// solver state. [`super::Problem::new`] refuses a larger problem.
+pub const MAX_VARIABLES: u64 = 8_000_000;
+
+/// An upper bound on the variables of `problem`'s encoding, without
+/// building it: placement variables, zone memberships, and per
+/// reachability unrolling (one, plus one per lock with `every key
+/// needed`) the phases × (steps × (zones + 2 × links) + keys × zones).
+pub(crate) fn estimated_variables(problem: &Problem) -> u64 {
+    let zones = Zones::new(&problem.level, |p| problem.passage_ends(p));
+    let z = zones.len() as u64;
+    let links = zones.links.len() as u64;
+    let locks = problem.locks.len() as u64;
+    let keys = problem
+        .contents
+        .iter()
+        .filter(|c| matches!(c.kind, ContentKind::Key { .. }))
+        .count() as u64
+        + problem.fixed.iter().filter(|f| f.opens.is_some()).count() as u64;
+    let contents = problem.contents.len() as u64;
+    let places = problem.place_count() as u64;
+    let steps = z.saturating_sub(1).min(2 * locks);
+    let phases = keys + 2;
+    let unrolling = phases * (steps * (z + 2 * links) + keys * z + locks);
+    let copies = if problem.spec.every_key_needed {
+        1 + locks
+    } else {
+        1
+    };
+    // Totalizers: about places × log2(places) per content.
+    let counting = contents * places * (64 - places.leading_zeros() as u64 + 1);
+    contents * (places + z) + counting + copies * unrolling
+}
+
 /// Builds the encoding of `problem`.
 ///
 /// # Size

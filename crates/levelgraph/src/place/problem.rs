@@ -145,6 +145,13 @@ impl Problem {
         problem.list_fixed(play, place);
         problem.list_contents(play, place)?;
         problem.rules = super::rules::list(&problem);
+        let estimated = super::encode::estimated_variables(&problem);
+        if estimated > super::MAX_VARIABLES {
+            return Err(PlaceError::TooLarge {
+                estimated,
+                limit: super::MAX_VARIABLES,
+            });
+        }
         Ok(problem)
     }
 
