@@ -220,14 +220,18 @@ impl Builder<'_> {
                     self.and_of(&need)
                 })
                 .collect();
+            // Per zone: the zones a door-less link leads in from (entered
+            // when the zone's own locks are open: one gate for all of
+            // them), and the links through a locked door.
             let links = self.zones.links.clone();
-            let passable: Vec<Lit> = links
-                .iter()
-                .map(|link| {
-                    let door = link.door.map_or(self.truth, |d| open[d as usize]);
-                    self.and_of(&[door, enter[link.to as usize]])
-                })
-                .collect();
+            let mut plain_from: Vec<Vec<u32>> = vec![Vec::new(); z_count];
+            let mut doors_in: Vec<Vec<(u32, Lit)>> = vec![Vec::new(); z_count];
+            for link in &links {
+                match link.door {
+                    None => plain_from[link.to as usize].push(link.from),
+                    Some(d) => doors_in[link.to as usize].push((link.from, open[d as usize])),
+                }
+            }
             let mut r: Vec<Lit> = (0..z_count)
                 .map(|z| match t {
                     0 => start[z],
@@ -235,12 +239,16 @@ impl Builder<'_> {
                 })
                 .collect();
             for _ in 0..steps {
-                let mut ways: Vec<Vec<Lit>> = r.iter().map(|&l| vec![l]).collect();
-                for (link, &ok) in links.iter().zip(&passable) {
-                    let w = self.and_of(&[r[link.from as usize], ok]);
-                    ways[link.to as usize].push(w);
+                let mut next = Vec::with_capacity(z_count);
+                for z in 0..z_count {
+                    let near: Vec<Lit> = plain_from[z].iter().map(|&u| r[u as usize]).collect();
+                    let near = self.or_of(&near);
+                    let mut ways = vec![r[z], self.and_of(&[near, enter[z]])];
+                    for &(u, door) in &doors_in[z] {
+                        ways.push(self.and_of(&[r[u as usize], door, enter[z]]));
+                    }
+                    next.push(self.or_of(&ways));
                 }
-                let next: Vec<Lit> = ways.iter().map(|w| self.or_of(w)).collect();
                 if next == r {
                     break;
                 }
