@@ -9,6 +9,7 @@ mod diagnostics;
 mod input;
 mod layout;
 mod output;
+mod place;
 mod play;
 mod tiles;
 
@@ -92,6 +93,14 @@ enum Command {
     /// corridors, accretion, cellular-automaton caves) and write map.txt, map.csv, map.png, map.tmj and
     /// map.tmx (with map-tileset.png).
     Tiles(tiles::Options),
+    /// Place a grammar's `place` block content on a level by SAT: diverse
+    /// placements (placements.json) and, for every content and room,
+    /// whether it can be there (possible), must be (necessary) or cannot
+    /// (impossible): analysis.json, analysis.csv and one shaded
+    /// analysis-CONTENT.svg per content (and analysis-CONTENT-layout.svg
+    /// with a `rooms` block). `--levels N` aggregates over the levels of
+    /// seeds 1..=N instead (aggregate.csv, rooms.csv).
+    Place(place::Options),
     /// Print the JSON form of a grammar on stdout.
     GrammarJson {
         /// Grammar file (`.lg` text or `.json`); the built-in default when absent.
@@ -167,6 +176,7 @@ fn main() -> ExitCode {
         Command::GrammarJson { grammar } => grammar_json(grammar.as_deref()),
         Command::Layout(options) => layout::run(&options),
         Command::Tiles(options) => tiles::run(&options),
+        Command::Place(options) => place::run(&options),
     };
     match result {
         Ok(()) | Err(Failure::ReaderGone) => ExitCode::SUCCESS,
@@ -177,8 +187,8 @@ fn main() -> ExitCode {
 
 /// A grammar read from disk (or the built-in one) with its text, for diagnostics.
 pub(crate) struct Loaded {
-    name: String,
-    text: String,
+    pub(crate) name: String,
+    pub(crate) text: String,
     pub(crate) grammar: CompiledGrammar,
 }
 
@@ -241,7 +251,7 @@ pub(crate) fn reject_lint_errors(loaded: &Loaded) -> Result<(), Failure> {
 }
 
 /// Reads a mission JSON document as a host graph for `grammar`.
-fn load_host(path: &Path, grammar: &CompiledGrammar) -> Result<Graph, Failure> {
+pub(crate) fn load_host(path: &Path, grammar: &CompiledGrammar) -> Result<Graph, Failure> {
     let display = path.display();
     let text = crate::input::read_text(path).map_err(|e| {
         e.report("host graph", path);
@@ -401,6 +411,25 @@ fn say_summary(
         Some(_) => ", cannot be proved completable".to_owned(),
         None => String::new(),
     };
+    let mut placed_counts: Vec<(&str, u64)> = Vec::new();
+    for content in &level.placed {
+        match placed_counts
+            .iter_mut()
+            .find(|(tag, _)| *tag == content.tag)
+        {
+            Some((_, n)) => *n += content.rooms.len() as u64,
+            None => placed_counts.push((&content.tag, content.rooms.len() as u64)),
+        }
+    }
+    let finished = if placed_counts.is_empty() {
+        finished
+    } else {
+        let list: Vec<String> = placed_counts
+            .iter()
+            .map(|(tag, n)| format!("{tag} ×{n}"))
+            .collect();
+        format!("{finished}, placed {}", list.join(", "))
+    };
     output::say(format_args!(
         "{}: {}, {}, {}, stopped: {}{finished}, derived in {} ({} in all) -> {}",
         grammar.name(),
@@ -423,6 +452,7 @@ fn note_gave_way(level: &Level) {
         .filter_map(|a| match a.outcome {
             Outcome::NotDerived(_) => Some(format!("seed {} (not derived)", a.seed)),
             Outcome::NotLaidOut(_) => Some(format!("seed {} (not laid out)", a.seed)),
+            Outcome::NotPlaced(_) => Some(format!("seed {} (content not placed)", a.seed)),
             _ => None,
         })
         .collect();
@@ -623,6 +653,10 @@ fn report_generate_error(
             ..
         } => {
             report_derive_error(grammar, error, *level_seed);
+            Failure::Derivation
+        }
+        GenerateError::NotPlaced { error, .. } => {
+            place::report(loaded, error, seed);
             Failure::Derivation
         }
         GenerateError::Unfinishable { attempts } => {

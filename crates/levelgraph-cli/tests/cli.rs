@@ -473,6 +473,48 @@ fn grammar_json_round_trips_through_generate() {
 }
 
 #[test]
+fn grammar_json_keeps_the_place_block() {
+    let dir = scratch("place-json");
+    let src = "tags { s entrance room goal key lock potion boss }
+rule start { (a:s) => (a:entrance) -> (b:room) -> (l:lock) -> (g:goal), (b) -> (k:key), (k) ~> (l) }
+play {
+  entrance entrance
+  goal goal
+  key key opens lock via ~>
+  directed two_way
+}
+place {
+  keys in room lock first
+  item potion count 2..4 in room not with key
+  item boss in room distance from goal 1 alone
+  every key needed
+}
+";
+    let lg = write(&dir, "place.lg", src);
+    let o = run(&["grammar-json", &lg]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let json = stdout(&o);
+    // grammar -> JSON -> load_json: the text's model without its spans.
+    let from_json = levelgraph::grammar::load_json(&json).expect("the JSON form loads");
+    let from_text = levelgraph::grammar::load(src, "place").unwrap();
+    let mut want = from_text.place().expect("a place block").clone();
+    want.span = None;
+    want.setting_spans = Default::default();
+    let statements = [&mut want.keys, &mut want.entrance, &mut want.goal];
+    for p in statements.into_iter().flatten().chain(&mut want.items) {
+        p.span = None;
+        p.spans = Default::default();
+    }
+    assert_eq!(from_json.place(), Some(&want));
+    assert_eq!(from_json.model().to_json(), from_text.model().to_json());
+    // The JSON file prints back as itself.
+    let js = write(&dir, "place.json", &json);
+    let o = run(&["grammar-json", &js]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stdout(&o), json);
+}
+
+#[test]
 fn formats_option_chooses_the_files() {
     let dir = scratch("formats");
     let out = dir.join("out");
@@ -2264,5 +2306,174 @@ fn generate_marks_the_play_objects_on_the_tile_map() {
                 );
             }
         }
+    }
+}
+
+/// `place` on `examples/placed.lg`: the tables, the placements and one
+/// shaded picture per content; the same seed gives the same bytes.
+#[test]
+fn place_writes_the_analysis_and_is_deterministic() {
+    let dir = scratch("place");
+    let grammar = examples().join("placed.lg");
+    let grammar = grammar.to_str().unwrap();
+    let out = dir.join("a");
+    let o = run(&[
+        "place",
+        grammar,
+        "--seed",
+        "1",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("10 placements"), "{}", stdout(&o));
+    let names = listing(&out);
+    for want in [
+        "analysis.csv",
+        "analysis.json",
+        "placements.json",
+        "analysis-potion.svg",
+        "analysis-boss.svg",
+    ] {
+        assert!(
+            names.iter().any(|n| n == want),
+            "{want} missing from {names:?}"
+        );
+    }
+    assert!(
+        names
+            .iter()
+            .filter(|n| n.starts_with("analysis-key-of-lock-"))
+            .count()
+            >= 1
+    );
+    let csv = fs::read_to_string(out.join("analysis.csv")).unwrap();
+    let mut lines = csv.lines();
+    assert_eq!(lines.next(), Some("content,room,room_tag,status"));
+    let statuses: Vec<&str> = lines.map(|l| l.rsplit(',').next().unwrap()).collect();
+    assert!(statuses
+        .iter()
+        .all(|s| ["possible", "impossible", "necessary"].contains(s)));
+    assert!(statuses.contains(&"possible") && statuses.contains(&"impossible"));
+    // The boss is one room from the goal at most two away: never in the
+    // entrance.
+    assert!(csv.contains("boss,0,entrance,impossible"), "{csv}");
+    let placements: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(out.join("placements.json")).unwrap()).unwrap();
+    assert_eq!(placements["placements"].as_array().unwrap().len(), 10);
+    let svg = fs::read_to_string(out.join("analysis-potion.svg")).unwrap();
+    assert!(svg.contains("Where potion can be") && svg.contains("#81c784"));
+    let again = dir.join("b");
+    let o = run(&[
+        "place",
+        grammar,
+        "--seed",
+        "1",
+        "--out",
+        again.to_str().unwrap(),
+    ]);
+    assert!(o.status.success());
+    for name in &names {
+        assert_eq!(
+            fs::read(out.join(name)).unwrap(),
+            fs::read(again.join(name)).unwrap(),
+            "{name}"
+        );
+    }
+}
+
+/// Content that cannot be placed: exit 1, the conflicting constraints
+/// named at their lines, nothing written; `generate` gives the level way
+/// and says so. A grammar without a `place` block: exit 2.
+#[test]
+fn place_conflicts_are_located_and_exit_1() {
+    let dir = scratch("place-conflict");
+    let text = fs::read_to_string(examples().join("placed.lg"))
+        .unwrap()
+        .replace(
+            "item boss in room distance from goal 1..2 alone",
+            "item boss in treasure distance from goal 0",
+        );
+    let grammar = write(&dir, "conflict.lg", &text);
+    let out = dir.join("out");
+    let o = run(&[
+        "place",
+        &grammar,
+        "--seed",
+        "1",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(err.contains("no placement of grammar"), "{err}");
+    assert!(err.contains("`item boss`: in treasure"), "{err}");
+    assert!(err.contains("`item boss`: distance from goal 0"), "{err}");
+    assert!(err.contains("conflict.lg:"), "{err}");
+    assert!(!out.exists());
+    let o = run(&[
+        "generate",
+        &grammar,
+        "--seed",
+        "1",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("`item boss`: distance from goal 0"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!out.exists());
+    let default = examples().join("default.lg");
+    let o = run(&[
+        "place",
+        default.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("has no `place` block"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+/// `generate` with a `place` block stores the placed content in rooms
+/// and says so in the summary line; every level it hands out passes the
+/// play check.
+#[test]
+fn generate_places_content_in_rooms() {
+    let dir = scratch("place-generate");
+    let grammar = examples().join("placed.lg");
+    for seed in ["1", "2", "5"] {
+        let out = dir.join(seed);
+        let o = run(&[
+            "generate",
+            grammar.to_str().unwrap(),
+            "--seed",
+            seed,
+            "--out",
+            out.to_str().unwrap(),
+            "--formats",
+            "json",
+        ]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let line = stdout(&o);
+        assert!(
+            line.contains("can be finished")
+                && line.contains("placed key ×")
+                && line.contains("boss ×1"),
+            "{line}"
+        );
+        let doc: serde_json::Value =
+            serde_json::from_str(&fs::read_to_string(out.join("mission.json")).unwrap()).unwrap();
+        let text = doc.to_string();
+        assert!(
+            text.contains("\"potion\"") && text.contains("\"boss\""),
+            "{text}"
+        );
     }
 }

@@ -130,6 +130,7 @@ pub mod layout;
 pub mod lint;
 pub mod matching;
 pub mod pipeline;
+pub mod place;
 mod plane;
 pub mod play;
 mod rewrite;

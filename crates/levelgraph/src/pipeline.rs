@@ -70,6 +70,10 @@ pub struct Level {
     /// The play check (`play` block): the verdict, a playthrough, which
     /// key opens which lock. `None` without a `play` block.
     pub play: Option<PlayReport>,
+    /// The content the `place` block placed, per statement content (`key
+    /// of lock 7`, `potion`): its name and the places holding it. Empty
+    /// without a `place` block.
+    pub placed: Vec<PlacedContent>,
     /// The room layout, when one was asked for ([`Config::with_layout`] or
     /// [`Config::with_tiles`]) and the grammar has a `rooms` block.
     pub layout: Option<(LayoutProblem, Layout)>,
@@ -83,6 +87,17 @@ pub struct Level {
     /// reports. The only field that differs between runs; nothing else
     /// depends on it.
     pub derive_time: Duration,
+}
+
+/// Content the `place` block placed on a level.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlacedContent {
+    /// Its name: `key of lock 7`, `potion`.
+    pub name: String,
+    /// The tag of the vertices placed.
+    pub tag: String,
+    /// The places holding one, in place order.
+    pub rooms: Vec<crate::graph::VertexId>,
 }
 
 /// One attempt of [`generate`]: the level derived with
@@ -126,6 +141,10 @@ pub enum Outcome {
     Rejected,
     /// The layout stopped at its limits ([`LayoutError::Limit`]).
     NotLaidOut(LayoutError),
+    /// The `place` block's content could not be placed on the level (no
+    /// placement meets it, or the level is outside what placement
+    /// decides); it gave way like a level that cannot be finished.
+    NotPlaced(crate::place::PlaceError),
     /// The level was kept: the one [`generate`] returned, or the one at
     /// which an error that no other attempt would mend stopped it (a
     /// `rooms` block that does not fit the level, a layout problem that
@@ -190,6 +209,15 @@ pub enum GenerateError {
     Unfinishable {
         /// Every attempt; [`Attempt::unproved`] of the rejected ones says
         /// why.
+        attempts: Vec<Attempt>,
+    },
+    /// No level within the `play` block's `retries` took the `place`
+    /// block's content: `error` is the last level's reason.
+    #[error("no level took the `place` block's content: {error}")]
+    NotPlaced {
+        /// Why the last level took none.
+        error: crate::place::PlaceError,
+        /// Every attempt.
         attempts: Vec<Attempt>,
     },
     /// No level was laid out within the `rooms` block's `retries`: the
@@ -457,6 +485,7 @@ impl GenerateError {
             GenerateError::Limits { .. } | GenerateError::GeometricGrid { .. } => &[],
             GenerateError::Derive { attempts, .. }
             | GenerateError::Unfinishable { attempts }
+            | GenerateError::NotPlaced { attempts, .. }
             | GenerateError::NotLaidOut { attempts, .. }
             | GenerateError::NoRoomSets { attempts }
             | GenerateError::Rooms { attempts, .. }
@@ -597,6 +626,22 @@ pub fn generate(
                 continue;
             }
         };
+        let (derivation, placed) = match place_content(grammar, derivation, level_seed) {
+            Ok(done) => done,
+            Err(error) => {
+                attempts.push(Attempt {
+                    seed: level_seed,
+                    drawing,
+                    unproved: None,
+                    outcome: Outcome::NotPlaced(error.clone()),
+                });
+                n_rejected += 1;
+                if n_rejected > play_retries || last {
+                    return Err(GenerateError::NotPlaced { error, attempts });
+                }
+                continue;
+            }
+        };
         let play = play_spec.map(|spec| crate::play::check(&derivation.graph, spec));
         let unproved = play
             .as_ref()
@@ -623,6 +668,7 @@ pub fn generate(
                 seed: level_seed,
                 derivation,
                 play,
+                placed,
                 layout: None,
                 tiles: None,
                 attempts,
@@ -650,6 +696,7 @@ pub fn generate(
             seed: level_seed,
             derivation,
             play,
+            placed,
             layout: Some(layout),
             tiles: None,
             attempts,
@@ -678,6 +725,35 @@ pub fn generate(
         }
         return Ok(level);
     }
+}
+
+/// The derivation with the `place` block's content placed by the solver
+/// (the first placement for the level's seed), and what went where.
+/// Unchanged without a `place` block.
+fn place_content(
+    grammar: &CompiledGrammar,
+    mut derivation: Derivation,
+    seed: u64,
+) -> Result<(Derivation, Vec<PlacedContent>), crate::place::PlaceError> {
+    let (Some(spec), Some(play)) = (grammar.place(), grammar.play()) else {
+        return Ok((derivation, Vec::new()));
+    };
+    let problem = crate::place::Problem::new(&derivation.graph, play, spec)?;
+    let placement = crate::place::Placer::new(&problem, seed)
+        .next_placement()?
+        .expect("the first call finds a placement or reports the conflict");
+    let placed = problem
+        .contents
+        .iter()
+        .zip(&placement.at)
+        .map(|(c, at)| PlacedContent {
+            name: c.name.clone(),
+            tag: c.tag.clone(),
+            rooms: at.iter().map(|&p| problem.place_vertex(p)).collect(),
+        })
+        .collect();
+    derivation.graph = crate::place::apply(&problem, &placement);
+    Ok((derivation, placed))
 }
 
 /// `grammar`, compiled again with `limits` when they are not its own.

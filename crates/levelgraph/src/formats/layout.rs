@@ -251,6 +251,24 @@ pub fn write_layout_svg<W: Write>(
     alphabet: &Alphabet,
     title: &str,
 ) -> io::Result<()> {
+    write_layout_svg_shaded(w, problem, layout, alphabet, title, &[])
+}
+
+/// [`write_layout_svg`] with a thick outline of colour around some rooms
+/// (`outlines`: the room's index in `problem.rooms` and a `#rrggbb`
+/// colour), drawn over the rooms and under the doors: the placement
+/// analysis marks each room by whether an item can be there.
+///
+/// # Errors
+/// The first error of `w`, as it came.
+pub fn write_layout_svg_shaded<W: Write>(
+    w: &mut W,
+    problem: &LayoutProblem,
+    layout: &Layout,
+    alphabet: &Alphabet,
+    title: &str,
+    outlines: &[(usize, String)],
+) -> io::Result<()> {
     let all = layout.rooms.iter().chain(&layout.corridors);
     let (mut x0, mut y0, mut x1, mut y1) = (i32::MAX, i32::MAX, i32::MIN, i32::MIN);
     for p in all.flat_map(|r| r.outline.iter()) {
@@ -321,6 +339,21 @@ pub fn write_layout_svg<W: Write>(
         }
         rooms.end()
     })?;
+    if !outlines.is_empty() {
+        let mut group = Group::new().set("class", "shading");
+        for (r, colour) in outlines {
+            if let Some(placed) = layout.rooms.get(*r) {
+                group = group.add(
+                    Polygon::new()
+                        .set("points", points(&placed.outline))
+                        .set("fill", "none")
+                        .set("stroke", colour.as_str())
+                        .set("stroke-width", 6),
+                );
+            }
+        }
+        doc.child(group)?;
+    }
     doc.child_with(|w| {
         let mut doors = Streamed::start(w, Group::new().set("class", "doors"));
         for d in &layout.doors {

@@ -22,13 +22,13 @@ pub mod tilemap;
 pub use dot::{to_dot, write_dot};
 pub use graph_text::{to_graph_text, write_graph_text};
 pub use graphml::{to_graphml, write_graphml};
-pub use layout::{layout_svg, write_layout_svg, LayoutDoc, LAYOUT_FORMAT};
+pub use layout::{layout_svg, write_layout_svg, write_layout_svg_shaded, LayoutDoc, LAYOUT_FORMAT};
 pub use mission::{
     host_for, GeometryValue, MissionDoc, MissionError, MissionJson, MAX_CELL, MAX_COORDINATE,
     MAX_NODE_ID, MISSION_FORMAT,
 };
 pub use play::PlayDoc;
-pub use svg::{to_svg, to_svg_numbered, write_svg, write_svg_numbered};
+pub use svg::{to_svg, to_svg_numbered, write_svg, write_svg_numbered, write_svg_shaded, Shading};
 
 /// Deprecated: the old name of [`to_graph_text`], the one-line `GRAPH …`
 /// text export, kept so that code written against it still builds. Use

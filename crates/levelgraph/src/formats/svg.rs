@@ -111,10 +111,51 @@ pub fn write_svg_numbered<W: Write>(
     title: &str,
     numbered: &[VertexId],
 ) -> io::Result<()> {
+    write_svg_shaded(
+        w,
+        g,
+        positions,
+        alphabet,
+        title,
+        numbered,
+        &Shading::default(),
+    )
+}
+
+/// Rings of colour around some vertices, with a legend of what each colour
+/// means: the placement analysis shades each room by whether an item can
+/// be there.
+#[derive(Clone, Debug, Default)]
+pub struct Shading {
+    /// A vertex and its ring's colour (`#rrggbb`).
+    pub rings: Vec<(VertexId, String)>,
+    /// The legend's heading and its lines: a colour and what it means.
+    pub legend: Option<(String, Vec<(String, String)>)>,
+}
+
+/// [`write_svg_numbered`] with `shading`'s rings drawn under the vertices
+/// and its legend under the tags' and edges'.
+///
+/// # Errors
+/// The first error of `w`, as it came.
+pub fn write_svg_shaded<W: Write>(
+    w: &mut W,
+    g: &Graph,
+    positions: &[Option<Point>],
+    alphabet: &Alphabet,
+    title: &str,
+    numbered: &[VertexId],
+    shading: &Shading,
+) -> io::Result<()> {
     let frame = Frame::new(g, positions);
     let legend = legend_tags(g, alphabet);
     let order_line = if numbered.is_empty() { 0.0 } else { 32.0 };
-    let legend_h = TITLE_HEIGHT + MARGIN + 24.0 * (legend.len() + 4) as f64 + order_line;
+    let shade_lines = shading
+        .legend
+        .as_ref()
+        .map_or(0.0, |(_, lines)| 48.0 + 24.0 * lines.len() as f64);
+    let legend_h =
+        TITLE_HEIGHT + MARGIN + 24.0 * (legend.len() + 4) as f64 + order_line + shade_lines;
     let width = frame.drawing_w + LEGEND_WIDTH;
     let height = frame.drawing_h.max(legend_h);
 
@@ -147,6 +188,20 @@ pub fn write_svg_numbered<W: Write>(
             .set("font-weight", "bold"),
     )?;
     doc.child_with(|w| write_edges(w, g, &frame))?;
+    if !shading.rings.is_empty() {
+        let mut rings = Group::new().set("opacity", 0.85);
+        for (v, colour) in &shading.rings {
+            let [cx, cy] = frame.centre(*v);
+            rings = rings.add(
+                Circle::new()
+                    .set("cx", round(cx))
+                    .set("cy", round(cy))
+                    .set("r", round(frame.radius(*v) + 9.0))
+                    .set("fill", colour.as_str()),
+            );
+        }
+        doc.child(rings)?;
+    }
     doc.child_with(|w| write_vertices(w, g, &frame, alphabet))?;
     if !numbered.is_empty() {
         doc.child_with(|w| write_badges(w, g, &frame, numbered))?;
@@ -154,6 +209,31 @@ pub fn write_svg_numbered<W: Write>(
     // A whole pixel, so every legend coordinate (lx + 8, lx + 24, …) prints exactly.
     let lx = (frame.drawing_w + 10.0).ceil();
     doc.child(legend_group(lx, &legend, alphabet, !numbered.is_empty()))?;
+    if let Some((heading, lines)) = &shading.legend {
+        // Below the tags, the three edge lines and the order line.
+        let mut y =
+            TITLE_HEIGHT + MARGIN + 24.0 * (legend.len() + 4) as f64 + 8.0 + order_line + 32.0;
+        let mut key = Group::new().set("font-size", 12);
+        key = key.add(
+            Text::new(heading.as_str())
+                .set("x", lx)
+                .set("y", y)
+                .set("font-weight", "bold"),
+        );
+        for (colour, text) in lines {
+            y += 24.0;
+            key = key
+                .add(
+                    Circle::new()
+                        .set("cx", lx + 8.0)
+                        .set("cy", y - 4.0)
+                        .set("r", 8)
+                        .set("fill", colour.as_str()),
+                )
+                .add(Text::new(text.as_str()).set("x", lx + 24.0).set("y", y));
+        }
+        doc.child(key)?;
+    }
     doc.end()?;
     w.write_all(b"\n")
 }

@@ -86,10 +86,12 @@ pub struct Placed {
     /// than they can pick the key up.
     #[serde(default, skip_serializing_if = "is_false")]
     pub lock_first: bool,
-    /// Where the statement was written (its first word).
+    /// Where the statement was written: from its first word to the end
+    /// of its last constraint.
     #[serde(skip)]
     pub span: Option<Span>,
-    /// Where the text wrote each constraint: `count`, `in`, `not_with`,
+    /// Where the text wrote the item's tag (`tag`) and each constraint,
+    /// from its first word to its end: `count`, `in`, `not_with`,
     /// `alone`, `lock_first`, `distance N` (N from 0); empty for JSON.
     #[serde(skip)]
     pub spans: SettingSpans,
@@ -185,14 +187,14 @@ pub fn key_tag(play: &PlaySpec, s: usize) -> Option<&str> {
 /// a corridor), and content whose tag the `play` block cannot give.
 pub(crate) fn check(spec: &PlaceSpec, tags: &Symbols, play: Option<&PlaySpec>) -> Vec<Diagnostic> {
     let mut out = Vec::new();
-    let block_at = |path: &str| match spec.span {
+    let block_at = || match spec.span {
         Some(s) => Location::Span(s),
-        None => Location::Field(format!("place.{path}")),
+        None => Location::Field("place".into()),
     };
     let Some(play) = play else {
         out.push(error(
             "a `place` block needs a `play` block".into(),
-            block_at(""),
+            block_at(),
             Some("placement keeps every level completable by the `play` block's entrance, goal, keys and locks; add one (section 19)".into()),
         ));
         return out;
@@ -206,7 +208,13 @@ pub(crate) fn check(spec: &PlaceSpec, tags: &Symbols, play: Option<&PlaySpec>) -
         };
         let is_keys = path == "keys";
         let is_item = path.starts_with("items");
-        if let Some(tag) = &p.tag {
+        if p.tag.is_some() && !is_item {
+            out.push(error(
+                format!("`{name}` takes no tag: its tag comes from the `play` block"),
+                at("tag", ".tag"),
+                Some("leave out `tag`; only items name theirs".into()),
+            ));
+        } else if let Some(tag) = &p.tag {
             if tags.get(tag).is_none() {
                 out.push(error(
                     format!("the `place` block names tag `{tag}`, which `tags` does not declare"),
@@ -237,10 +245,11 @@ pub(crate) fn check(spec: &PlaceSpec, tags: &Symbols, play: Option<&PlaySpec>) -
         if let Some(c) = p.count {
             if !is_item {
                 out.push(error(
-                    format!(
-                        "`count` is for items; `{name}` places exactly one per level{}",
-                        if is_keys { " per lock" } else { "" }
-                    ),
+                    if is_keys {
+                        "`count` is for items; `keys` places exactly one key per lock".to_owned()
+                    } else {
+                        format!("`count` is for items; a level has exactly one {name}")
+                    },
                     at("count", ".count"),
                     None,
                 ));
@@ -267,7 +276,7 @@ pub(crate) fn check(spec: &PlaceSpec, tags: &Symbols, play: Option<&PlaySpec>) -
                 out.push(error(
                     format!("`in` names tag `{t}`, which `tags` does not declare"),
                     at("in", ".in"),
-                    None,
+                    Some("declare it in the `tags` block, or name a declared tag".into()),
                 ));
             }
         }
@@ -304,23 +313,31 @@ pub(crate) fn check(spec: &PlaceSpec, tags: &Symbols, play: Option<&PlaySpec>) -
         }
         for t in &p.not_with {
             if !names.iter().any(|(n, _)| n == t) {
+                let mut known: Vec<String> = Vec::new();
+                for (n, _) in &names {
+                    let n = format!("`{n}`");
+                    if !known.contains(&n) {
+                        known.push(n);
+                    }
+                }
                 out.push(error(
-                    format!("`not with {t}`: no content of the `place` block has tag `{t}`"),
+                    format!("`not with {t}`: no content of the level or the `place` block has tag `{t}`"),
                     at("not_with", ".not_with"),
-                    Some(format!(
-                        "name placed content: {}",
-                        names
-                            .iter()
-                            .map(|(n, _)| format!("`{n}`"))
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    )),
+                    Some(if known.is_empty() {
+                        "`not with` names the tag of an item, the keys, the entrance or the goal".into()
+                    } else {
+                        format!("name the tag of content: {}", known.join(", "))
+                    }),
                 ));
             } else if names.iter().any(|(n, s)| n == t && *s == path) {
                 out.push(error(
-                    format!("`{name}` is `not with {t}`, its own kind: a room holds at most one of a kind already"),
+                    format!("`{name}` is `not with {t}`, its own kind"),
                     at("not_with", ".not_with"),
-                    None,
+                    Some(if is_item {
+                        format!("a room holds at most one `{t}` already; `not with` names other content")
+                    } else {
+                        "`not with` names other content".into()
+                    }),
                 ));
             }
         }
@@ -342,7 +359,10 @@ pub(crate) fn check(spec: &PlaceSpec, tags: &Symbols, play: Option<&PlaySpec>) -
         if placed.is_some() && sel.tags.first().is_none_or(|t| t == super::model::WILDCARD) {
             out.push(error(
                 format!("a placed {word} needs a tag: the `play` block's `{word}` selector is `*`"),
-                block_at(word),
+                match placed.as_ref().and_then(|p| p.span).or(spec.span) {
+                    Some(s) => Location::Span(s),
+                    None => Location::Field(format!("place.{word}")),
+                },
                 Some(format!("name the {word}'s tag in the `play` block")),
             ));
         }
@@ -398,9 +418,6 @@ fn check_placed_keys(spec: &PlaceSpec, play: &PlaySpec, out: &mut Vec<Diagnostic
                     Some("link keys by a cosmetic edge (`via ~>`), by an attribute (`via same color`), or leave out `via`".into()),
                 ));
             }
-        }
-        if matches!(k.opens, LockSpec::Door(_)) && k.via.is_some() {
-            // Reported by the `play` block's own check.
         }
     }
 }

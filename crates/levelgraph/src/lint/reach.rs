@@ -129,8 +129,28 @@ fn recipe_stages<'m>(
     }
 }
 
-/// Rules that can never match, tags never produced, and a recipe that runs
-/// no start rule.
+/// The tags of the content a `place` block puts on levels (items, and the
+/// keys, entrance and goal it places): declared for the solver, not for
+/// the rules, so no rule need produce them.
+fn placed_tags(model: &Grammar) -> BTreeSet<&str> {
+    let mut out = BTreeSet::new();
+    let (Some(place), Some(play)) = (&model.place, &model.play) else {
+        return out;
+    };
+    out.extend(place.items.iter().filter_map(|p| p.tag.as_deref()));
+    if place.keys.is_some() {
+        out.extend((0..play.keys.len()).filter_map(|s| crate::grammar::place::key_tag(play, s)));
+    }
+    for (placed, sel) in [(&place.entrance, &play.entrance), (&place.goal, &play.goal)] {
+        if placed.is_some() {
+            out.extend(sel.tags.first().map(String::as_str));
+        }
+    }
+    out
+}
+
+/// Rules that can never match, tags never produced (but for those a
+/// `place` block places), and a recipe that runs no start rule.
 fn unreached(
     model: &Grammar,
     produced: &BTreeSet<&str>,
@@ -165,8 +185,9 @@ fn unreached(
             .with_hint("produce the tag on some rule's right-hand side, or remove the rule"),
         );
     }
+    let placed = placed_tags(model);
     for (i, decl) in model.tags.iter().enumerate() {
-        if !produced.contains(decl.name.as_str()) {
+        if !produced.contains(decl.name.as_str()) && !placed.contains(decl.name.as_str()) {
             out.push(
                 Diagnostic::new(
                     Severity::Warning,

@@ -36,7 +36,7 @@
 
 mod explain;
 mod fixpoint;
-mod level;
+pub(crate) mod level;
 mod objects;
 mod rows;
 mod search;

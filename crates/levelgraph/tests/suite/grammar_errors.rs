@@ -630,7 +630,7 @@ fn syntax_errors_with_positions() {
         ),
         (
             "rules r { }",
-            "expected `grammar`, `tags`, `rule`, `group`, `recipe`, `rooms` or `play`, found `rules`",
+            "expected `grammar`, `tags`, `rule`, `group`, `recipe`, `rooms`, `play` or `place`, found `rules`",
             1,
             1,
             "a grammar file holds",

@@ -29,7 +29,7 @@ const LAYERS: &[(&str, &[&str])] = &[
         &["rewrite", "incremental", "derive"],
     ),
     ("space", &["geometric", "rooms", "tiles"]),
-    ("analysis", &["play", "lint"]),
+    ("analysis", &["play", "place", "lint"]),
     ("files and the pipeline", &["formats", "pipeline"]),
 ];
 

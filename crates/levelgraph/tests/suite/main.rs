@@ -23,6 +23,8 @@ mod matching_oracle;
 mod mission_format;
 mod nesting;
 mod no_panic;
+mod place;
+mod place_block;
 mod play;
 mod play_examples;
 mod play_oracle;

@@ -87,7 +87,7 @@ impl<'src> Parser<'src> {
         match t.kind {
             TokenKind::Eof => true,
             TokenKind::Ident(
-                "grammar" | "tags" | "rule" | "group" | "recipe" | "rooms" | "play",
+                "grammar" | "tags" | "rule" | "group" | "recipe" | "rooms" | "play" | "place",
             ) => line_col(self.src, t.span.start).column == 1,
             _ => false,
         }

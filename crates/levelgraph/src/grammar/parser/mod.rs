@@ -8,6 +8,7 @@
 
 mod errors;
 mod header;
+mod place;
 mod play;
 mod recipe;
 mod rooms;
@@ -73,6 +74,7 @@ impl<'src> Parser<'src> {
         let mut seen_tags: Option<Span> = None;
         let mut seen_rooms: Option<Span> = None;
         let mut seen_play: Option<Span> = None;
+        let mut seen_place: Option<Span> = None;
         loop {
             let tok = self.peek();
             match tok.kind {
@@ -127,13 +129,21 @@ impl<'src> Parser<'src> {
                     seen_play = Some(tok.span);
                     grammar.play = Some(self.play(tok.span)?);
                 }
+                TokenKind::Ident("place") => {
+                    self.bump();
+                    if let Some(first) = seen_place {
+                        return Err(self.duplicate_block("place", tok.span, first));
+                    }
+                    seen_place = Some(tok.span);
+                    grammar.place = Some(self.place(tok.span)?);
+                }
                 _ => {
                     return Err(self
                         .unexpected(
-                            "`grammar`, `tags`, `rule`, `group`, `recipe`, `rooms` or `play`",
+                            "`grammar`, `tags`, `rule`, `group`, `recipe`, `rooms`, `play` or `place`",
                         )
                         .with_hint(
-                            "a grammar file holds a `grammar` header, a `tags` block, `rule` blocks, `group` declarations, a `recipe`, a `rooms` block and a `play` block",
+                            "a grammar file holds a `grammar` header, a `tags` block, `rule` blocks, `group` declarations, a `recipe`, a `rooms` block, a `play` block and a `place` block",
                         ))
                 }
             }

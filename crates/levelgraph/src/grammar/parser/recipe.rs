@@ -63,16 +63,7 @@ impl<'src> Parser<'src> {
                         .unexpected("`|` or a count: `N`, `N..M`, `N..*` or `*`")
                         .with_hint("a stage is `rule | other:2 1..5`: rules, then how often"));
                 }
-                let min = self.count("the stage count")?;
-                if self.eat(&TokenKind::DotDot) {
-                    if self.eat(&TokenKind::Star) {
-                        (min, None)
-                    } else {
-                        (min, Some(self.count("the stage count")?))
-                    }
-                } else {
-                    (min, Some(min))
-                }
+                self.range("the stage count")?
             };
             if max.is_some_and(|m| m < min) {
                 return Err(Diagnostic::error(
@@ -91,5 +82,20 @@ impl<'src> Parser<'src> {
             });
         }
         Ok(Recipe { stages })
+    }
+
+    /// A whole-number range: `N` (`min` = `max` = N), `N..M` or `N..*`
+    /// (no `max`), each number read by [`Parser::count`] as `what`. The
+    /// recipe's stage counts and the `place` block's counts and distances;
+    /// a range that runs backwards is the caller's to report.
+    pub(super) fn range(&mut self, what: &str) -> Result<(u32, Option<u32>), Diagnostic> {
+        let min = self.count(what)?;
+        if !self.eat(&TokenKind::DotDot) {
+            return Ok((min, Some(min)));
+        }
+        if self.eat(&TokenKind::Star) {
+            return Ok((min, None));
+        }
+        Ok((min, Some(self.count(what)?)))
     }
 }

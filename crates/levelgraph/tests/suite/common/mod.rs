@@ -94,5 +94,14 @@ pub(crate) fn without_spans(g: &Grammar) -> Grammar {
             }
         }
     }
+    if let Some(place) = &mut g.place {
+        place.span = None;
+        place.setting_spans = Default::default();
+        let statements = [&mut place.keys, &mut place.entrance, &mut place.goal];
+        for p in statements.into_iter().flatten().chain(&mut place.items) {
+            p.span = None;
+            p.spans = Default::default();
+        }
+    }
     g
 }

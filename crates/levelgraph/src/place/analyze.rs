@@ -1,0 +1,262 @@
+//! What can and cannot be where: every (content, place) pair classified as
+//! possible, impossible or necessary over all valid placements.
+//!
+//! Two methods, for both polarities of every placement variable (`x`
+//! possible: some valid placement puts the content there; `¬x` possible:
+//! some does not):
+//!
+//! - [`analyze_per_literal`], the loop of the possibility analysis for
+//!   pattern puzzles: every literal starts not found; each model found
+//!   marks at once every literal true in it; each literal still not found
+//!   is decided by one call under its assumption, and a model found on
+//!   the way marks more. Kept as the plain reference.
+//! - [`analyze`], the same loop asking for many literals per call: each
+//!   call adds, for that call only, the clause "some literal not yet found
+//!   holds"; a model marks what it can, and an unsatisfiable call decides
+//!   every literal still not found at once (the way answer-set solvers
+//!   compute brave and cautious consequences). A property test holds the
+//!   two to the same table, and both to a brute force.
+
+use serde::Serialize;
+
+use rustsat::types::Lit;
+
+use super::problem::Problem;
+use super::solve::Session;
+use super::PlaceError;
+use crate::rng::Rng;
+
+/// Whether a content can be in a place, over all valid placements.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Status {
+    /// No valid placement puts it there.
+    Impossible,
+    /// Some valid placements put it there and some do not.
+    Possible,
+    /// Every valid placement puts it there.
+    Necessary,
+}
+
+impl Status {
+    /// The word tables print: `impossible`, `possible`, `necessary`.
+    pub fn word(self) -> &'static str {
+        match self {
+            Status::Impossible => "impossible",
+            Status::Possible => "possible",
+            Status::Necessary => "necessary",
+        }
+    }
+}
+
+/// The classification of every (content, place) pair of a problem.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Analysis {
+    /// Per content, per place.
+    pub status: Vec<Vec<Status>>,
+    /// Solver calls made.
+    pub solver_calls: u64,
+    /// The calls of the naive method: one per (content, candidate place)
+    /// and polarity.
+    pub naive_calls: u64,
+}
+
+/// Classifies every (content, place) pair of `problem`, asking each solver
+/// call for a model with some literal not yet found. Places outside a
+/// content's candidates (`in`) are impossible without a call.
+///
+/// # Errors
+/// [`PlaceError::NoPlacement`] when no placement exists, with the rules in
+/// conflict.
+pub fn analyze(problem: &Problem) -> Result<Analysis, PlaceError> {
+    let mut table = Table::new(problem)?;
+    let mut rng = Rng::seeded(0);
+    // Rounds of wishes: per content, one place it was not yet seen in.
+    loop {
+        let wishes: Vec<Lit> = (0..problem.contents.len())
+            .filter_map(|c| {
+                let open = table.open_of(c);
+                (!open.is_empty()).then(|| open[rng.below(open.len())])
+            })
+            .collect();
+        if wishes.is_empty() {
+            break;
+        }
+        if table.session.solve(&wishes) {
+            table.mark();
+            continue;
+        }
+        // Some wishes conflict. Each content whose wish is in the core
+        // gets a call of its own: a model with it in some place not yet
+        // seen, or none, and then every such place is impossible.
+        let failed = table.session.failed();
+        for c in 0..problem.contents.len() {
+            let open = table.open_of(c);
+            if open.iter().any(|l| failed.contains(l)) {
+                if table.session.solve_some_of(&open) {
+                    table.mark();
+                } else {
+                    table.rule_out(&open, true);
+                }
+            }
+        }
+    }
+    // Necessary: places some content was never seen out of. One call asks
+    // for a model without one of them; none means all are necessary.
+    loop {
+        let open: Vec<Lit> = table.open(false);
+        if open.is_empty() {
+            break;
+        }
+        if table.session.solve_some_of(&open) {
+            table.mark();
+        } else {
+            table.decide_open(false);
+            break;
+        }
+    }
+    Ok(table.finish())
+}
+
+/// [`analyze`] by one call per literal not yet found (the reference).
+///
+/// # Errors
+/// As [`analyze`].
+pub fn analyze_per_literal(problem: &Problem) -> Result<Analysis, PlaceError> {
+    let mut table = Table::new(problem)?;
+    for i in 0..table.pairs.len() {
+        let x = table.literal(i);
+        if !table.seen[i][1] {
+            if table.session.solve(&[x]) {
+                table.mark();
+            } else {
+                table.cannot[i][1] = true;
+            }
+        }
+        if !table.seen[i][0] && !table.cannot[i][1] {
+            if table.session.solve(&[!x]) {
+                table.mark();
+            } else {
+                table.cannot[i][0] = true;
+            }
+        }
+    }
+    Ok(table.finish())
+}
+
+/// The literals of the analysis and what the models so far showed.
+struct Table<'p> {
+    problem: &'p Problem,
+    session: Session,
+    /// Per literal: (content, candidate place).
+    pairs: Vec<(usize, u32)>,
+    /// Per literal: seen false in some model, seen true in some model.
+    seen: Vec<[bool; 2]>,
+    /// Per literal: proved never false, never true.
+    cannot: Vec<[bool; 2]>,
+}
+
+impl<'p> Table<'p> {
+    /// The session, after a first model (marked).
+    fn new(problem: &'p Problem) -> Result<Table<'p>, PlaceError> {
+        let mut session = Session::new(problem);
+        if !session.solve(&[]) {
+            let mut placer = super::Placer::new(problem, 0);
+            return Err(placer
+                .next_placement()
+                .expect_err("the same encoding is unsatisfiable"));
+        }
+        let pairs: Vec<(usize, u32)> = problem
+            .contents
+            .iter()
+            .enumerate()
+            .flat_map(|(c, content)| content.candidates.iter().map(move |&p| (c, p)))
+            .collect();
+        let n = pairs.len();
+        let mut table = Table {
+            problem,
+            session,
+            pairs,
+            seen: vec![[false; 2]; n],
+            cannot: vec![[false; 2]; n],
+        };
+        table.mark();
+        Ok(table)
+    }
+
+    fn literal(&self, i: usize) -> Lit {
+        let (c, p) = self.pairs[i];
+        self.session.enc.x[c][p as usize]
+    }
+
+    /// Marks what the last model shows.
+    fn mark(&mut self) {
+        for i in 0..self.pairs.len() {
+            let truth = self.session.value(self.literal(i));
+            self.seen[i][usize::from(truth)] = true;
+        }
+    }
+
+    /// Content `c`'s positive literals not yet seen true nor ruled out.
+    fn open_of(&self, c: usize) -> Vec<Lit> {
+        (0..self.pairs.len())
+            .filter(|&i| self.pairs[i].0 == c && !self.seen[i][1] && !self.cannot[i][1])
+            .map(|i| self.literal(i))
+            .collect()
+    }
+
+    /// Rules out `lits` (of polarity `truth`): no model has any of them.
+    fn rule_out(&mut self, lits: &[Lit], truth: bool) {
+        let k = usize::from(truth);
+        for i in 0..self.pairs.len() {
+            let l = self.literal(i);
+            if lits.contains(&if truth { l } else { !l }) {
+                self.cannot[i][k] = true;
+            }
+        }
+    }
+
+    /// The literals of polarity `truth` not yet seen nor ruled out.
+    fn open(&self, truth: bool) -> Vec<Lit> {
+        let k = usize::from(truth);
+        (0..self.pairs.len())
+            .filter(|&i| !self.seen[i][k] && !self.cannot[i][k])
+            .map(|i| {
+                if truth {
+                    self.literal(i)
+                } else {
+                    !self.literal(i)
+                }
+            })
+            .collect()
+    }
+
+    /// No model has any open literal of polarity `truth`: each is ruled out.
+    fn decide_open(&mut self, truth: bool) {
+        let k = usize::from(truth);
+        for i in 0..self.pairs.len() {
+            if !self.seen[i][k] {
+                self.cannot[i][k] = true;
+            }
+        }
+    }
+
+    fn finish(self) -> Analysis {
+        let n = self.problem.place_count();
+        let mut status = vec![vec![Status::Impossible; n]; self.problem.contents.len()];
+        for (i, &(c, p)) in self.pairs.iter().enumerate() {
+            status[c][p as usize] = if self.cannot[i][1] {
+                Status::Impossible
+            } else if self.cannot[i][0] {
+                Status::Necessary
+            } else {
+                Status::Possible
+            };
+        }
+        Analysis {
+            status,
+            solver_calls: self.session.calls,
+            naive_calls: 2 * self.pairs.len() as u64,
+        }
+    }
+}

@@ -1,0 +1,527 @@
+//! The CNF whose models are exactly the placements that meet a `place`
+//! block and keep the level completable (docs/grammar-language.md,
+//! section 20.3).
+//!
+//! Variables:
+//! - `x[c][p]`: place `p` holds content `c` (the placement variables; the
+//!   only ones blocking clauses and the analysis look at);
+//! - `in[c][z]`: zone `z` holds `c` (`x[c][p]` for some `p` in `z`);
+//! - `r[t][s][z]`: in phase `t` of key pick-ups the player reaches zone `z`
+//!   within `s` steps between zones; `end[t][z] = r[t][S][z]` with `S` the
+//!   number of zones less one, enough for any simple path;
+//! - `have[t][k]`: key `k` lies in a zone reached by the end of phase
+//!   `t − 1`; `open[t][l]`: a key held in phase `t` opens lock `l`.
+//!
+//! Every auxiliary variable is defined both ways (Tseitin 1968): it is
+//! true exactly when its definition is. Reachability grows one step at a
+//! time from the entrance, so no zone is reached on the strength of
+//! itself (a cycle of zones cannot support itself), and the models are in
+//! one-to-one correspondence with the valid placements. Cardinality
+//! (`count`, exactly one key of each kind) uses rustsat's totalizer
+//! (Bailleux & Boufkhad 2003). Each constraint's clauses carry a selector
+//! literal, assumed true in every solve, so an unsatisfiable problem's
+//! core names the constraints in conflict.
+
+use rustsat::encodings::card::{BoundLower, BoundUpper, Totalizer};
+use rustsat::instances::{BasicVarManager, Cnf, ManageVars};
+use rustsat::types::{Clause, Lit};
+
+use super::problem::{ContentKind, Problem, FAR};
+use super::rules::RuleKind;
+use super::zones::Zones;
+use crate::grammar::place::Anchor;
+
+/// The encoding of one problem.
+#[derive(Clone, Debug)]
+pub(crate) struct Encoding {
+    pub(crate) cnf: Cnf,
+    /// Per content, per place: the placement variable.
+    pub(crate) x: Vec<Vec<Lit>>,
+    /// Per rule of [`Problem::rules`]: its selector.
+    pub(crate) selectors: Vec<Lit>,
+    /// The number of variables.
+    pub(crate) variables: u32,
+    /// The number of zones.
+    pub(crate) zones: usize,
+}
+
+/// A key as reachability sees it: where it lies (per zone) and what it
+/// opens.
+struct KeyIn {
+    in_zone: Vec<Lit>,
+    opens: Vec<u32>,
+}
+
+/// One unrolling of reachability: per phase, the zones reached at its end
+/// and the keys held during it.
+struct Reach {
+    end: Vec<Vec<Lit>>,
+    have: Vec<Vec<Lit>>,
+}
+
+struct Builder<'p> {
+    problem: &'p Problem,
+    zones: Zones,
+    cnf: Cnf,
+    vars: BasicVarManager,
+    truth: Lit,
+}
+
+impl Builder<'_> {
+    fn fresh(&mut self) -> Lit {
+        self.vars.new_var().pos_lit()
+    }
+
+    fn clause(&mut self, lits: &[Lit]) {
+        self.cnf.add_clause(Clause::from(lits));
+    }
+
+    /// A literal true exactly when some of `inputs` is.
+    fn or_of(&mut self, inputs: &[Lit]) -> Lit {
+        let inputs: Vec<Lit> = inputs
+            .iter()
+            .copied()
+            .filter(|&l| l != !self.truth)
+            .collect();
+        if inputs.contains(&self.truth) {
+            return self.truth;
+        }
+        match inputs.as_slice() {
+            [] => !self.truth,
+            [one] => *one,
+            _ => {
+                let out = self.fresh();
+                let mut long = vec![!out];
+                long.extend_from_slice(&inputs);
+                self.clause(&long);
+                for &i in &inputs {
+                    self.clause(&[!i, out]);
+                }
+                out
+            }
+        }
+    }
+
+    /// A literal true exactly when all of `inputs` are.
+    fn and_of(&mut self, inputs: &[Lit]) -> Lit {
+        let inputs: Vec<Lit> = inputs
+            .iter()
+            .copied()
+            .filter(|&l| l != self.truth)
+            .collect();
+        if inputs.contains(&!self.truth) {
+            return !self.truth;
+        }
+        match inputs.as_slice() {
+            [] => self.truth,
+            [one] => *one,
+            _ => {
+                let out = self.fresh();
+                let mut long = vec![out];
+                long.extend(inputs.iter().map(|&i| !i));
+                self.clause(&long);
+                for &i in &inputs {
+                    self.clause(&[!out, i]);
+                }
+                out
+            }
+        }
+    }
+
+    /// Between `min` and `max` of `lits` true, under `guard` (hard when
+    /// `None`), by a totalizer.
+    fn count(&mut self, lits: &[Lit], min: u32, max: u32, guard: Option<Lit>) {
+        let (min, max) = (min as usize, max as usize);
+        if min > lits.len() {
+            let g: Vec<Lit> = guard.map(|g| !g).into_iter().collect();
+            self.clause(&g);
+            return;
+        }
+        let mut tot: Totalizer = lits.iter().copied().collect();
+        let mut units = Vec::new();
+        if max < lits.len() {
+            tot.encode_ub(max..=max, &mut self.cnf, &mut self.vars)
+                .expect("memory");
+            units.extend(tot.enforce_ub(max).expect("encoded"));
+        }
+        if min > 0 {
+            tot.encode_lb(min..=min, &mut self.cnf, &mut self.vars)
+                .expect("memory");
+            units.extend(tot.enforce_lb(min).expect("encoded"));
+        }
+        for u in units {
+            match guard {
+                Some(g) => self.clause(&[!g, u]),
+                None => self.clause(&[u]),
+            }
+        }
+    }
+
+    /// `in[c][z]` for every zone.
+    fn in_zones(&mut self, x: &[Lit]) -> Vec<Lit> {
+        (0..self.zones.len())
+            .map(|z| {
+                let lits: Vec<Lit> = self.zones.places[z]
+                    .iter()
+                    .map(|&p| x[p as usize])
+                    .collect();
+                self.or_of(&lits)
+            })
+            .collect()
+    }
+
+    /// Reachability by phases of key pick-ups from the zones `start`
+    /// (each true exactly when the entrance lies there), with lock `shut`
+    /// never opened.
+    fn reach(&mut self, start: &[Lit], keys: &[KeyIn], shut: Option<u32>) -> Reach {
+        let z_count = self.zones.len();
+        let steps = z_count.saturating_sub(1);
+        let locks = self.problem.locks.len();
+        let mut end: Vec<Vec<Lit>> = Vec::new();
+        let mut have: Vec<Vec<Lit>> = vec![vec![!self.truth; keys.len()]];
+        for t in 0..=keys.len() {
+            if t > 0 {
+                let held: Vec<Lit> = keys
+                    .iter()
+                    .map(|k| {
+                        let found: Vec<Lit> = (0..z_count)
+                            .map(|z| self.and_of(&[k.in_zone[z], end[t - 1][z]]))
+                            .collect();
+                        self.or_of(&found)
+                    })
+                    .collect();
+                have.push(held);
+            }
+            let mut open = vec![!self.truth; locks];
+            for (l, slot) in open.iter_mut().enumerate() {
+                if shut == Some(l as u32) || t == 0 {
+                    continue;
+                }
+                let by: Vec<Lit> = keys
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, k)| k.opens.contains(&(l as u32)))
+                    .map(|(i, _)| have[t][i])
+                    .collect();
+                *slot = self.or_of(&by);
+            }
+            let enter: Vec<Lit> = (0..z_count)
+                .map(|z| {
+                    let need: Vec<Lit> = self.zones.enter_locks[z]
+                        .iter()
+                        .map(|&l| open[l as usize])
+                        .collect();
+                    self.and_of(&need)
+                })
+                .collect();
+            let links = self.zones.links.clone();
+            let passable: Vec<Lit> = links
+                .iter()
+                .map(|link| {
+                    let door = link.door.map_or(self.truth, |d| open[d as usize]);
+                    self.and_of(&[door, enter[link.to as usize]])
+                })
+                .collect();
+            let mut r: Vec<Lit> = (0..z_count)
+                .map(|z| match t {
+                    0 => start[z],
+                    _ => end[t - 1][z],
+                })
+                .collect();
+            for _ in 0..steps {
+                let mut ways: Vec<Vec<Lit>> = r.iter().map(|&l| vec![l]).collect();
+                for (link, &ok) in links.iter().zip(&passable) {
+                    let w = self.and_of(&[r[link.from as usize], ok]);
+                    ways[link.to as usize].push(w);
+                }
+                let next: Vec<Lit> = ways.iter().map(|w| self.or_of(w)).collect();
+                if next == r {
+                    break;
+                }
+                r = next;
+            }
+            end.push(r);
+        }
+        let last = end.last().expect("phase 0").clone();
+        let held: Vec<Lit> = keys
+            .iter()
+            .map(|k| {
+                let found: Vec<Lit> = (0..z_count)
+                    .map(|z| self.and_of(&[k.in_zone[z], last[z]]))
+                    .collect();
+                self.or_of(&found)
+            })
+            .collect();
+        have.push(held);
+        Reach { end, have }
+    }
+}
+
+/// Builds the encoding of `problem`.
+///
+/// # Size
+/// O(contents × places) placement variables; the reachability unrolling
+/// has (keys + 1) phases × zones steps × (zones + links) auxiliary
+/// variables, once for the level and once more per lock under `every key
+/// needed`.
+pub(crate) fn encode(problem: &Problem) -> Encoding {
+    let zones = Zones::new(&problem.level, |p| problem.passage_ends(p));
+    let mut b = Builder {
+        problem,
+        zones,
+        cnf: Cnf::new(),
+        vars: BasicVarManager::default(),
+        truth: Lit::positive(0),
+    };
+    b.truth = b.fresh();
+    let t = b.truth;
+    b.clause(&[t]);
+    let n = problem.place_count();
+    let x: Vec<Vec<Lit>> = problem
+        .contents
+        .iter()
+        .map(|_| (0..n).map(|_| b.fresh()).collect())
+        .collect();
+    let selectors: Vec<Lit> = problem.rules.iter().map(|_| b.fresh()).collect();
+    let selector = |kind: RuleKind| {
+        problem
+            .rules
+            .iter()
+            .position(|r| r.kind == kind)
+            .map(|i| selectors[i])
+    };
+
+    // Counts, and where each content may go.
+    for (c, content) in problem.contents.iter().enumerate() {
+        let guard = selector(RuleKind::Count(content.statement));
+        b.count(&x[c], content.count.0, content.count.1, guard);
+        if let Some(g) = selector(RuleKind::In(content.statement)) {
+            for p in 0..n as u32 {
+                if content.candidates.binary_search(&p).is_err() {
+                    b.clause(&[!g, !x[c][p as usize]]);
+                }
+            }
+        }
+        if content.kind == ContentKind::Entrance {
+            for (p, &lit) in x[c].iter().enumerate() {
+                if !problem.level.place_locks[p].is_empty() {
+                    b.clause(&[!lit]);
+                }
+            }
+        }
+    }
+    distances(&mut b, &x, &selector);
+    sharing(&mut b, &x, &selector);
+
+    // Reachability.
+    let in_zone: Vec<Vec<Lit>> = x.iter().map(|row| b.in_zones(row)).collect();
+    let z_count = b.zones.len();
+    let zone_of = |p: u32, b: &Builder<'_>| b.zones.of_place[p as usize] as usize;
+    let start: Vec<Lit> = match problem
+        .contents
+        .iter()
+        .position(|c| c.kind == ContentKind::Entrance)
+    {
+        Some(e) => in_zone[e].clone(),
+        None => {
+            let e = problem.entrance.expect("checked: a fixed entrance");
+            let ze = zone_of(e, &b);
+            (0..z_count).map(|z| if z == ze { t } else { !t }).collect()
+        }
+    };
+    let mut keys: Vec<KeyIn> = Vec::new();
+    let mut key_content: Vec<Option<usize>> = Vec::new();
+    for (c, content) in problem.contents.iter().enumerate() {
+        if let ContentKind::Key { opens } = &content.kind {
+            keys.push(KeyIn {
+                in_zone: in_zone[c].clone(),
+                opens: opens.clone(),
+            });
+            key_content.push(Some(c));
+        }
+    }
+    for fixed in &problem.fixed {
+        if let Some(opens) = &fixed.opens {
+            let zf = zone_of(fixed.place, &b);
+            keys.push(KeyIn {
+                in_zone: (0..z_count).map(|z| if z == zf { t } else { !t }).collect(),
+                opens: opens.clone(),
+            });
+            key_content.push(None);
+        }
+    }
+    let reach = b.reach(&start, &keys, None);
+    let last = reach.end.last().expect("phase 0").clone();
+    let goal_content = problem
+        .contents
+        .iter()
+        .position(|c| c.kind == ContentKind::Goal);
+    if let Some(g) = selector(RuleKind::Completable) {
+        match goal_content {
+            Some(gc) => {
+                for z in 0..z_count {
+                    b.clause(&[!g, !in_zone[gc][z], last[z]]);
+                }
+            }
+            None => {
+                for &p in &problem.goals {
+                    let z = zone_of(p, &b);
+                    b.clause(&[!g, last[z]]);
+                }
+            }
+        }
+    }
+    if let Some(g) = selector(RuleKind::Reachable) {
+        for (c, content) in problem.contents.iter().enumerate() {
+            if matches!(content.kind, ContentKind::Key { .. } | ContentKind::Item) {
+                for z in 0..z_count {
+                    b.clause(&[!g, !in_zone[c][z], last[z]]);
+                }
+            }
+        }
+    }
+    lock_first(&mut b, &reach, &key_content, &selector);
+    if let Some(g) = selector(RuleKind::EveryKeyNeeded) {
+        for l in 0..problem.locks.len() as u32 {
+            let shut = b.reach(&start, &keys, Some(l));
+            let last = shut.end.last().expect("phase 0").clone();
+            match goal_content {
+                Some(gc) => {
+                    for z in 0..z_count {
+                        b.clause(&[!g, !in_zone[gc][z], !last[z]]);
+                    }
+                }
+                None => {
+                    let mut some_goal_out = vec![!g];
+                    for &p in &problem.goals {
+                        some_goal_out.push(!last[zone_of(p, &b)]);
+                    }
+                    b.clause(&some_goal_out);
+                }
+            }
+        }
+    }
+    let variables = b.vars.max_var().map_or(0, |v| v.idx32() + 1);
+    Encoding {
+        cnf: b.cnf,
+        x,
+        selectors,
+        variables,
+        zones: z_count,
+    }
+}
+
+/// `distance from ANCHOR MIN..MAX`: a fixed anchor forbids the places out
+/// of range; a placed one (the entrance or goal) asks, per place, for the
+/// anchor in some place in range of it.
+fn distances(b: &mut Builder<'_>, x: &[Vec<Lit>], selector: &dyn Fn(RuleKind) -> Option<Lit>) {
+    let problem = b.problem;
+    let n = problem.place_count();
+    let statements = problem.spec.statements();
+    for (c, content) in problem.contents.iter().enumerate() {
+        let placed = statements[content.statement].2;
+        for (i, d) in placed.distance.iter().enumerate() {
+            let Some(g) = selector(RuleKind::Distance(content.statement, i)) else {
+                continue;
+            };
+            let ok = |dist: u32| dist != FAR && dist >= d.min && d.max.is_none_or(|m| dist <= m);
+            if let Some(dist) = problem.anchor_distances(c, d.from) {
+                for p in 0..n {
+                    if !ok(dist[p]) {
+                        b.clause(&[!g, !x[c][p]]);
+                    }
+                }
+                continue;
+            }
+            let kind = match d.from {
+                Anchor::Entrance => ContentKind::Entrance,
+                _ => ContentKind::Goal,
+            };
+            let Some(a) = problem.contents.iter().position(|o| o.kind == kind) else {
+                continue;
+            };
+            for p in 0..n {
+                let dist = problem.distances_from(&[p as u32]);
+                let mut clause = vec![!g, !x[c][p]];
+                clause.extend((0..n).filter(|&q| ok(dist[q])).map(|q| x[a][q]));
+                b.clause(&clause);
+            }
+        }
+    }
+}
+
+/// `not with` and `alone`: pairs of contents that never share a place,
+/// and places that fixed content already holds.
+fn sharing(b: &mut Builder<'_>, x: &[Vec<Lit>], selector: &dyn Fn(RuleKind) -> Option<Lit>) {
+    let problem = b.problem;
+
+    let statements = problem.spec.statements();
+    for (c, content) in problem.contents.iter().enumerate() {
+        let placed = statements[content.statement].2;
+        let rules = [
+            (selector(RuleKind::NotWith(content.statement)), false),
+            (selector(RuleKind::Alone(content.statement)), true),
+        ];
+        for (guard, alone) in rules {
+            let Some(g) = guard else { continue };
+            let apart = |tag: &str| alone || placed.not_with.iter().any(|t| t == tag);
+            for (o, other) in problem.contents.iter().enumerate() {
+                if o != c && apart(&other.tag) {
+                    for (&mine, &theirs) in x[c].iter().zip(&x[o]) {
+                        b.clause(&[!g, !mine, !theirs]);
+                    }
+                }
+            }
+            // `alone` counts the level's own keys, not its own entrance
+            // and goal vertices (`not with entrance` names those).
+            for fixed in &problem.fixed {
+                let counts = if alone {
+                    fixed.opens.is_some()
+                } else {
+                    apart(&fixed.tag)
+                };
+                if counts {
+                    b.clause(&[!g, !x[c][fixed.place as usize]]);
+                }
+            }
+        }
+    }
+}
+
+/// `lock first`: in the phase a key is first within reach, one of the
+/// locks it opens is seen — a zone reached holds it or lies next to it.
+fn lock_first(
+    b: &mut Builder<'_>,
+    reach: &Reach,
+    key_content: &[Option<usize>],
+    selector: &dyn Fn(RuleKind) -> Option<Lit>,
+) {
+    let problem = b.problem;
+    for (k, c) in key_content.iter().enumerate() {
+        let Some(c) = *c else { continue };
+        let Some(g) = selector(RuleKind::LockFirst(problem.contents[c].statement)) else {
+            continue;
+        };
+        let ContentKind::Key { opens } = &problem.contents[c].kind else {
+            continue;
+        };
+        let mut near: Vec<u32> = Vec::new();
+        for &l in opens {
+            for p in problem.lock_places(l) {
+                near.push(b.zones.of_place[p as usize]);
+                if problem.level.locks[l as usize].place.is_some() {
+                    for &q in &problem.neighbours[p as usize] {
+                        near.push(b.zones.of_place[q as usize]);
+                    }
+                }
+            }
+        }
+        near.sort_unstable();
+        near.dedup();
+        for t in 0..reach.end.len() {
+            let seen_lits: Vec<Lit> = near.iter().map(|&z| reach.end[t][z as usize]).collect();
+            let seen = b.or_of(&seen_lits);
+            b.clause(&[!g, !reach.have[t + 1][k], reach.have[t][k], seen]);
+        }
+    }
+}
