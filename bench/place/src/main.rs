@@ -78,8 +78,10 @@ fn ms(s: f64) -> String {
 fn ratio(r: f64) -> String {
     if r >= 10.0 {
         format!("{r:.0}×")
-    } else {
+    } else if r >= 1.0 {
         format!("{r:.1}×")
+    } else {
+        format!("{r:.2}×")
     }
 }
 
@@ -166,12 +168,47 @@ fn check_placement(
     Ok(())
 }
 
+/// clingo's options for diverse placements: record each model as a
+/// nogood and restart after it, with random signs and 30 % random
+/// decisions. Plain `-n 100` (backtracking enumeration) gives
+/// neighbouring answers that differ in one or two pieces.
+const DIVERSE: [&str; 4] = [
+    "--enum-mode=record",
+    "--restart-on-model",
+    "--sign-def=rnd",
+    "--rand-freq=0.3",
+];
+
+/// The mean, over pairs of placements, of the pieces placed differently
+/// (half the symmetric difference of their (content, place) pairs).
+fn diversity(pls: &[Placement]) -> f64 {
+    let mut sum = 0usize;
+    let mut pairs = 0usize;
+    for (i, a) in pls.iter().enumerate() {
+        for b in &pls[i + 1..] {
+            for (x, y) in a.iter().zip(b) {
+                sum += x.iter().filter(|p| !y.contains(p)).count();
+                sum += y.iter().filter(|p| !x.contains(p)).count();
+            }
+            pairs += 1;
+        }
+    }
+    if pairs == 0 {
+        0.0
+    } else {
+        sum as f64 / 2.0 / pairs as f64
+    }
+}
+
 /// What one problem's comparison found.
 struct Compared {
     sat: bool,
     /// Placements each side gave for `-n 100` (all there are if fewer).
     hundred: usize,
     exhausted: bool,
+    /// Mean pieces moved between two of the 100: clingo backtracking,
+    /// clingo diverse, levelgraph.
+    diversity: [f64; 3],
 }
 
 /// Runs both solvers on one problem every way and asserts that they agree:
@@ -203,8 +240,16 @@ fn compare(
         n.to_string()
     };
     let many_c = clingo.run(facts, &["-n", &n_arg, &seed_arg, "--sign-def=rnd"]);
+    let mut diverse_args = vec!["-n", &n_arg, &seed_arg];
+    diverse_args.extend(DIVERSE);
+    let diverse_c = clingo.run(facts, &diverse_args);
     let many_r = side.placements(seed, n);
     let pls_c: Vec<Placement> = many_c
+        .answers
+        .iter()
+        .map(|a| clingo::placement(r, a))
+        .collect();
+    let pls_d: Vec<Placement> = diverse_c
         .answers
         .iter()
         .map(|a| clingo::placement(r, a))
@@ -214,8 +259,18 @@ fn compare(
         .iter()
         .map(|a| clingo::placement(r, a))
         .chain(pls_c.iter().cloned())
+        .chain(pls_d.iter().cloned())
     {
         check_placement("clingo", r, side, play, &pl)?;
+    }
+    let set_d: BTreeSet<&Placement> = pls_d.iter().collect();
+    if set_d.len() != pls_d.len() || pls_d.len() != pls_c.len() {
+        return Err(format!(
+            "clingo's diverse run: {} distinct of {}, backtracking {}",
+            set_d.len(),
+            pls_d.len(),
+            pls_c.len()
+        ));
     }
     for pl in first_r.iter().chain(&many_r) {
         check_placement("levelgraph", r, side, play, pl)?;
@@ -269,6 +324,7 @@ fn compare(
         sat: first_c.satisfiable,
         hundred: pls_c.len(),
         exhausted,
+        diversity: [diversity(&pls_c), diversity(&pls_d), diversity(&many_r)],
     })
 }
 
@@ -314,7 +370,10 @@ struct Row {
     compared: Compared,
     ground: (u64, u64, u64, u64),
     size: (u32, usize, usize),
+    /// First, 100 diverse, table.
     clingo: [f64; 3],
+    /// 100 by backtracking enumeration.
+    clingo_bt: f64,
     rust: [f64; 3],
 }
 
@@ -347,6 +406,11 @@ fn bench(clingo: &Clingo, o: &Options) -> Result<Vec<Row>, String> {
                 let c_hundred = time(o.rounds, || {
                     clingo.run(&facts, &["-n", "100", &seed_arg, "--sign-def=rnd"]);
                 });
+                let mut diverse_args = vec!["-n", "100", &seed_arg];
+                diverse_args.extend(DIVERSE);
+                let c_diverse = time(o.rounds, || {
+                    clingo.run(&facts, &diverse_args);
+                });
                 let c_table = time(o.rounds, || {
                     clingo.run(&facts, &["--enum-mode=brave", "0"]);
                     clingo.run(&facts, &["--enum-mode=cautious", "0"]);
@@ -368,7 +432,8 @@ fn bench(clingo: &Clingo, o: &Options) -> Result<Vec<Row>, String> {
                     compared,
                     ground,
                     size,
-                    clingo: [c_first, c_hundred, c_table],
+                    clingo: [c_first, c_diverse, c_table],
+                    clingo_bt: c_hundred,
                     rust: [r_first, r_hundred, r_table],
                 });
             }
@@ -378,11 +443,18 @@ fn bench(clingo: &Clingo, o: &Options) -> Result<Vec<Row>, String> {
 }
 
 fn print_rows(rows: &[Row]) {
+    let head = |r: &Row| {
+        vec![
+            r.places.to_string(),
+            r.keys.to_string(),
+            if r.ekn { "yes" } else { "no" }.to_owned(),
+        ]
+    };
+    println!("### Problems\n");
     println!(
-        "| rooms | keys | every key needed | placements | clingo ground (atoms / rules → vars / constraints) | levelgraph CNF (vars / clauses, zones) \
-         | first: clingo ms | levelgraph ms | ratio | 100: clingo ms | levelgraph ms | ratio | table: clingo ms | levelgraph ms | ratio |"
+        "| rooms | keys | every key needed | placements | clingo ground: atoms / rules → solver vars / constraints | levelgraph CNF: vars / clauses, zones | pieces moved between two of the 100: clingo `-n 100` / clingo diverse / levelgraph |"
     );
-    println!("|---:|---:|:---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+    println!("|---:|---:|:---:|---:|---:|---:|---:|");
     for row in rows {
         let placements = if !row.compared.sat {
             "none".to_owned()
@@ -391,20 +463,32 @@ fn print_rows(rows: &[Row]) {
         } else {
             row.compared.hundred.to_string()
         };
-        let mut cells = vec![
-            row.places.to_string(),
-            row.keys.to_string(),
-            if row.ekn { "yes" } else { "no" }.to_owned(),
+        let d = row.compared.diversity;
+        let mut cells = head(row);
+        cells.extend([
             placements,
             format!(
                 "{} / {} → {} / {}",
                 row.ground.0, row.ground.1, row.ground.2, row.ground.3
             ),
             format!("{} / {}, {}", row.size.0, row.size.1, row.size.2),
-        ];
+            format!("{:.1} / {:.1} / {:.1}", d[0], d[1], d[2]),
+        ]);
+        println!("| {} |", cells.join(" | "));
+    }
+    println!("\n### Times (ms) and speed-up (clingo / levelgraph; bold under 5×)\n");
+    println!(
+        "| rooms | keys | every key needed | first: clingo | levelgraph | ratio | 100: clingo `-n 100` | clingo diverse | levelgraph | ratio (diverse) | table: clingo | levelgraph | ratio |"
+    );
+    println!("|---:|---:|:---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+    for row in rows {
+        let mut cells = head(row);
         for i in 0..3 {
             let q = row.clingo[i] / row.rust[i];
             cells.push(ms(row.clingo[i]));
+            if i == 1 {
+                cells.insert(cells.len() - 1, ms(row.clingo_bt));
+            }
             cells.push(ms(row.rust[i]));
             cells.push(if q < 5.0 {
                 format!("**{}**", ratio(q))
@@ -415,13 +499,21 @@ fn print_rows(rows: &[Row]) {
         println!("| {} |", cells.join(" | "));
     }
     println!();
-    let met = rows
+    let met = |i: usize| {
+        rows.iter()
+            .filter(|r| r.clingo[i] / r.rust[i] >= 5.0)
+            .count()
+    };
+    let all = rows
         .iter()
         .filter(|r| (0..3).all(|i| r.clingo[i] / r.rust[i] >= 5.0))
         .count();
     println!(
-        "Target, levelgraph at least 5× faster than clingo on first, 100 and table: met on {met} of {} rows (ratios under 5× in bold).",
-        rows.len()
+        "Target, levelgraph at least 5× faster than clingo: first placement on {} of {n} rows, 100 placements (against clingo's diverse run) on {}, the table on {}; all three on {all}.",
+        met(0),
+        met(1),
+        met(2),
+        n = rows.len()
     );
     for row in rows.iter().filter(|r| r.places == 100 && r.keys == 8) {
         println!(
@@ -637,6 +729,14 @@ fn profile(clingo: &Clingo, o: &Options, n: usize, k: usize, ekn: bool) -> Resul
     for args in [
         &["-n", "1"][..],
         &["-n", "100", "--sign-def=rnd"][..],
+        &[
+            "-n",
+            "100",
+            "--enum-mode=record",
+            "--restart-on-model",
+            "--sign-def=rnd",
+            "--rand-freq=0.3",
+        ][..],
         &["--enum-mode=brave", "0"][..],
         &["--enum-mode=cautious", "0"][..],
     ] {
@@ -761,10 +861,10 @@ fn main() -> ExitCode {
                 "Levels: seeded random, locked rooms (`key key opens lock via ~>`), a fifth of the locks off the way to the goal; \
                  spec `keys in room lock first` + `item potion count 2..4 in room not with key` + \
                  `item boss in room distance from goal 1 alone` (+ `every key needed`). \
-                 Times: median of {} rounds; clingo as whole processes (`-n 1`; `-n 100 --seed={} --sign-def=rnd`; \
+                 Times: median of {} rounds; clingo as whole processes (`-n 1`; `-n 100 --seed={} --sign-def=rnd`, and diverse: the same with `{}`; \
                  `--enum-mode=brave 0` plus `--enum-mode=cautious 0`), levelgraph from the graph \
                  (`Problem::new` and the placer or `analyze`). Both sides' answers checked equal before timing.\n",
-                o.rounds, o.seed
+                o.rounds, o.seed, DIVERSE.join(" ")
             );
             print_rows(&rows);
         }),
