@@ -3,7 +3,7 @@
 //! grammar does not make them, and items such as potions, a boss or a map —
 //! with the constraints a designer asks of each (rooms, counts, distances,
 //! pacing). The model here is the block as written and its JSON form;
-//! [`check`] validates it against the alphabet and the `play` block.
+//! `check` validates it against the alphabet and the `play` block.
 //! [`crate::place`] builds the encoding, places content and classifies
 //! every (item, room) pair as possible, impossible or necessary.
 //!

@@ -223,7 +223,7 @@ impl Problem {
 
     /// Per place, the fewest locks a walk from the fixed entrance passes to
     /// reach it (a locked door, and the locks of a locked room entered,
-    /// count one each; [`FAR`] where no walk leads); `None` when the
+    /// count one each; [`UNREACHABLE`] where no walk leads); `None` when the
     /// entrance is placed by the solver. A place at 2 or more is never
     /// reached before the second lock is opened.
     pub fn locks_before(&self) -> Option<Vec<u32>> {
