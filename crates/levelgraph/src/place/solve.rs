@@ -34,8 +34,13 @@ impl Session {
         // and the constant: every other variable is a Tseitin definition
         // or a totalizer output, which unit propagation fixes once the
         // placement is decided, so deciding them would only search in
-        // vain (batsat spent a third of its time in its decision heap).
-        let mut decide = vec![false; enc.variables as usize];
+        // vain (batsat spent a third of its time in its decision heap;
+        // the table at 100 places and 8 locks: 600 -> 282 ms). Not with
+        // `every key needed`: proving a goal out of reach with each lock
+        // shut needs the solver to branch on reachability, and restricted
+        // it took 10x longer (2.0 -> 22 s; BENCHMARKS.md).
+        let all = problem.spec.every_key_needed;
+        let mut decide = vec![all; enc.variables as usize];
         for lit in enc.x.iter().flatten().chain(&enc.selectors) {
             decide[lit.vidx()] = true;
         }
