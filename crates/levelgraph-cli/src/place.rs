@@ -216,9 +216,7 @@ pub(crate) fn report(loaded: &Loaded, e: &PlaceError, seed: u64) {
             }
             diagnostics::print(&loaded.name, &loaded.text, &notes);
         }
-        PlaceError::Unsupported(why) => {
-            eprintln!("error: cannot place content on this level: {why}")
-        }
+        other => eprintln!("error: cannot place content on this level: {other}"),
     }
 }
 
@@ -410,12 +408,12 @@ fn aggregate(loaded: &Loaded, n: u32, out: &Path, started: Instant) -> Result<()
             .locks_before()
             .unwrap_or_else(|| vec![0; problem.place_count()]);
         let mut level_rooms: BTreeMap<(String, u32), u32> = BTreeMap::new();
-        for p in 0..problem.place_count() {
+        for (p, &d) in depth.iter().enumerate() {
             let tag = problem
                 .graph
                 .tag_name(problem.place_vertex(p as u32))
                 .to_owned();
-            *level_rooms.entry((tag, depth[p])).or_default() += 1;
+            *level_rooms.entry((tag, d)).or_default() += 1;
         }
         for (k, count) in level_rooms {
             let e = rooms.entry(k).or_default();

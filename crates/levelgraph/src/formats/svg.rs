@@ -223,19 +223,22 @@ pub fn write_svg_shaded<W: Write>(
         for (colour, text) in lines {
             y += 24.0;
             key = key
-                .add(
-                    Circle::new()
-                        .set("cx", lx + 8.0)
-                        .set("cy", y - 4.0)
-                        .set("r", 8)
-                        .set("fill", colour.as_str()),
-                )
+                .add(legend_dot(lx, y).set("fill", colour.as_str()))
                 .add(Text::new(text.as_str()).set("x", lx + 24.0).set("y", y));
         }
         doc.child(key)?;
     }
     doc.end()?;
     w.write_all(b"\n")
+}
+
+/// A legend line's dot, left of its text at baseline `y`; the caller
+/// sets its fill (and stroke).
+fn legend_dot(lx: f64, y: f64) -> Circle {
+    Circle::new()
+        .set("cx", lx + 8.0)
+        .set("cy", y - 4.0)
+        .set("r", 8)
 }
 
 /// The white rectangle under every picture (mission and layout SVG), so
@@ -566,14 +569,7 @@ fn legend_group(lx: f64, legend: &[&str], alphabet: &Alphabet, numbered: bool) -
             format!("{name} — {description}")
         };
         key = key
-            .add(
-                Circle::new()
-                    .set("cx", lx + 8.0)
-                    .set("cy", y - 4.0)
-                    .set("r", 8)
-                    .set("fill", fill)
-                    .set("stroke", "#263238"),
-            )
+            .add(legend_dot(lx, y).set("fill", fill).set("stroke", "#263238"))
             .add(Text::new(text).set("x", lx + 24.0).set("y", y));
     }
     y += 32.0;
@@ -610,10 +606,7 @@ fn legend_group(lx: f64, legend: &[&str], alphabet: &Alphabet, numbered: bool) -
         y += 32.0;
         key = key
             .add(
-                Circle::new()
-                    .set("cx", lx + 8.0)
-                    .set("cy", y - 4.0)
-                    .set("r", 8)
+                legend_dot(lx, y)
                     .set("fill", "#ffffff")
                     .set("stroke", "#263238"),
             )

@@ -3,7 +3,7 @@
 //! grammar does not make them, and items such as potions, a boss or a map —
 //! with the constraints a designer asks of each (rooms, counts, distances,
 //! pacing). The model here is the block as written and its JSON form;
-//! [`check`] validates it against the alphabet and the `play` block.
+//! `check` validates it against the alphabet and the `play` block.
 //! [`crate::place`] builds the encoding, places content and classifies
 //! every (item, room) pair as possible, impossible or necessary.
 //!
@@ -15,8 +15,8 @@
 use serde::{Deserialize, Serialize};
 
 use super::model::SettingSpans;
-use super::play::{KeyLink, LockSpec, PlaySpec};
-use crate::diagnostic::{Diagnostic, Location, Severity, Span};
+use super::play::{error, KeyLink, LockSpec, PlaySpec};
+use crate::diagnostic::{Diagnostic, Location, Span};
 use crate::graph::Symbols;
 
 /// The `place` block (docs/grammar-language.md, section 20).
@@ -472,13 +472,4 @@ fn play_role(play: &PlaySpec, tag: &str) -> Option<&'static str> {
         return Some("a goal");
     }
     None
-}
-
-fn error(message: String, location: Location, hint: Option<String>) -> Diagnostic {
-    Diagnostic {
-        severity: Severity::Error,
-        message,
-        location,
-        hint,
-    }
 }

@@ -316,7 +316,8 @@ pub(crate) fn check(spec: &PlaySpec, tags: &Symbols) -> Vec<Diagnostic> {
     out
 }
 
-fn error(message: String, location: Location, hint: Option<String>) -> Diagnostic {
+/// An error diagnostic of a block's checks (the `play` and `place` blocks).
+pub(super) fn error(message: String, location: Location, hint: Option<String>) -> Diagnostic {
     Diagnostic {
         severity: Severity::Error,
         message,

@@ -26,6 +26,7 @@ mod duplicates;
 mod explosive;
 mod failures;
 mod limits;
+mod placement;
 mod playability;
 mod reach;
 mod rooms;
@@ -203,6 +204,7 @@ pub fn lint_report(grammar: &CompiledGrammar) -> LintReport {
     if worth_sampling && !broken {
         let mut terminals = terminals::Terminals::new(grammar);
         let mut play = playability::PlayCheck::new(grammar);
+        let mut placing = placement::PlaceCheck::new(grammar);
         let mut failures = failures::Failures::new(grammar);
         let sampled = sampling::run(
             grammar,
@@ -215,8 +217,14 @@ pub fn lint_report(grammar: &CompiledGrammar) -> LintReport {
                         &outcome.as_ref().unwrap_or_else(|e| e.derivation()).graph,
                     );
                 }
+                // With a `place` block the play check sees the level as
+                // `generate` hands it out: with its content placed.
+                let placed = match (&mut placing, outcome) {
+                    (Some(pc), Ok(d)) => pc.observe(seed, d).map(Ok),
+                    _ => None,
+                };
                 if let Some(p) = &mut play {
-                    p.observe(seed, outcome);
+                    p.observe(seed, placed.as_ref().unwrap_or(outcome));
                 }
                 failures.observe(seed, outcome);
             },
@@ -225,6 +233,9 @@ pub fn lint_report(grammar: &CompiledGrammar) -> LintReport {
             t.finish(sampled.sampled, &mut out);
         }
         playability = play.map(|p| p.finish(&mut out));
+        if let Some(pc) = placing {
+            pc.finish(&mut out);
+        }
         failures.finish(&mut out);
         sampling = Some(sampled);
     }

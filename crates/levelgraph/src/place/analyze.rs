@@ -71,33 +71,65 @@ pub struct Analysis {
 pub fn analyze(problem: &Problem) -> Result<Analysis, PlaceError> {
     let mut table = Table::new(problem)?;
     let mut rng = Rng::seeded(0);
-    // Rounds of wishes: per content, one place it was not yet seen in.
+    // Rounds of wishes: per content still in the rounds, one place it was
+    // not yet seen in. When a round's wishes conflict, the wish in the
+    // core of the content seen in the fewest places is dropped (and ruled
+    // out when it is the core's only wish) and the rest solved again. A
+    // content whose wishes failed `STRIKES` times running leaves the rounds
+    // for calls of its own.
+    const STRIKES: u32 = 3;
+    let mut strikes = vec![0u32; problem.contents.len()];
     loop {
-        let wishes: Vec<Lit> = (0..problem.contents.len())
+        let mut wishes: Vec<(usize, Lit)> = (0..problem.contents.len())
+            .filter(|&c| strikes[c] < STRIKES)
             .filter_map(|c| {
                 let open = table.open_of(c);
-                (!open.is_empty()).then(|| open[rng.below(open.len())])
+                (!open.is_empty()).then(|| (c, open[rng.below(open.len())]))
             })
             .collect();
         if wishes.is_empty() {
             break;
         }
-        if table.session.solve(&wishes) {
-            table.mark();
-            continue;
-        }
-        // Some wishes conflict. Each content whose wish is in the core
-        // gets a call of its own: a model with it in some place not yet
-        // seen, or none, and then every such place is impossible.
-        let failed = table.session.failed();
-        for c in 0..problem.contents.len() {
-            let open = table.open_of(c);
-            if open.iter().any(|l| failed.contains(l)) {
-                if table.session.solve_some_of(&open) {
-                    table.mark();
-                } else {
-                    table.rule_out(&open, true);
+        while !wishes.is_empty() {
+            let lits: Vec<Lit> = wishes.iter().map(|&(_, l)| l).collect();
+            if table.session.solve(&lits) {
+                table.mark();
+                for &(c, _) in &wishes {
+                    strikes[c] = 0;
                 }
+                break;
+            }
+            let failed = table.session.failed();
+            let in_core: Vec<(usize, Lit)> = wishes
+                .iter()
+                .copied()
+                .filter(|(_, l)| failed.contains(l))
+                .collect();
+            let &(c, l) = in_core
+                .iter()
+                .min_by_key(|&&(c, _)| table.seen_in(c))
+                .expect("the constraints alone have a model: a wish is in the core");
+            if in_core.len() == 1 {
+                table.rule_out(&[l], true);
+            }
+            strikes[c] += 1;
+            wishes.retain(|&(o, _)| o != c);
+        }
+    }
+    // The contents sent out of the rounds: a model with the content in
+    // some place not yet seen, until there is none, and then every such
+    // place is impossible.
+    for c in 0..problem.contents.len() {
+        loop {
+            let open = table.open_of(c);
+            if open.is_empty() {
+                break;
+            }
+            if table.session.solve_some_of(&open) {
+                table.mark();
+            } else {
+                table.rule_out(&open, true);
+                break;
             }
         }
     }
@@ -195,6 +227,13 @@ impl<'p> Table<'p> {
             let truth = self.session.value(self.literal(i));
             self.seen[i][usize::from(truth)] = true;
         }
+    }
+
+    /// In how many places content `c` was seen so far.
+    fn seen_in(&self, c: usize) -> usize {
+        (0..self.pairs.len())
+            .filter(|&i| self.pairs[i].0 == c && self.seen[i][1])
+            .count()
     }
 
     /// Content `c`'s positive literals not yet seen true nor ruled out.

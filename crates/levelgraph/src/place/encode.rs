@@ -8,7 +8,10 @@
 //! - `in[c][z]`: zone `z` holds `c` (`x[c][p]` for some `p` in `z`);
 //! - `r[t][s][z]`: in phase `t` of key pick-ups the player reaches zone `z`
 //!   within `s` steps between zones; `end[t][z] = r[t][S][z]` with `S` the
-//!   number of zones less one, enough for any simple path;
+//!   number of zones less one or twice the number of locks, whichever is
+//!   less: enough for any shortest walk within a phase (a walk between
+//!   zones crosses a lock at every step into a locked room or through a
+//!   door, and at most one step out of each locked room);
 //! - `have[t][k]`: key `k` lies in a zone reached by the end of phase
 //!   `t − 1`; `open[t][l]`: a key held in phase `t` opens lock `l`.
 //!
@@ -175,7 +178,10 @@ impl Builder<'_> {
     /// never opened.
     fn reach(&mut self, start: &[Lit], keys: &[KeyIn], shut: Option<u32>) -> Reach {
         let z_count = self.zones.len();
-        let steps = z_count.saturating_sub(1);
+        // A shortest walk within a phase crosses each lock at most once and
+        // takes at most two steps per lock (into a locked room and out of
+        // it; through a door), and visits each zone once.
+        let steps = z_count.saturating_sub(1).min(2 * self.problem.locks.len());
         let locks = self.problem.locks.len();
         let mut end: Vec<Vec<Lit>> = Vec::new();
         let mut have: Vec<Vec<Lit>> = vec![vec![!self.truth; keys.len()]];
@@ -214,14 +220,18 @@ impl Builder<'_> {
                     self.and_of(&need)
                 })
                 .collect();
+            // Per zone: the zones a door-less link leads in from (entered
+            // when the zone's own locks are open: one gate for all of
+            // them), and the links through a locked door.
             let links = self.zones.links.clone();
-            let passable: Vec<Lit> = links
-                .iter()
-                .map(|link| {
-                    let door = link.door.map_or(self.truth, |d| open[d as usize]);
-                    self.and_of(&[door, enter[link.to as usize]])
-                })
-                .collect();
+            let mut plain_from: Vec<Vec<u32>> = vec![Vec::new(); z_count];
+            let mut doors_in: Vec<Vec<(u32, Lit)>> = vec![Vec::new(); z_count];
+            for link in &links {
+                match link.door {
+                    None => plain_from[link.to as usize].push(link.from),
+                    Some(d) => doors_in[link.to as usize].push((link.from, open[d as usize])),
+                }
+            }
             let mut r: Vec<Lit> = (0..z_count)
                 .map(|z| match t {
                     0 => start[z],
@@ -229,12 +239,16 @@ impl Builder<'_> {
                 })
                 .collect();
             for _ in 0..steps {
-                let mut ways: Vec<Vec<Lit>> = r.iter().map(|&l| vec![l]).collect();
-                for (link, &ok) in links.iter().zip(&passable) {
-                    let w = self.and_of(&[r[link.from as usize], ok]);
-                    ways[link.to as usize].push(w);
+                let mut next = Vec::with_capacity(z_count);
+                for z in 0..z_count {
+                    let near: Vec<Lit> = plain_from[z].iter().map(|&u| r[u as usize]).collect();
+                    let near = self.or_of(&near);
+                    let mut ways = vec![r[z], self.and_of(&[near, enter[z]])];
+                    for &(u, door) in &doors_in[z] {
+                        ways.push(self.and_of(&[r[u as usize], door, enter[z]]));
+                    }
+                    next.push(self.or_of(&ways));
                 }
-                let next: Vec<Lit> = ways.iter().map(|w| self.or_of(w)).collect();
                 if next == r {
                     break;
                 }
@@ -255,6 +269,40 @@ impl Builder<'_> {
         have.push(held);
         Reach { end, have }
     }
+}
+
+/// The most variables an encoding may have: about 1 GB of clauses and
+/// solver state. [`super::Problem::new`] refuses a larger problem.
+pub const MAX_VARIABLES: u64 = 8_000_000;
+
+/// An upper bound on the variables of `problem`'s encoding, without
+/// building it: placement variables, zone memberships, and per
+/// reachability unrolling (one, plus one per lock with `every key
+/// needed`) the phases × (steps × (zones + 2 × links) + keys × zones).
+pub(crate) fn estimated_variables(problem: &Problem) -> u64 {
+    let zones = Zones::new(&problem.level, |p| problem.passage_ends(p));
+    let z = zones.len() as u64;
+    let links = zones.links.len() as u64;
+    let locks = problem.locks.len() as u64;
+    let keys = problem
+        .contents
+        .iter()
+        .filter(|c| matches!(c.kind, ContentKind::Key { .. }))
+        .count() as u64
+        + problem.fixed.iter().filter(|f| f.opens.is_some()).count() as u64;
+    let contents = problem.contents.len() as u64;
+    let places = problem.place_count() as u64;
+    let steps = z.saturating_sub(1).min(2 * locks);
+    let phases = keys + 2;
+    let unrolling = phases * (steps * (z + 2 * links) + keys * z + locks);
+    let copies = if problem.spec.every_key_needed {
+        1 + locks
+    } else {
+        1
+    };
+    // Totalizers: about places × log2(places) per content.
+    let counting = contents * places * (64 - places.leading_zeros() as u64 + 1);
+    contents * (places + z) + counting + copies * unrolling
 }
 
 /// Builds the encoding of `problem`.

@@ -49,6 +49,7 @@ mod zones;
 
 pub use analyze::{analyze, analyze_per_literal, Analysis, Status};
 pub use apply::apply;
+pub use encode::MAX_VARIABLES;
 pub use problem::{Content, ContentKind, Fixed, Problem, UNREACHABLE};
 pub use rules::{Rule, RuleKind};
 pub use solve::Placer;
@@ -71,6 +72,15 @@ pub enum PlaceError {
     /// already has) an entrance or goal.
     #[error("{0}")]
     Unsupported(String),
+    /// The encoding would exceed [`MAX_VARIABLES`]: the level has too many
+    /// places, locks or keys for placement (the estimate and the limit).
+    #[error("the placement encoding of this level would have about {estimated} variables, more than the {limit} accepted: fewer places, locks or contents, or leave out `every key needed` (one more unrolling per lock)")]
+    TooLarge {
+        /// The estimated variables.
+        estimated: u64,
+        /// [`MAX_VARIABLES`].
+        limit: u64,
+    },
     /// No placement meets every constraint: these rules conflict (a
     /// minimal set: without any one of them, the rest have a placement).
     #[error("no placement meets the `place` block: {}", rule_list(.rules))]

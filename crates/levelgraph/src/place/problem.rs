@@ -123,6 +123,7 @@ impl Problem {
         if place.keys.is_some() {
             remove_keys(&mut graph, play);
         }
+        remove_placed(&mut graph, play, place);
         let level = Level::new(&graph, play);
         check_supported(&graph, &level, place)?;
         let neighbours = neighbours(&level);
@@ -144,6 +145,13 @@ impl Problem {
         problem.list_fixed(play, place);
         problem.list_contents(play, place)?;
         problem.rules = super::rules::list(&problem);
+        let estimated = super::encode::estimated_variables(&problem);
+        if estimated > super::MAX_VARIABLES {
+            return Err(PlaceError::TooLarge {
+                estimated,
+                limit: super::MAX_VARIABLES,
+            });
+        }
         Ok(problem)
     }
 
@@ -215,7 +223,7 @@ impl Problem {
 
     /// Per place, the fewest locks a walk from the fixed entrance passes to
     /// reach it (a locked door, and the locks of a locked room entered,
-    /// count one each; [`FAR`] where no walk leads); `None` when the
+    /// count one each; [`UNREACHABLE`] where no walk leads); `None` when the
     /// entrance is placed by the solver. A place at 2 or more is never
     /// reached before the second lock is opened.
     pub fn locks_before(&self) -> Option<Vec<u32>> {
@@ -492,6 +500,31 @@ fn remove_keys(graph: &mut Graph, play: &PlaySpec) {
         .filter(|&v| play.keys.iter().any(|k| matches(&k.key, graph, v)))
         .collect();
     for v in keys {
+        graph.remove_vertex(v);
+    }
+}
+
+/// Takes out the stored vertices that an earlier placement put in rooms:
+/// those tagged as an item of the block, or as the entrance or goal the
+/// block places. So a level written by `generate` (or `place`) can be
+/// given again and gets its content placed anew, not twice.
+fn remove_placed(graph: &mut Graph, play: &PlaySpec, place: &PlaceSpec) {
+    let mut tags: Vec<&str> = place
+        .items
+        .iter()
+        .filter_map(|i| i.tag.as_deref())
+        .collect();
+    if place.entrance.is_some() {
+        tags.extend(play.entrance.tags.first().map(String::as_str));
+    }
+    if place.goal.is_some() {
+        tags.extend(play.goal.tags.first().map(String::as_str));
+    }
+    let stale: Vec<VertexId> = graph
+        .vertex_ids()
+        .filter(|&v| graph.parent(v).is_some() && tags.contains(&graph.tag_name(v)))
+        .collect();
+    for v in stale {
         graph.remove_vertex(v);
     }
 }

@@ -1,6 +1,7 @@
 //! Solving: diverse placements for a seed, and the constraints in
 //! conflict when there is none.
 
+use batsat::SolverInterface as _;
 use rustsat::solvers::{Solve, SolveIncremental, SolverResult};
 use rustsat::types::{Lit, TernaryVal};
 use rustsat_batsat::BasicSolver;
@@ -29,6 +30,19 @@ impl Session {
     pub(crate) fn new(problem: &Problem) -> Session {
         let enc = encode(problem);
         let mut solver = BasicSolver::default();
+        // The solver decides only the placement variables, the selectors
+        // and the constant: every other variable is a Tseitin definition
+        // or a totalizer output, which unit propagation fixes once the
+        // placement is decided, so deciding them would only search in
+        // vain (batsat spent a third of its time in its decision heap).
+        let mut decide = vec![false; enc.variables as usize];
+        for lit in enc.x.iter().flatten().chain(&enc.selectors) {
+            decide[lit.vidx()] = true;
+        }
+        decide[0] = true;
+        for d in decide {
+            solver.batsat_mut().new_var(batsat::lbool::UNDEF, d);
+        }
         solver
             .add_cnf(enc.cnf.clone())
             .expect("batsat accepts every clause");

@@ -1882,3 +1882,37 @@ fn levels_outside_the_encoding_are_refused() {
     let why = unsupported(play, &locked, &PlaceSpec::default());
     assert!(why.contains("locked room"), "{why}");
 }
+
+/// A level too large to encode is refused before the encoding is built,
+/// with the estimate and the limit: a line of 301 rooms with 150 locked
+/// rooms would unroll 152 phases over 301 zones.
+#[test]
+fn a_level_too_large_to_encode_is_refused() {
+    use levelgraph::graph::Graph;
+    use levelgraph::place::{PlaceError, MAX_VARIABLES};
+    let text = "grammar \"g\" { start entrance }\ntags { entrance room goal lock key }\nrule r { (a:entrance) => (a) }\nplay { entrance entrance goal goal key key opens lock via ~> directed two_way }\n";
+    let g = levelgraph::grammar::load(text, "g").unwrap();
+    let mut level = Graph::new();
+    let mut last = level.add_vertex_named("entrance");
+    for i in 0..300 {
+        let tag = match i {
+            299 => "goal",
+            _ if i % 2 == 0 => "lock",
+            _ => "room",
+        };
+        let v = level.add_vertex_named(tag);
+        level.connect(last, v, false);
+        last = v;
+    }
+    let spec = PlaceSpec {
+        keys: Some(Placed::default()),
+        ..PlaceSpec::default()
+    };
+    match Problem::new(&level, g.play().unwrap(), &spec) {
+        Err(PlaceError::TooLarge { estimated, limit }) => {
+            assert_eq!(limit, MAX_VARIABLES);
+            assert!(estimated > limit);
+        }
+        other => panic!("expected TooLarge, got {other:?}"),
+    }
+}
