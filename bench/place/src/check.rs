@@ -182,18 +182,14 @@ pub fn check(r: &Reading, pl: &Placement) -> Result<(), String> {
     if lock_first {
         for (p, _, c) in &keys {
             let Some(c) = *c else { continue };
-            let Kind::Key(own) = r.contents[c].kind else {
-                continue;
-            };
-            let l = r.locks.iter().position(|&m| m == own).unwrap();
             let Some(t) = phases.iter().position(|ph| ph[*p]) else {
                 continue; // never reached: no phase to see the lock in
             };
             let ph = &phases[t];
-            let seen = match r.lock_at[l] {
+            let seen = r.key_locks(c).into_iter().any(|l| match r.lock_at[l] {
                 LockAt::Room(q) => ph[q] || r.adj[q].iter().any(|&(u, _)| ph[u]),
                 LockAt::Door(i) => ph[r.passages[i].1] || ph[r.passages[i].2],
-            };
+            });
             if !seen {
                 return Err(format!(
                     "lock first: {} first reached in phase {t}",

@@ -115,6 +115,9 @@ pub fn write(r: &Reading) -> String {
     if r.alone_fixed {
         let _ = writeln!(o, "alonefixed.");
     }
+    if r.any_lock {
+        let _ = writeln!(o, "anylock.");
+    }
 
     // Distances from the fixed anchors that some statement measures.
     let measured = |a: Anchor| {

@@ -39,8 +39,26 @@ impl Side {
         play: &PlaySpec,
         spec: &PlaceSpec,
         r: &Reading,
-    ) -> Result<Side, PlaceError> {
-        let problem = Problem::new(graph, play, spec)?;
+    ) -> Result<Side, String> {
+        let problem = Problem::new(graph, play, spec).map_err(|e| e.to_string())?;
+        if problem.contents.len() != r.contents.len() {
+            return Err(format!(
+                "levelgraph places {} pieces of content ({}), the reading {} ({})",
+                problem.contents.len(),
+                problem
+                    .contents
+                    .iter()
+                    .map(|c| c.name.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                r.contents.len(),
+                r.contents
+                    .iter()
+                    .map(|c| c.kind.term())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ));
+        }
         let content = problem
             .contents
             .iter()
