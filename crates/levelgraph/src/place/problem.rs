@@ -324,7 +324,7 @@ impl Problem {
         for (s, (_, path, p)) in place.statements().into_iter().enumerate() {
             let candidates = self.candidates(p);
             match path.as_str() {
-                "keys" => self.list_keys(play, s, p, &candidates)?,
+                "keys" => self.list_keys(play, s, &candidates)?,
                 "entrance" | "goal" => {
                     let (sel, kind) = if path == "entrance" {
                         (&play.entrance, ContentKind::Entrance)
@@ -368,7 +368,6 @@ impl Problem {
         &mut self,
         play: &PlaySpec,
         s: usize,
-        _p: &Placed,
         candidates: &[u32],
     ) -> Result<(), PlaceError> {
         let mut seen: Vec<Vec<u32>> = Vec::new();
