@@ -140,12 +140,6 @@ pub fn check(r: &Reading, pl: &Placement) -> Result<(), String> {
             if statement.alone && r.fixed_keys.iter().any(|k| k.place == p) {
                 return Err(format!("{} in {v}: not alone (a key)", name(c)));
             }
-            if statement.alone && r.alone_fixed && r.fixed_content.iter().any(|(q, _)| *q == p) {
-                return Err(format!(
-                    "{} in {v}: not alone (the level's content)",
-                    name(c)
-                ));
-            }
             for (q, tag) in &r.fixed_content {
                 if *q == p && statement.not_with.contains(tag) {
                     return Err(format!("{} in {v}: with the level's {tag}", name(c)));
@@ -165,12 +159,10 @@ pub fn check(r: &Reading, pl: &Placement) -> Result<(), String> {
             r.places[g].0
         ));
     }
-    if r.all_reachable {
-        for (c, content) in r.contents.iter().enumerate() {
-            if matches!(content.kind, Kind::Key(_) | Kind::Item(_)) {
-                if let Some(&p) = pl[c].iter().find(|&&p| !end[p]) {
-                    return Err(format!("{} in {}: out of reach", name(c), r.places[p].0));
-                }
+    for (c, content) in r.contents.iter().enumerate() {
+        if matches!(content.kind, Kind::Key(_) | Kind::Item(_)) {
+            if let Some(&p) = pl[c].iter().find(|&&p| !end[p]) {
+                return Err(format!("{} in {}: out of reach", name(c), r.places[p].0));
             }
         }
     }
@@ -186,7 +178,7 @@ pub fn check(r: &Reading, pl: &Placement) -> Result<(), String> {
                 continue; // never reached: no phase to see the lock in
             };
             let ph = &phases[t];
-            let seen = r.key_locks(c).into_iter().any(|l| match r.lock_at[l] {
+            let seen = r.contents[c].opens.iter().any(|&l| match r.lock_at[l] {
                 LockAt::Room(q) => ph[q] || r.adj[q].iter().any(|&(u, _)| ph[u]),
                 LockAt::Door(i) => ph[r.passages[i].1] || ph[r.passages[i].2],
             });

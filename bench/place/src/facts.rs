@@ -109,15 +109,6 @@ pub fn write(r: &Reading) -> String {
     if r.spec.every_key_needed {
         let _ = writeln!(o, "everykeyneeded.");
     }
-    if r.all_reachable {
-        let _ = writeln!(o, "allreachable.");
-    }
-    if r.alone_fixed {
-        let _ = writeln!(o, "alonefixed.");
-    }
-    if r.any_lock {
-        let _ = writeln!(o, "anylock.");
-    }
 
     // Distances from the fixed anchors that some statement measures.
     let measured = |a: Anchor| {

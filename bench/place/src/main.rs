@@ -12,11 +12,7 @@
 //! (default 5), `--seed N` (levels and placements, default 1),
 //! `--cross-seeds N` (default 300), `--cross-max N` (the most placements
 //! asked of each side per cross-check problem, default 20000), `--clingo
-//! PATH`, `--as-built` (follow levelgraph where it departs from
-//! /work/place-semantics.md, on the ASP side and in the checker: every
-//! placed key and item reachable; one key per set of locks opened, its
-//! `lock first` and `distance from lock` about any of them; without it
-//! the two sides disagree).
+//! PATH`.
 //!
 //! Progress goes to stderr, the Markdown table to stdout.
 
@@ -44,7 +40,7 @@ use read::Reading;
 use rust_side::{Side, Table};
 
 const USAGE: &str = "usage: levelgraph-place-bench [bench|cross|facts N K [ekn]|profile N K [ekn]] \
-[--sizes N,N,...] [--keys K,K,...] [--rounds N] [--seed N] [--cross-seeds N] [--cross-max N] [--as-built] [--clingo PATH]";
+[--sizes N,N,...] [--keys K,K,...] [--rounds N] [--seed N] [--cross-seeds N] [--cross-max N] [--clingo PATH]";
 
 /// Seconds per call of `f`: one untimed warm-up call, then `rounds` rounds
 /// of as many calls as make a round last 50 ms (at least one); the median
@@ -363,11 +359,6 @@ struct Options {
     /// The most placements the cross-check asks of each side per problem.
     cross_max: usize,
     facts_dir: PathBuf,
-    /// Follow levelgraph as built where it departs from place-semantics.md
-    /// (on the ASP side and in the checker): every placed key and item
-    /// reachable (`RuleKind::Reachable`); one key per set of locks opened,
-    /// `lock first` and `distance from lock` about any of them.
-    as_built: bool,
 }
 
 struct Row {
@@ -394,11 +385,7 @@ fn bench(clingo: &Clingo, o: &Options) -> Result<Vec<Row>, String> {
                 let name = format!("n{n}-k{k}{}", if ekn { "-ekn" } else { "" });
                 eprintln!("{name}: checking agreement");
                 let spec = level::place_spec(ekn);
-                let mut r =
-                    Reading::new(&graph, &play, &spec).map_err(|e| format!("{name}: {e}"))?;
-                if o.as_built {
-                    r.as_built();
-                }
+                let r = Reading::new(&graph, &play, &spec).map_err(|e| format!("{name}: {e}"))?;
 
                 let facts = write_facts(&o.facts_dir, &name, &r);
                 let side =
@@ -661,10 +648,7 @@ fn cross(clingo: &Clingo, o: &Options) -> Result<(), String> {
         let play = cross_play(&shape);
         let spec = random_spec(&mut rng, &shape);
         let name = format!("cross-{seed}");
-        let mut r = Reading::new(&graph, &play, &spec).map_err(|e| format!("{name}: {e}"))?;
-        if o.as_built {
-            r.as_built();
-        }
+        let r = Reading::new(&graph, &play, &spec).map_err(|e| format!("{name}: {e}"))?;
 
         let facts = write_facts(&o.facts_dir, &name, &r);
         let side = Side::new(&graph, &play, &spec, &r).map_err(|e| format!("{name}: {e}"))?;
@@ -697,10 +681,7 @@ fn profile(clingo: &Clingo, o: &Options, n: usize, k: usize, ekn: bool) -> Resul
     let play = level::play_spec();
     let spec = level::place_spec(ekn);
     let graph = level::generate(Shape::plain(n, k), o.seed * 1000 + (n * 10 + k) as u64);
-    let mut r = Reading::new(&graph, &play, &spec)?;
-    if o.as_built {
-        r.as_built();
-    }
+    let r = Reading::new(&graph, &play, &spec)?;
     let name = format!("profile-n{n}-k{k}{}", if ekn { "-ekn" } else { "" });
     let facts = write_facts(&o.facts_dir, &name, &r);
     println!("{name}: {}", facts.display());
@@ -793,8 +774,9 @@ fn main() -> ExitCode {
         seed: 1,
         cross_seeds: 300,
         cross_max: 20_000,
-        facts_dir: std::env::temp_dir().join("levelgraph-place-bench"),
-        as_built: false,
+        // One directory per run: runs side by side do not share files.
+        facts_dir: std::env::temp_dir()
+            .join(format!("levelgraph-place-bench-{}", std::process::id())),
     };
     let mut clingo = Clingo::new();
     let mut args = std::env::args().skip(1);
@@ -834,7 +816,6 @@ fn main() -> ExitCode {
                     _ => o.cross_seeds = v,
                 }
             }
-            "--as-built" => o.as_built = true,
             "--clingo" => match args.next() {
                 Some(p) => clingo.program = PathBuf::from(p),
                 None => {
@@ -860,10 +841,7 @@ fn main() -> ExitCode {
             let ekn = positional.get(2).is_some_and(|v| v == "ekn");
             let graph = level::generate(Shape::plain(n, k), o.seed * 1000 + (n * 10 + k) as u64);
             let spec = level::place_spec(ekn);
-            Reading::new(&graph, &level::play_spec(), &spec).map(|mut r| {
-                if o.as_built {
- r.as_built();
- }
+            Reading::new(&graph, &level::play_spec(), &spec).map(|r| {
                 print!("{}", facts::write(&r))
             })
         }

@@ -116,16 +116,6 @@ pub struct Reading {
     pub fixed_content: Vec<(usize, String)>,
     pub contents: Vec<Content>,
     pub spec: PlaceSpec,
-    /// levelgraph's extra rule, not in place-semantics.md: every placed
-    /// key and item lies where the fixpoint reaches.
-    pub all_reachable: bool,
-    /// levelgraph's reading of `alone`, not place-semantics.md's: the
-    /// level's own entrance and goal vertices count as content too.
-    pub alone_fixed: bool,
-    /// levelgraph's reading of keys that open several locks: one key per
-    /// set of locks, `lock first` and `distance from lock` about any of
-    /// them, not the key's own lock.
-    pub any_lock: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -383,9 +373,10 @@ impl Reading {
         for (s, (_, path, p)) in place.statements().into_iter().enumerate() {
             match path.as_str() {
                 "keys" => {
-                    // One key per lock, as the note says, even when two
-                    // keys open the same locks (a statement without `via`);
-                    // `as_built` keeps one per set of locks.
+                    // One key per set of locks a key opens, named by its
+                    // first lock: per lock with an edge link (`via ~>`),
+                    // per value with `via same`, per statement without.
+                    let mut seen: Vec<Vec<usize>> = Vec::new();
                     for (l, &name) in locks.iter().enumerate() {
                         let st = of_statement.iter().position(|m| m.contains(&l)).unwrap();
                         let opens: Vec<usize> = match &play.keys[st].via {
@@ -408,6 +399,12 @@ impl Reading {
                             }
                             _ => of_statement[st].clone(),
                         };
+                        let mut set = opens.clone();
+                        set.sort_unstable();
+                        if seen.contains(&set) {
+                            continue;
+                        }
+                        seen.push(set);
                         contents.push(Content {
                             kind: Kind::Key(name),
                             statement: s,
@@ -463,48 +460,7 @@ impl Reading {
             fixed_content,
             contents,
             spec: place.clone(),
-            all_reachable: false,
-            alone_fixed: false,
-            any_lock: false,
         })
-    }
-
-    /// Follows levelgraph as built where it departs from the note: every
-    /// placed key and item reachable; one key per set of locks opened,
-    /// whose `lock first` and `distance from lock` are about any of them.
-    pub fn as_built(&mut self) {
-        self.all_reachable = true;
-        self.any_lock = true;
-        let mut seen: Vec<Vec<usize>> = Vec::new();
-        self.contents.retain(|c| {
-            if !matches!(c.kind, Kind::Key(_)) {
-                return true;
-            }
-            let mut set = c.opens.clone();
-            set.sort_unstable();
-            if seen.contains(&set) {
-                return false;
-            }
-            seen.push(set);
-            true
-        });
-    }
-
-    /// The locks a key's `lock first` and `distance from lock` are about:
-    /// its own (the one it is named by), or with `any_lock` every lock it
-    /// opens.
-    pub fn key_locks(&self, c: usize) -> Vec<usize> {
-        let Kind::Key(name) = self.contents[c].kind else {
-            return Vec::new();
-        };
-        if self.any_lock {
-            return self.contents[c].opens.clone();
-        }
-        self.locks
-            .iter()
-            .position(|&m| m == name)
-            .into_iter()
-            .collect()
     }
 
     /// The statement of content `c`.
@@ -556,7 +512,8 @@ impl Reading {
             Anchor::Entrance => self.entrance.map(|e| vec![e]),
             Anchor::Goal => (!self.goals.is_empty()).then(|| self.goals.clone()),
             Anchor::Lock => {
-                let locks = self.key_locks(c);
+                // The nearest of the locks the key opens.
+                let locks = &self.contents[c].opens;
                 (!locks.is_empty())
                     .then(|| locks.iter().flat_map(|&l| self.lock_places(l)).collect())
             }
