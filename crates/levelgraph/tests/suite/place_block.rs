@@ -981,16 +981,7 @@ fn malformed_place_json_is_invalid_grammar_json() {
 #[test]
 fn the_example_of_the_language_reference_loads_and_prints_as_shown() {
     let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
-    let doc = std::fs::read_to_string(format!("{root}/docs/grammar-language.md")).unwrap();
-    let section = &doc[doc
-        .find("## 20. Content placement")
-        .expect("section 20 of the language reference")..];
-    let blocks: Vec<&str> = section
-        .split("```")
-        .skip(1)
-        .step_by(2)
-        .map(|b| b.split_once('\n').map_or("", |(_, body)| body))
-        .collect();
+    let blocks = super::common::language_reference_blocks("## 20. Content placement");
     let example = blocks
         .iter()
         .find(|b| b.starts_with("tags {"))

@@ -992,23 +992,10 @@ fn every_prefix_of_a_rooms_grammar_loads_or_fails_cleanly() {
 
 #[test]
 fn the_examples_of_the_language_reference_compile() {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../docs/grammar-language.md"
-    );
-    let doc = std::fs::read_to_string(path).unwrap();
-    let section = &doc[doc
-        .find("## 18. Room layout")
-        .expect("section 18 of the language reference")..];
-    let blocks: Vec<&str> = section
-        .split("```")
-        .skip(1)
-        .step_by(2)
-        .map(|b| b.split_once('\n').map_or("", |(_, body)| body))
-        .collect();
+    let blocks = super::common::language_reference_blocks("## 18. Room layout");
     let head = "tags { s room entrance treasure goal key }\n\
                 rule start { (a:s) => (a:entrance) -- (b:room) -- (c:goal) -- (d:key), (b) -- (e:treasure) }\n";
-    let text: Vec<&&str> = blocks.iter().filter(|b| b.starts_with("rooms {")).collect();
+    let text: Vec<&String> = blocks.iter().filter(|b| b.starts_with("rooms {")).collect();
     assert_eq!(text.len(), 2, "the syntax and the example");
     for block in text {
         let src = format!("{head}{block}");

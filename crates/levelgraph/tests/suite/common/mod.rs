@@ -105,3 +105,22 @@ pub(crate) fn without_spans(g: &Grammar) -> Grammar {
     }
     g
 }
+
+/// The bodies of the fenced code blocks of docs/grammar-language.md from
+/// the heading starting `heading` on (to the end of the file), in order.
+pub(crate) fn language_reference_blocks(heading: &str) -> Vec<String> {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../docs/grammar-language.md"
+    );
+    let doc = std::fs::read_to_string(path).unwrap();
+    let at = doc
+        .find(heading)
+        .unwrap_or_else(|| panic!("`{heading}` in the language reference"));
+    doc[at..]
+        .split("```")
+        .skip(1)
+        .step_by(2)
+        .map(|b| b.split_once('\n').map_or("", |(_, body)| body).to_owned())
+        .collect()
+}
