@@ -692,9 +692,15 @@ fn profile(clingo: &Clingo, o: &Options, n: usize, k: usize, ekn: bool) -> Resul
     let t_encode = time(o.rounds, || {
         std::hint::black_box(Placer::new(&problem, o.seed));
     });
-    let (vars, clauses, zones) = Placer::new(&problem, o.seed).size();
+    let placer = Placer::new(&problem, o.seed);
+    let (vars, clauses, zones) = placer.size();
+    let by = if placer.by_lock_sets() {
+        "minimal lock sets"
+    } else {
+        "steps"
+    };
     println!(
-        "levelgraph: Problem::new {} ms; Placer::new (encode, load) {} ms: {vars} variables, {clauses} clauses, {zones} zones",
+        "levelgraph: Problem::new {} ms; Placer::new (encode, load) {} ms: {vars} variables, {clauses} clauses, {zones} zones, reachability by {by}",
         ms(t_problem),
         ms(t_encode)
     );

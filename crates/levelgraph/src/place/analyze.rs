@@ -21,6 +21,7 @@ use serde::Serialize;
 
 use rustsat::types::Lit;
 
+use super::encode::Reachability;
 use super::problem::Problem;
 use super::solve::Session;
 use super::PlaceError;
@@ -69,7 +70,7 @@ pub struct Analysis {
 /// [`PlaceError::NoPlacement`] when no placement exists, with the rules in
 /// conflict.
 pub fn analyze(problem: &Problem) -> Result<Analysis, PlaceError> {
-    let mut table = Table::new(problem)?;
+    let mut table = Table::new(problem, Reachability::Sets)?;
     let mut rng = Rng::seeded(0);
     // Rounds of wishes: per content still in the rounds, one place it was
     // not yet seen in. When a round's wishes conflict, the wish in the
@@ -150,12 +151,13 @@ pub fn analyze(problem: &Problem) -> Result<Analysis, PlaceError> {
     Ok(table.finish())
 }
 
-/// [`analyze`] by one call per literal not yet found (the reference).
+/// [`analyze`] by one call per literal not yet found, on the plain
+/// step-by-step unrolling of reachability (the reference).
 ///
 /// # Errors
 /// As [`analyze`].
 pub fn analyze_per_literal(problem: &Problem) -> Result<Analysis, PlaceError> {
-    let mut table = Table::new(problem)?;
+    let mut table = Table::new(problem, Reachability::Steps(None))?;
     for i in 0..table.pairs.len() {
         let x = table.literal(i);
         if !table.seen[i][1] {
@@ -190,8 +192,8 @@ struct Table<'p> {
 
 impl<'p> Table<'p> {
     /// The session, after a first model (marked).
-    fn new(problem: &'p Problem) -> Result<Table<'p>, PlaceError> {
-        let mut session = Session::new(problem);
+    fn new(problem: &'p Problem, how: Reachability) -> Result<Table<'p>, PlaceError> {
+        let mut session = Session::new(problem, how);
         if !session.solve(&[]) {
             let mut placer = super::Placer::new(problem, 0);
             return Err(placer

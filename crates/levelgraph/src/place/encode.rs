@@ -6,19 +6,24 @@
 //! - `x[c][p]`: place `p` holds content `c` (the placement variables; the
 //!   only ones blocking clauses and the analysis look at);
 //! - `in[c][z]`: zone `z` holds `c` (`x[c][p]` for some `p` in `z`);
-//! - `r[t][s][z]`: in phase `t` of key pick-ups the player reaches zone `z`
-//!   within `s` steps between zones; `end[t][z] = r[t][S][z]` with `S` the
-//!   number of zones less one or twice the number of locks, whichever is
-//!   less: enough for any shortest walk within a phase (a walk between
-//!   zones crosses a lock at every step into a locked room or through a
-//!   door, and at most one step out of each locked room);
+//! - `end[t][z]`: in phase `t` of key pick-ups the player reaches zone
+//!   `z`: written from the zone's minimal lock sets (`ways.rs`), true
+//!   when every lock of one of them is open, or, as the reference and
+//!   where a level has too many sets, unrolled step by step:
+//!   `r[t][s][z]`, zone `z` within `s` steps between zones, and
+//!   `end[t][z] = r[t][S][z]` with `S` the number of zones less one or
+//!   twice the number of locks, whichever is less (enough for any
+//!   shortest walk within a phase: a walk between zones crosses a lock at
+//!   every step into a locked room or through a door, and at most one
+//!   step out of each locked room);
 //! - `have[t][k]`: key `k` lies in a zone reached by the end of phase
 //!   `t − 1`; `open[t][l]`: a key held in phase `t` opens lock `l`.
 //!
 //! Every auxiliary variable is defined both ways (Tseitin 1968): it is
-//! true exactly when its definition is. Reachability grows one step at a
-//! time from the entrance, so no zone is reached on the strength of
-//! itself (a cycle of zones cannot support itself), and the models are in
+//! true exactly when its definition is. Reachability within a phase comes
+//! from walks found on the level's graph (or grows one step at a time
+//! from the entrance), so no zone is reached on the strength of itself (a
+//! cycle of zones cannot support itself), and the models are in
 //! one-to-one correspondence with the valid placements. Cardinality
 //! (`count`, exactly one key of each kind) uses rustsat's totalizer
 //! (Bailleux & Boufkhad 2003). Each constraint's clauses carry a selector
@@ -31,6 +36,7 @@ use rustsat::types::{Clause, Lit};
 
 use super::problem::{ContentKind, Problem, FAR};
 use super::rules::RuleKind;
+use super::ways::{minimal_lock_sets, LockSets, TooManyWays};
 use super::zones::Zones;
 use crate::grammar::place::Anchor;
 
@@ -46,6 +52,20 @@ pub(crate) struct Encoding {
     pub(crate) variables: u32,
     /// The number of zones.
     pub(crate) zones: usize,
+    /// How each phase's reachability was written.
+    pub(crate) reachability: Reachability,
+}
+
+/// How the encoding writes the zones reached in each phase.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Reachability {
+    /// By each zone's minimal lock sets (`ways.rs`): an OR of ANDs of the
+    /// open locks, no step variables.
+    Sets,
+    /// Step by step between zones: the plain unrolling, used as the
+    /// reference and where a level has too many ways round its locks
+    /// (the limit that stopped the sets, if any).
+    Steps(Option<TooManyWays>),
 }
 
 /// A key as reachability sees it: where it lies (per zone) and what it
@@ -68,6 +88,9 @@ struct Builder<'p> {
     cnf: Cnf,
     vars: BasicVarManager,
     truth: Lit,
+    /// Per zone the entrance may lie in (its literal): each zone's
+    /// minimal lock sets from there; `None` to unroll steps.
+    ways: Option<Vec<(Lit, LockSets)>>,
 }
 
 impl Builder<'_> {
@@ -178,10 +201,6 @@ impl Builder<'_> {
     /// never opened.
     fn reach(&mut self, start: &[Lit], keys: &[KeyIn], shut: Option<u32>) -> Reach {
         let z_count = self.zones.len();
-        // A shortest walk within a phase crosses each lock at most once and
-        // takes at most two steps per lock (into a locked room and out of
-        // it; through a door), and visits each zone once.
-        let steps = z_count.saturating_sub(1).min(2 * self.problem.locks.len());
         let locks = self.problem.locks.len();
         let mut end: Vec<Vec<Lit>> = Vec::new();
         let mut have: Vec<Vec<Lit>> = vec![vec![!self.truth; keys.len()]];
@@ -211,50 +230,17 @@ impl Builder<'_> {
                     .collect();
                 *slot = self.or_of(&by);
             }
-            let enter: Vec<Lit> = (0..z_count)
-                .map(|z| {
-                    let need: Vec<Lit> = self.zones.enter_locks[z]
-                        .iter()
-                        .map(|&l| open[l as usize])
-                        .collect();
-                    self.and_of(&need)
-                })
-                .collect();
-            // Per zone: the zones a door-less link leads in from (entered
-            // when the zone's own locks are open: one gate for all of
-            // them), and the links through a locked door.
-            let links = self.zones.links.clone();
-            let mut plain_from: Vec<Vec<u32>> = vec![Vec::new(); z_count];
-            let mut doors_in: Vec<Vec<(u32, Lit)>> = vec![Vec::new(); z_count];
-            for link in &links {
-                match link.door {
-                    None => plain_from[link.to as usize].push(link.from),
-                    Some(d) => doors_in[link.to as usize].push((link.from, open[d as usize])),
+            let reached = match self.ways.clone() {
+                Some(ways) => self.phase_by_sets(&ways, &open),
+                None => {
+                    let from = match t {
+                        0 => start.to_vec(),
+                        _ => end[t - 1].clone(),
+                    };
+                    self.phase_by_steps(from, &open)
                 }
-            }
-            let mut r: Vec<Lit> = (0..z_count)
-                .map(|z| match t {
-                    0 => start[z],
-                    _ => end[t - 1][z],
-                })
-                .collect();
-            for _ in 0..steps {
-                let mut next = Vec::with_capacity(z_count);
-                for z in 0..z_count {
-                    let near: Vec<Lit> = plain_from[z].iter().map(|&u| r[u as usize]).collect();
-                    let near = self.or_of(&near);
-                    let mut ways = vec![r[z], self.and_of(&[near, enter[z]])];
-                    for &(u, door) in &doors_in[z] {
-                        ways.push(self.and_of(&[r[u as usize], door, enter[z]]));
-                    }
-                    next.push(self.or_of(&ways));
-                }
-                if next == r {
-                    break;
-                }
-                r = next;
-            }
-            end.push(r);
+            };
+            end.push(reached);
         }
         let last = end.last().expect("phase 0").clone();
         let held: Vec<Lit> = keys
@@ -268,6 +254,105 @@ impl Builder<'_> {
             .collect();
         have.push(held);
         Reach { end, have }
+    }
+
+    /// Whether every way to the goal, from every zone the entrance may
+    /// lie in, needs lock `l` (known from the minimal lock sets; false
+    /// when reachability is unrolled by steps). For a placed goal, every
+    /// zone counts as one it may lie in; for fixed goals, one goal behind
+    /// `l` is enough, as `every key needed` asks of fixed goals.
+    fn cuts_every_goal_way(&self, l: u32, goal_placed: bool) -> bool {
+        let Some(ways) = &self.ways else {
+            return false;
+        };
+        let behind = |z: usize| {
+            ways.iter()
+                .all(|(_, sets)| sets[z].iter().all(|set| set.contains(&l)))
+        };
+        if goal_placed {
+            (0..self.zones.len()).all(behind)
+        } else {
+            self.problem
+                .goals
+                .iter()
+                .any(|&p| behind(self.zones.of_place[p as usize] as usize))
+        }
+    }
+
+    /// The zones reached in a phase whose open locks are `open`: a zone
+    /// is reached when the entrance lies in some start zone and every
+    /// lock of one of the zone's minimal sets from there is open.
+    fn phase_by_sets(&mut self, ways: &[(Lit, LockSets)], open: &[Lit]) -> Vec<Lit> {
+        (0..self.zones.len())
+            .map(|z| {
+                let from_starts: Vec<Lit> = ways
+                    .iter()
+                    .map(|(at_start, sets)| {
+                        let by_sets: Vec<Lit> = sets[z]
+                            .iter()
+                            .map(|set| {
+                                let need: Vec<Lit> =
+                                    set.iter().map(|&l| open[l as usize]).collect();
+                                self.and_of(&need)
+                            })
+                            .collect();
+                        let opened = self.or_of(&by_sets);
+                        self.and_of(&[*at_start, opened])
+                    })
+                    .collect();
+                self.or_of(&from_starts)
+            })
+            .collect()
+    }
+
+    /// The zones reached in a phase whose open locks are `open`, from the
+    /// zones `from` reached before it, one step between zones at a time:
+    /// the plain unrolling. A shortest walk within a phase crosses each
+    /// lock at most once and takes at most two steps per lock (into a
+    /// locked room and out of it; through a door), and visits each zone
+    /// once, so it takes at most `S` steps.
+    fn phase_by_steps(&mut self, from: Vec<Lit>, open: &[Lit]) -> Vec<Lit> {
+        let z_count = self.zones.len();
+        let steps = z_count.saturating_sub(1).min(2 * self.problem.locks.len());
+        let enter: Vec<Lit> = (0..z_count)
+            .map(|z| {
+                let need: Vec<Lit> = self.zones.enter_locks[z]
+                    .iter()
+                    .map(|&l| open[l as usize])
+                    .collect();
+                self.and_of(&need)
+            })
+            .collect();
+        // Per zone: the zones a door-less link leads in from (entered
+        // when the zone's own locks are open: one gate for all of them),
+        // and the links through a locked door.
+        let links = self.zones.links.clone();
+        let mut plain_from: Vec<Vec<u32>> = vec![Vec::new(); z_count];
+        let mut doors_in: Vec<Vec<(u32, Lit)>> = vec![Vec::new(); z_count];
+        for link in &links {
+            match link.door {
+                None => plain_from[link.to as usize].push(link.from),
+                Some(d) => doors_in[link.to as usize].push((link.from, open[d as usize])),
+            }
+        }
+        let mut r = from;
+        for _ in 0..steps {
+            let mut next = Vec::with_capacity(z_count);
+            for z in 0..z_count {
+                let near: Vec<Lit> = plain_from[z].iter().map(|&u| r[u as usize]).collect();
+                let near = self.or_of(&near);
+                let mut ways = vec![r[z], self.and_of(&[near, enter[z]])];
+                for &(u, door) in &doors_in[z] {
+                    ways.push(self.and_of(&[r[u as usize], door, enter[z]]));
+                }
+                next.push(self.or_of(&ways));
+            }
+            if next == r {
+                break;
+            }
+            r = next;
+        }
+        r
     }
 }
 
@@ -308,11 +393,12 @@ pub(crate) fn estimated_variables(problem: &Problem) -> u64 {
 /// Builds the encoding of `problem`.
 ///
 /// # Size
-/// O(contents × places) placement variables; the reachability unrolling
-/// has (keys + 1) phases × zones steps × (zones + links) auxiliary
-/// variables, once for the level and once more per lock under `every key
-/// needed`.
-pub(crate) fn encode(problem: &Problem) -> Encoding {
+/// O(contents × places) placement variables; reachability has (keys + 1)
+/// phases × (lock sets of all zones + keys × zones) auxiliary variables
+/// (unrolled by steps: phases × steps × (zones + links)), once for the
+/// level and once more per lock under `every key needed` that does not
+/// cut every way to the goal.
+pub(crate) fn encode(problem: &Problem, how: Reachability) -> Encoding {
     let zones = Zones::new(&problem.level, |p| problem.passage_ends(p));
     let mut b = Builder {
         problem,
@@ -320,6 +406,7 @@ pub(crate) fn encode(problem: &Problem) -> Encoding {
         cnf: Cnf::new(),
         vars: BasicVarManager::default(),
         truth: Lit::positive(0),
+        ways: None,
     };
     b.truth = b.fresh();
     let t = b.truth;
@@ -377,6 +464,20 @@ pub(crate) fn encode(problem: &Problem) -> Encoding {
             (0..z_count).map(|z| if z == ze { t } else { !t }).collect()
         }
     };
+    let mut reachability = how;
+    if how == Reachability::Sets {
+        let starts = (0..z_count as u32).filter(|&z| start[z as usize] != !t);
+        let ways: Result<Vec<_>, TooManyWays> = starts
+            .map(|z| {
+                minimal_lock_sets(&b.zones, problem.locks.len(), z)
+                    .map(|sets| (start[z as usize], sets))
+            })
+            .collect();
+        match ways {
+            Ok(ways) => b.ways = Some(ways),
+            Err(limit) => reachability = Reachability::Steps(Some(limit)),
+        }
+    }
     let mut keys: Vec<KeyIn> = Vec::new();
     let mut key_content: Vec<Option<usize>> = Vec::new();
     for (c, content) in problem.contents.iter().enumerate() {
@@ -431,6 +532,11 @@ pub(crate) fn encode(problem: &Problem) -> Encoding {
     lock_first(&mut b, &reach, &key_content, &selector);
     if let Some(g) = selector(RuleKind::EveryKeyNeeded) {
         for l in 0..problem.locks.len() as u32 {
+            if b.cuts_every_goal_way(l, goal_content.is_some()) {
+                // The goal lies behind the lock wherever content goes:
+                // the copy's clauses would all be satisfied.
+                continue;
+            }
             let shut = b.reach(&start, &keys, Some(l));
             let last = shut.end.last().expect("phase 0").clone();
             match goal_content {
@@ -456,6 +562,7 @@ pub(crate) fn encode(problem: &Problem) -> Encoding {
         selectors,
         variables,
         zones: z_count,
+        reachability,
     }
 }
 

@@ -12,9 +12,10 @@
 //!   passages the playability checker sees ([`crate::play`]);
 //! - encodes it as CNF (`encode.rs`) whose models are exactly the
 //!   placements that meet every constraint and keep the level completable:
-//!   reachability unrolled in phases of key pick-ups over *zones* (places
-//!   no lock separates, `zones.rs`), every auxiliary variable defined both
-//!   ways, cardinality by rustsat's totalizer;
+//!   reachability in phases of key pick-ups over *zones* (places no lock
+//!   separates, `zones.rs`), each phase written from every zone's minimal
+//!   sets of locks to open (`ways.rs`), every auxiliary variable defined
+//!   both ways, cardinality by rustsat's totalizer;
 //! - draws diverse placements for a seed ([`Placer`], `solve.rs`) and
 //!   names the constraints in conflict when there is none (the solver's
 //!   core under assumptions, shrunk to a minimal one);
@@ -45,6 +46,7 @@ mod problem;
 mod rules;
 mod solve;
 mod verify;
+mod ways;
 mod zones;
 
 pub use analyze::{analyze, analyze_per_literal, Analysis, Status};

@@ -6,7 +6,7 @@ use rustsat::solvers::{Solve, SolveIncremental, SolverResult};
 use rustsat::types::{Lit, TernaryVal};
 use rustsat_batsat::BasicSolver;
 
-use super::encode::{encode, Encoding};
+use super::encode::{encode, Encoding, Reachability};
 use super::problem::Problem;
 use super::rules::Rule;
 use super::{PlaceError, Placement};
@@ -27,9 +27,34 @@ pub(crate) struct Session {
 }
 
 impl Session {
-    pub(crate) fn new(problem: &Problem) -> Session {
-        let enc = encode(problem);
+    pub(crate) fn new(problem: &Problem, how: Reachability) -> Session {
+        Session::with_options(problem, how, batsat::SolverOpts::default())
+    }
+
+    /// A session whose solver branches at random, seeded from `rng`: each
+    /// decision takes a random polarity, and three in ten a random
+    /// variable (MiniSat's `rnd_pol` and `random_var_freq`; clingo's
+    /// `--sign-def=rnd --rand-freq=0.3`), with random initial activities.
+    /// Successive solves then land on placements far apart, one call
+    /// each (random assumptions relaxed by the core took about seven
+    /// calls a placement at 100 places and 8 locks, and moved as many
+    /// pieces between two placements).
+    fn branching_at_random(problem: &Problem, rng: &mut Rng) -> Session {
+        let opts = batsat::SolverOpts {
+            rnd_pol: true,
+            rnd_init_act: true,
+            random_var_freq: 0.3,
+            // MiniSat's generator wants a positive seed below 2^31 - 1.
+            random_seed: 1.0 + rng.below(1 << 30) as f64,
+            ..batsat::SolverOpts::default()
+        };
+        Session::with_options(problem, Reachability::Sets, opts)
+    }
+
+    fn with_options(problem: &Problem, how: Reachability, opts: batsat::SolverOpts) -> Session {
+        let enc = encode(problem, how);
         let mut solver = BasicSolver::default();
+        *solver.batsat_mut() = batsat::BasicSolver::new(opts, batsat::BasicCallbacks::default());
         // The solver decides only the placement variables, the selectors
         // and the constant: every other variable is a Tseitin definition
         // or a totalizer output, which unit propagation fixes once the
@@ -130,15 +155,24 @@ impl Session {
         }
     }
 
-    /// Rules out the last model's placement for good.
-    fn block(&mut self) {
-        let clause: Vec<Lit> = self
-            .enc
-            .x
-            .iter()
-            .flatten()
-            .map(|&l| if self.value(l) { !l } else { l })
-            .collect();
+    /// Rules out the last model's placement for good: some content lies
+    /// elsewhere. A content of one exact count is elsewhere when one of
+    /// its places in the model is empty (its other places need not be
+    /// listed: the count keeps it from growing), which keeps the clause
+    /// short; a content with a count range also when it takes a place
+    /// it did not.
+    fn block(&mut self, problem: &Problem) {
+        let mut clause = Vec::new();
+        for (row, content) in self.enc.x.iter().zip(&problem.contents) {
+            let exact = content.count.0 == content.count.1;
+            for &l in row {
+                if self.value(l) {
+                    clause.push(!l);
+                } else if !exact {
+                    clause.push(l);
+                }
+            }
+        }
         self.solver
             .add_clause(clause.as_slice().into())
             .expect("batsat accepts every clause");
@@ -174,26 +208,26 @@ impl Session {
 
 /// Draws placements of one problem, each different from the ones before.
 ///
-/// Diversity: before each call, every content draws a random count in its
-/// range and that many random places among its candidates from the seeded
-/// RNG; the solver gets these as assumptions, and where they conflict
-/// with the constraints, the assumptions in the solver's core are dropped
-/// and it solves again. A found placement is blocked by a clause over the
-/// placement variables only. Same problem and seed, same placements.
+/// Diversity: the solver branches at random (each decision a random
+/// polarity, three in ten a random variable, as clingo's `--sign-def=rnd
+/// --rand-freq=0.3`), its generator seeded from the seeded ChaCha RNG, so
+/// each call lands somewhere new; one call per placement. A found
+/// placement is blocked by a clause over the placement variables only.
+/// Same problem and seed, same placements, byte for byte (the solver's
+/// generator is MiniSat's, in floating point arithmetic that IEEE 754
+/// fixes).
 pub struct Placer<'p> {
     problem: &'p Problem,
     session: Session,
-    rng: Rng,
     found: u64,
 }
 
 impl<'p> Placer<'p> {
-    /// Encodes `problem` and seeds the draws with `seed`.
+    /// Encodes `problem` and seeds the solver's branching with `seed`.
     pub fn new(problem: &'p Problem, seed: u64) -> Placer<'p> {
         Placer {
             problem,
-            session: Session::new(problem),
-            rng: Rng::seeded(seed),
+            session: Session::branching_at_random(problem, &mut Rng::seeded(seed)),
             found: 0,
         }
     }
@@ -204,27 +238,18 @@ impl<'p> Placer<'p> {
     /// [`PlaceError::NoPlacement`], with the rules in conflict, when the
     /// problem has no placement at all.
     pub fn next_placement(&mut self) -> Result<Option<Placement>, PlaceError> {
-        let mut wishes = self.wishes();
-        loop {
-            if self.session.solve(&wishes) {
-                let placement = self.session.placement();
-                self.session.block();
-                self.found += 1;
-                return Ok(Some(placement));
-            }
-            let failed = self.session.failed();
-            let before = wishes.len();
-            wishes.retain(|w| !failed.contains(w));
-            if wishes.len() == before {
-                // The constraints alone conflict (after the blocking
-                // clauses: no placement is left).
-                if self.found > 0 {
-                    return Ok(None);
-                }
-                let rules = self.session.conflict(self.problem);
-                return Err(PlaceError::NoPlacement { rules });
-            }
+        if self.session.solve(&[]) {
+            let placement = self.session.placement();
+            self.session.block(self.problem);
+            self.found += 1;
+            return Ok(Some(placement));
         }
+        // After the blocking clauses: no placement is left.
+        if self.found > 0 {
+            return Ok(None);
+        }
+        let rules = self.session.conflict(self.problem);
+        Err(PlaceError::NoPlacement { rules })
     }
 
     /// Up to `n` placements.
@@ -256,21 +281,10 @@ impl<'p> Placer<'p> {
         )
     }
 
-    /// The random places each content would like, as assumptions.
-    fn wishes(&mut self) -> Vec<Lit> {
-        let mut out = Vec::new();
-        for (c, content) in self.problem.contents.iter().enumerate() {
-            let mut places = content.candidates.clone();
-            let (lo, hi) = content.count;
-            let hi = (hi as usize).min(places.len());
-            let lo = (lo as usize).min(hi);
-            let m = lo + self.rng.below(hi - lo + 1);
-            for i in 0..m {
-                let j = i + self.rng.below(places.len() - i);
-                places.swap(i, j);
-                out.push(self.session.enc.x[c][places[i] as usize]);
-            }
-        }
-        out
+    /// Whether reachability was written by each zone's minimal lock sets
+    /// (false: unrolled step by step, the level having too many ways
+    /// round its locks).
+    pub fn by_lock_sets(&self) -> bool {
+        self.session.enc.reachability == Reachability::Sets
     }
 }
