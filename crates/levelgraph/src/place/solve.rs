@@ -27,8 +27,12 @@ pub(crate) struct Session {
 }
 
 impl Session {
+    /// A session for the analysis and conflicts: it proves placements
+    /// impossible, so under `every key needed` its solver branches on
+    /// every variable (see [`Session::with_options`]).
     pub(crate) fn new(problem: &Problem, how: Reachability) -> Session {
-        Session::with_options(problem, how, batsat::SolverOpts::default())
+        let decide_all = problem.spec.every_key_needed;
+        Session::with_options(problem, how, batsat::SolverOpts::default(), decide_all)
     }
 
     /// A session whose solver branches at random, seeded from `rng`: each
@@ -38,7 +42,10 @@ impl Session {
     /// Successive solves then land on placements far apart, one call
     /// each (random assumptions relaxed by the core took about seven
     /// calls a placement at 100 places and 8 locks, and moved as many
-    /// pieces between two placements).
+    /// pieces between two placements). It looks for placements, not
+    /// proofs, and branches on the placement variables only, also under
+    /// `every key needed` (100 placements at 100 places and 8 locks:
+    /// 158 -> 127 ms).
     fn branching_at_random(problem: &Problem, rng: &mut Rng) -> Session {
         let opts = batsat::SolverOpts {
             rnd_pol: true,
@@ -48,10 +55,15 @@ impl Session {
             random_seed: 1.0 + rng.below(1 << 30) as f64,
             ..batsat::SolverOpts::default()
         };
-        Session::with_options(problem, Reachability::Sets, opts)
+        Session::with_options(problem, Reachability::Sets, opts, false)
     }
 
-    fn with_options(problem: &Problem, how: Reachability, opts: batsat::SolverOpts) -> Session {
+    fn with_options(
+        problem: &Problem,
+        how: Reachability,
+        opts: batsat::SolverOpts,
+        decide_all: bool,
+    ) -> Session {
         let enc = encode(problem, how);
         let mut solver = BasicSolver::default();
         *solver.batsat_mut() = batsat::BasicSolver::new(opts, batsat::BasicCallbacks::default());
@@ -60,12 +72,12 @@ impl Session {
         // or a totalizer output, which unit propagation fixes once the
         // placement is decided, so deciding them would only search in
         // vain (batsat spent a third of its time in its decision heap;
-        // the table at 100 places and 8 locks: 600 -> 282 ms). Not with
-        // `every key needed`: proving a goal out of reach with each lock
-        // shut needs the solver to branch on reachability, and restricted
-        // it took 10x longer (2.0 -> 22 s; BENCHMARKS.md).
-        let all = problem.spec.every_key_needed;
-        let mut decide = vec![all; enc.variables as usize];
+        // the table at 100 places and 8 locks: 600 -> 282 ms). With
+        // `decide_all` it branches on every variable: proving a goal out of
+        // reach with each lock shut (`every key needed`) needs it to branch
+        // on reachability, and restricted, the analysis took 4x longer
+        // (100 places, 8 locks: 269 -> 1,040 ms).
+        let mut decide = vec![decide_all; enc.variables as usize];
         for lit in enc.x.iter().flatten().chain(&enc.selectors) {
             decide[lit.vidx()] = true;
         }
