@@ -215,6 +215,8 @@ impl<'p> Table<'p> {
             cannot: vec![[false; 2]; n],
         };
         table.mark();
+        // A model exists: no later core will name a rule, only wishes.
+        table.session.fix_selectors();
         Ok(table)
     }
 

@@ -20,6 +20,9 @@ pub(crate) struct Session {
     pub(crate) calls: u64,
     /// The next variable free for activation literals.
     next_var: u32,
+    /// Whether the selectors are unit clauses ([`Session::fix_selectors`])
+    /// rather than assumptions.
+    selectors_fixed: bool,
     /// The activation literal of the last [`Session::solve_some_of`],
     /// switched off before the next one (not at once: adding a clause
     /// would drop the model the caller is about to read).
@@ -95,13 +98,32 @@ impl Session {
             calls: 0,
             next_var,
             stale: None,
+            selectors_fixed: false,
         }
     }
 
-    /// Solves with every selector and `extra` assumed; true when a model
-    /// was found.
+    /// Makes every selector a unit clause: once the problem is known to
+    /// have a placement, no later core is read, and the solver simplifies
+    /// the constraints' clauses once instead of propagating the
+    /// selectors again at every call (100 placements at 200 places and 2
+    /// locks: 19 -> 10 ms). Like any added clause, it ends the last
+    /// model: read it first.
+    pub(crate) fn fix_selectors(&mut self) {
+        for &s in &self.enc.selectors {
+            self.solver
+                .add_clause([s].as_slice().into())
+                .expect("batsat accepts every clause");
+        }
+        self.selectors_fixed = true;
+    }
+
+    /// Solves with every selector (unless fixed) and `extra` assumed;
+    /// true when a model was found.
     pub(crate) fn solve(&mut self, extra: &[Lit]) -> bool {
-        let mut assumptions = self.enc.selectors.clone();
+        let mut assumptions = Vec::new();
+        if !self.selectors_fixed {
+            assumptions.extend_from_slice(&self.enc.selectors);
+        }
         assumptions.extend_from_slice(extra);
         self.solve_exactly(&assumptions)
     }
@@ -194,6 +216,7 @@ impl Session {
     /// with only the selectors assumed: the core, shrunk by dropping each
     /// rule in turn and keeping it out when the rest still conflict.
     fn conflict(&mut self, problem: &Problem) -> Vec<Rule> {
+        debug_assert!(!self.selectors_fixed, "a fixed selector is in no core");
         let mut core: Vec<Lit> = self.failed();
         let mut i = 0;
         while i < core.len() {
@@ -253,6 +276,9 @@ impl<'p> Placer<'p> {
         if self.session.solve(&[]) {
             let placement = self.session.placement();
             self.session.block(self.problem);
+            if self.found == 0 {
+                self.session.fix_selectors();
+            }
             self.found += 1;
             return Ok(Some(placement));
         }
