@@ -43,7 +43,10 @@ use crate::grammar::place::Anchor;
 /// The encoding of one problem.
 #[derive(Clone, Debug)]
 pub(crate) struct Encoding {
+    /// The clauses; [`super::solve::Session`] moves them into its solver.
     pub(crate) cnf: Cnf,
+    /// The number of clauses.
+    pub(crate) clauses: usize,
     /// Per content, per place: the placement variable.
     pub(crate) x: Vec<Vec<Lit>>,
     /// Per rule of [`Problem::rules`]: its selector.
@@ -557,6 +560,7 @@ pub(crate) fn encode(problem: &Problem, how: Reachability) -> Encoding {
     }
     let variables = b.vars.max_var().map_or(0, |v| v.idx32() + 1);
     Encoding {
+        clauses: b.cnf.len(),
         cnf: b.cnf,
         x,
         selectors,

@@ -67,7 +67,7 @@ impl Session {
         opts: batsat::SolverOpts,
         decide_all: bool,
     ) -> Session {
-        let enc = encode(problem, how);
+        let mut enc = encode(problem, how);
         let mut solver = BasicSolver::default();
         *solver.batsat_mut() = batsat::BasicSolver::new(opts, batsat::BasicCallbacks::default());
         // The solver decides only the placement variables, the selectors
@@ -89,7 +89,7 @@ impl Session {
             solver.batsat_mut().new_var(batsat::lbool::UNDEF, d);
         }
         solver
-            .add_cnf(enc.cnf.clone())
+            .add_cnf(std::mem::take(&mut enc.cnf))
             .expect("batsat accepts every clause");
         let next_var = enc.variables;
         Session {
@@ -115,6 +115,14 @@ impl Session {
                 .expect("batsat accepts every clause");
         }
         self.selectors_fixed = true;
+    }
+
+    /// Adds `lit` as a unit clause: a fact every model already has. Like
+    /// any added clause, it ends the last model.
+    pub(crate) fn add_fact(&mut self, lit: Lit) {
+        self.solver
+            .add_clause([lit].as_slice().into())
+            .expect("batsat accepts every clause");
     }
 
     /// Solves with every selector (unless fixed) and `extra` assumed;
@@ -314,7 +322,7 @@ impl<'p> Placer<'p> {
     pub fn size(&self) -> (u32, usize, usize) {
         (
             self.session.enc.variables,
-            self.session.enc.cnf.len(),
+            self.session.enc.clauses,
             self.session.enc.zones,
         )
     }
