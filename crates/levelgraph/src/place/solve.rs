@@ -197,18 +197,17 @@ impl Session {
         }
     }
 
-    /// Rules out the last model's placement for good: some content lies
-    /// elsewhere. A content of one exact count is elsewhere when one of
-    /// its places in the model is empty (its other places need not be
-    /// listed: the count keeps it from growing), which keeps the clause
-    /// short; a content with a count range also when it takes a place
-    /// it did not.
-    fn block(&mut self, problem: &Problem) {
+    /// Rules out `placement` (the last model's) for good: some content
+    /// lies elsewhere. A content of one exact count is elsewhere when one
+    /// of its places is empty (its other places need not be listed: the
+    /// count keeps it from growing), which keeps the clause short; a
+    /// content with a count range also when it takes a place it did not.
+    fn block(&mut self, problem: &Problem, placement: &Placement) {
         let mut clause = Vec::new();
-        for (row, content) in self.enc.x.iter().zip(&problem.contents) {
+        for ((row, at), content) in self.enc.x.iter().zip(&placement.at).zip(&problem.contents) {
             let exact = content.count.0 == content.count.1;
-            for &l in row {
-                if self.value(l) {
+            for (p, &l) in row.iter().enumerate() {
+                if at.binary_search(&(p as u32)).is_ok() {
                     clause.push(!l);
                 } else if !exact {
                     clause.push(l);
@@ -283,7 +282,7 @@ impl<'p> Placer<'p> {
     pub fn next_placement(&mut self) -> Result<Option<Placement>, PlaceError> {
         if self.session.solve(&[]) {
             let placement = self.session.placement();
-            self.session.block(self.problem);
+            self.session.block(self.problem, &placement);
             if self.found == 0 {
                 self.session.fix_selectors();
             }
