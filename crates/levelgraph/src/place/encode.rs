@@ -207,6 +207,8 @@ impl Builder<'_> {
         let locks = self.problem.locks.len();
         let mut end: Vec<Vec<Lit>> = Vec::new();
         let mut have: Vec<Vec<Lit>> = vec![vec![!self.truth; keys.len()]];
+        // Out of `self` while the phases borrow it mutably; put back after.
+        let ways = self.ways.take();
         for t in 0..=keys.len() {
             if t > 0 {
                 let held: Vec<Lit> = keys
@@ -233,8 +235,8 @@ impl Builder<'_> {
                     .collect();
                 *slot = self.or_of(&by);
             }
-            let reached = match self.ways.clone() {
-                Some(ways) => self.phase_by_sets(&ways, &open),
+            let reached = match &ways {
+                Some(ways) => self.phase_by_sets(ways, &open),
                 None => {
                     let from = match t {
                         0 => start.to_vec(),
@@ -245,6 +247,7 @@ impl Builder<'_> {
             };
             end.push(reached);
         }
+        self.ways = ways;
         let last = end.last().expect("phase 0").clone();
         let held: Vec<Lit> = keys
             .iter()

@@ -20,8 +20,10 @@ use std::collections::VecDeque;
 use super::zones::Zones;
 
 /// The most minimal lock sets one zone may have before the encoding falls
-/// back to unrolling steps. Levels from grammars have one or two per zone;
-/// the limit only stops a blow-up on levels of many parallel locked ways.
+/// back to unrolling steps. A zone has one set per way round the locks
+/// that no other way beats (on a tree of rooms, one); the limit
+/// stops the blow-up of many parallel locked ways (2^k sets behind k
+/// rungs of two doors each).
 pub(crate) const MAX_SETS_PER_ZONE: usize = 32;
 
 /// The most label insertions one search may make (each costs a scan of a

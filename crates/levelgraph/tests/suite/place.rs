@@ -1916,3 +1916,56 @@ fn a_level_too_large_to_encode_is_refused() {
         other => panic!("expected TooLarge, got {other:?}"),
     }
 }
+
+/// A level with too many ways round its locks for the minimal lock sets
+/// (a ladder of seven rungs, each crossable by either of two locked
+/// doors: 2^7 sets at its top) falls back to unrolling reachability step
+/// by step, and still places and classifies as the reference does.
+#[test]
+fn many_ways_round_the_locks_fall_back_to_unrolling() {
+    let (_, play) = small();
+    let mut level = Graph::new();
+    let entrance = level.add_vertex_named("entrance");
+    let first = level.add_vertex_named("room");
+    level.connect(entrance, first, false);
+    let locked = level.labels_mut().intern("locked");
+    let mut below = first;
+    for _ in 0..7 {
+        // Two doors from `below` up: straight into `above`, and into a
+        // side room open to it.
+        let above = level.add_vertex_named("room");
+        let side = level.add_vertex_named("room");
+        level.connect(side, above, false);
+        for target in [above, side] {
+            level.add_edge(Edge {
+                source: below,
+                target,
+                directed: false,
+                cosmetic: false,
+                label: Some(locked),
+                length_factor: 1.0,
+            });
+        }
+        below = above;
+    }
+    let goal = level.add_vertex_named("goal");
+    level.connect(below, goal, false);
+    let spec = PlaceSpec {
+        keys: Some(Placed::default()),
+        ..PlaceSpec::default()
+    };
+    let problem = Problem::new(&level, play, &spec).unwrap_or_else(|e| panic!("{e}"));
+    let mut placer = Placer::new(&problem, 1);
+    assert!(
+        !placer.by_lock_sets(),
+        "14 doors in parallel pairs: too many sets"
+    );
+    let placements = placer.placements(20).unwrap_or_else(|e| panic!("{e}"));
+    assert!(!placements.is_empty());
+    for p in &placements {
+        assert_eq!(violations(&problem, play, p), Vec::<String>::new());
+    }
+    let fast = analyze(&problem).unwrap_or_else(|e| panic!("{e}"));
+    let reference = analyze_per_literal(&problem).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(fast.status, reference.status);
+}
