@@ -694,10 +694,9 @@ fn profile(clingo: &Clingo, o: &Options, n: usize, k: usize, ekn: bool) -> Resul
     });
     let placer = Placer::new(&problem, o.seed);
     let (vars, clauses, zones) = placer.size();
-    let by = if placer.by_lock_sets() {
-        "minimal lock sets"
-    } else {
-        "steps"
+    let by = match placer.unrolled_by() {
+        None => "minimal lock sets".to_owned(),
+        Some(limit) => format!("steps ({limit})"),
     };
     println!(
         "levelgraph: Problem::new {} ms; Placer::new (encode, load) {} ms: {vars} variables, {clauses} clauses, {zones} zones, reachability by {by}",

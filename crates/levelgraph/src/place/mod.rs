@@ -56,6 +56,7 @@ pub use problem::{Content, ContentKind, Fixed, Problem, UNREACHABLE};
 pub use rules::{Rule, RuleKind};
 pub use solve::Placer;
 pub use verify::violations;
+pub use ways::TooManyWays;
 
 pub use crate::grammar::place::PlaceSpec;
 

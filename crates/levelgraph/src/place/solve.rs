@@ -9,7 +9,7 @@ use rustsat_batsat::BasicSolver;
 use super::encode::{encode, Encoding, Reachability};
 use super::problem::Problem;
 use super::rules::Rule;
-use super::{PlaceError, Placement};
+use super::{PlaceError, Placement, TooManyWays};
 use crate::rng::Rng;
 
 /// A SAT solver loaded with one problem's encoding, counting its calls.
@@ -331,5 +331,14 @@ impl<'p> Placer<'p> {
     /// round its locks).
     pub fn by_lock_sets(&self) -> bool {
         self.session.enc.reachability == Reachability::Sets
+    }
+
+    /// The limit that made the encoding unroll reachability step by step
+    /// (`None`: written by the minimal lock sets).
+    pub fn unrolled_by(&self) -> Option<TooManyWays> {
+        match self.session.enc.reachability {
+            Reachability::Sets => None,
+            Reachability::Steps(limit) => limit,
+        }
     }
 }

@@ -33,12 +33,17 @@ const MAX_INSERTIONS: usize = 100_000;
 /// Per zone, its minimal lock sets, each a list of lock indices.
 pub(crate) type LockSets = Vec<Vec<Vec<u32>>>;
 
-/// Which limit stopped [`minimal_lock_sets`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum TooManyWays {
-    /// A zone needed more than [`MAX_SETS_PER_ZONE`] sets.
+/// Which limit stopped the search for each zone's minimal lock sets, so
+/// that placement unrolled reachability step by step instead
+/// ([`super::Placer::unrolled_by`]). The answers are the same either way;
+/// only the encoding is larger.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum TooManyWays {
+    /// A zone needed more than 32 sets (`MAX_SETS_PER_ZONE`).
+    #[error("a zone needs more than {MAX_SETS_PER_ZONE} minimal lock sets")]
     SetsPerZone,
-    /// The search made more than its insertions allow.
+    /// The search made more than 100,000 label insertions.
+    #[error("the lock-set search passed {MAX_INSERTIONS} labels")]
     Insertions,
 }
 

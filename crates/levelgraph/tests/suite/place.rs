@@ -24,7 +24,7 @@ use levelgraph::grammar::{self, CompiledGrammar, Grammar};
 use levelgraph::graph::{Edge, Graph, VertexId};
 use levelgraph::place::{
     analyze, analyze_per_literal, apply, violations, ContentKind, PlaceError, Placement, Placer,
-    Problem, Rule, RuleKind, Status,
+    Problem, Rule, RuleKind, Status, TooManyWays,
 };
 use levelgraph::play::{self, LockRef};
 use proptest::prelude::*;
@@ -1960,6 +1960,7 @@ fn many_ways_round_the_locks_fall_back_to_unrolling() {
         !placer.by_lock_sets(),
         "14 doors in parallel pairs: too many sets"
     );
+    assert_eq!(placer.unrolled_by(), Some(TooManyWays::SetsPerZone));
     let placements = placer.placements(20).unwrap_or_else(|e| panic!("{e}"));
     assert!(!placements.is_empty());
     for p in &placements {
