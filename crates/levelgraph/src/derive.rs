@@ -34,7 +34,7 @@
 use std::fmt;
 
 use crate::grammar::{CompiledAlternative, CompiledGrammar, CompiledRule, Limits};
-use crate::graph::{Graph, VertexId};
+use crate::graph::{EdgeId, Graph, VertexId};
 use crate::incremental::{self, MatchStore};
 use crate::matching::{budget, Match};
 use crate::rewrite::{self, Changes};
@@ -494,6 +494,34 @@ pub(crate) fn derive_with_hook(
     run_derivation(grammar, host, seed, &Budget::DEFAULT, false, Some(hook)).0
 }
 
+/// Why the grammar's limits forbid applying `alt` at `m` on `host`
+/// (`BLOCKED_BY_*` bits), or `0` when they allow it: the vertex count
+/// (`max_vertices`), free grid cells for new vertices, containment
+/// without cycles, and `max_valence`. Section 9 of the grammar language
+/// reference, step 4.
+pub(crate) fn limits_block(
+    host: &Graph,
+    limits: &Limits,
+    alt: &CompiledAlternative,
+    m: &Match,
+) -> u8 {
+    let room = i64::from(limits.max_vertices) - host.vertex_count() as i64;
+    if alt.vertex_delta > room {
+        return BLOCKED_BY_VERTICES;
+    }
+    if (!alt.fresh_offsets.is_empty() && !rewrite::grid_allows(host, alt, m))
+        || (!alt.added_inside.is_empty() && !rewrite::inside_allows(host, alt, m))
+    {
+        return BLOCKED_BY_PLACEMENT;
+    }
+    if let Some(max_valence) = limits.max_valence {
+        if !rewrite::valence_allows(host, alt, m, max_valence as usize) {
+            return BLOCKED_BY_VALENCE;
+        }
+    }
+    0
+}
+
 /// Runs a derivation; with `verify`, compares every built match store with
 /// a full search after each step and reports the first difference (also
 /// when the derivation fails).
@@ -512,7 +540,6 @@ fn run_derivation(
         geometry,
         group_limits: grammar.group_limits(),
         limits,
-        max_valence: limits.max_valence.map_or(usize::MAX, |v| v as usize),
         host,
         rng: Rng::seeded(seed),
         uses: vec![0; rules.len()],
@@ -733,7 +760,6 @@ struct Run<'g, 'h> {
     geometry: Option<&'h mut dyn StepHook>,
     group_limits: &'g [u32],
     limits: Limits,
-    max_valence: usize,
     host: Graph,
     rng: Rng,
     uses: Vec<u32>,
@@ -1006,7 +1032,12 @@ impl Run<'_, '_> {
         if self.stores[r].len() == 0 {
             return Drawn::NoMatch;
         }
-        match self.draw_match(r) {
+        let drawn = if self.rules[r].count_once {
+            self.draw_subgraph(r)
+        } else {
+            self.draw_match(r)
+        };
+        match drawn {
             Ok(alt) => Drawn::Alternative(alt),
             Err(reasons) => Drawn::Blocked(reasons),
         }
@@ -1101,6 +1132,51 @@ impl Run<'_, '_> {
         found.ok_or(reasons)
     }
 
+    /// For a `count_once` rule: draws a host subgraph (the set of host
+    /// vertices and edges a match covers) uniformly among those with a
+    /// match some alternative allows, then one of its allowed matches
+    /// uniformly, and an alternative by weight. A symmetric pattern's
+    /// matches come in groups, one match per symmetry the subgraph
+    /// satisfies, so a plain uniform draw over matches favours subgraphs
+    /// with more of them. One pass over the store per step; `Err` as for
+    /// [`Run::draw_match`].
+    fn draw_subgraph(&mut self, r: usize) -> Result<usize, u8> {
+        let store = &self.stores[r];
+        let mut by_image: std::collections::BTreeMap<(Vec<VertexId>, Vec<EdgeId>), Vec<usize>> =
+            std::collections::BTreeMap::new();
+        for i in 0..store.len() {
+            let mut vertices = store.vertices_of(i).to_vec();
+            let mut edges = store.edges_of(i).to_vec();
+            vertices.sort_unstable();
+            edges.sort_unstable();
+            by_image.entry((vertices, edges)).or_default().push(i);
+        }
+        // Ordered by image, so the draws below depend only on the host.
+        let mut subgraphs: Vec<Vec<usize>> = by_image.into_values().collect();
+        let mut reasons = 0u8;
+        let mut alts = std::mem::take(&mut self.alternatives);
+        let mut found = None;
+        while !subgraphs.is_empty() {
+            let members = subgraphs.swap_remove(self.rng.below(subgraphs.len()));
+            let mut allowed: Vec<(usize, Vec<usize>)> = Vec::new();
+            for i in members {
+                self.stores[r].get_into(i, &mut self.drawn);
+                match self.allowed_alternatives(r, &self.drawn, &mut alts) {
+                    0 => allowed.push((i, alts.clone())),
+                    why => reasons |= why,
+                }
+            }
+            if !allowed.is_empty() {
+                let (i, a) = &allowed[self.rng.below(allowed.len())];
+                self.stores[r].get_into(*i, &mut self.drawn);
+                found = Some(self.pick_alternative(r, a));
+                break;
+            }
+        }
+        self.alternatives = alts;
+        found.ok_or(reasons)
+    }
+
     /// The alternatives of rule `r` that the limits allow at `m`, written
     /// to `allowed`; `0` when there is one, else why none is
     /// (`BLOCKED_BY_*` bits).
@@ -1114,20 +1190,10 @@ impl Run<'_, '_> {
         {
             return BLOCKED_BY_PLACEMENT;
         }
-        let room = i64::from(self.limits.max_vertices) - self.host.vertex_count() as i64;
         let blocked = |a: usize, alt: &CompiledAlternative| -> u8 {
-            if alt.vertex_delta > room {
-                return BLOCKED_BY_VERTICES;
-            }
-            if (!alt.fresh_offsets.is_empty() && !rewrite::grid_allows(&self.host, alt, m))
-                || (!alt.added_inside.is_empty() && !rewrite::inside_allows(&self.host, alt, m))
-            {
-                return BLOCKED_BY_PLACEMENT;
-            }
-            if self.limits.max_valence.is_some()
-                && !rewrite::valence_allows(&self.host, alt, m, self.max_valence)
-            {
-                return BLOCKED_BY_VALENCE;
+            let why = limits_block(&self.host, &self.limits, alt, m);
+            if why != 0 {
+                return why;
             }
             if self
                 .geometry

@@ -520,6 +520,13 @@ pub struct Rule {
     /// Never applied twice in a row.
     #[serde(default, skip_serializing_if = "is_false")]
     pub no_repeat: bool,
+    /// Each host subgraph counts once (`count_once`): a step draws
+    /// uniformly among the host subgraphs the pattern matches (vertex and
+    /// edge images), then among that subgraph's matches, instead of
+    /// uniformly among matches — which favours a subgraph once per
+    /// symmetry of the pattern it satisfies.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub count_once: bool,
     /// Among rules with an applicable match only those of the highest
     /// priority are chosen from. Default 0.
     #[serde(default, skip_serializing_if = "is_zero")]

@@ -577,7 +577,7 @@ fn syntax_errors_with_positions() {
             "unknown rule attribute `frequency`",
             1,
             8,
-            "weight, max_uses, probability, no_repeat, priority, group, induced",
+            "weight, max_uses, probability, no_repeat, count_once, priority, group, induced",
         ),
         (
             "grammar \"g\" { max_nodes 3 }",

@@ -223,6 +223,49 @@ fn no_repeat_rules_never_run_twice_in_a_row() {
     );
 }
 
+/// Which corridor of `room – room – hall` the one `door` rule took: the
+/// room–room one satisfies both orderings of the pattern `(a:room) --
+/// (b:room|hall)` (2 matches), the room–hall one only one (1 match).
+fn room_room_share(count_once: bool) -> f64 {
+    let attribute = if count_once { "count_once" } else { "" };
+    let g = load(&format!(
+        "tags {{ s room hall door }}\n\
+         rule start {{ (x:s) => (x:room) -- (y:room) -- (z:hall) }}\n\
+         rule door max_uses 1 {attribute} {{ (a:room) -- (b:room|hall) => (a) -- (d:door) -- (b) }}"
+    ));
+    let seeds = 4000;
+    let mut room_room = 0;
+    for seed in 0..seeds {
+        let d = derive(&g, seed).unwrap();
+        let door = d
+            .graph
+            .vertex_ids()
+            .find(|&v| d.graph.tag_name(v) == "door")
+            .unwrap();
+        let mut ends: Vec<&str> = d
+            .graph
+            .incidences(door)
+            .iter()
+            .map(|i| d.graph.tag_name(i.other))
+            .collect();
+        ends.sort_unstable();
+        if ends == ["room", "room"] {
+            room_room += 1;
+        }
+    }
+    room_room as f64 / seeds as f64
+}
+
+#[test]
+fn count_once_draws_each_host_subgraph_equally_often() {
+    // Uniform over matches: the room–room corridor has 2 of the 3 matches.
+    let by_match = room_room_share(false);
+    assert!((0.63..0.70).contains(&by_match), "{by_match}");
+    // Uniform over subgraphs: each corridor half of the time.
+    let by_subgraph = room_room_share(true);
+    assert!((0.47..0.53).contains(&by_subgraph), "{by_subgraph}");
+}
+
 #[test]
 fn higher_priority_wins_whenever_it_has_a_match() {
     let g = load(
@@ -365,7 +408,7 @@ fn every_new_construct_survives_the_json_form() {
         tags { s \"start\" room \"room\" #90a4ae terminal key }\n\
         group loot max_uses 2\n\
         rule start { (a:s) => (a:room) -- (b:room) }\n\
-        rule grow weight 2 probability 0.5 no_repeat priority -1 group loot induced {\n\
+        rule grow weight 2 probability 0.5 no_repeat count_once priority -1 group loot induced {\n\
           (a:room valence 1) -- (b:room)\n\
           where not (b) -- (k:key)\n\
           => 2: (a) -- (c:room) -- (b)\n\
@@ -383,9 +426,10 @@ fn every_new_construct_survives_the_json_form() {
             rule.no_repeat,
             rule.priority,
             rule.group.as_deref(),
-            rule.induced
+            rule.induced,
+            rule.count_once
         ),
-        (0.5, true, -1, Some("loot"), true)
+        (0.5, true, -1, Some("loot"), true, true)
     );
     assert_eq!(rule.lhs.vertices[0].valence, Some(1));
     assert_eq!(rule.where_not.len(), 1);

@@ -64,6 +64,8 @@ pub(crate) struct CompiledRule {
     pub(crate) max_uses: Option<u32>,
     pub(crate) probability: f64,
     pub(crate) no_repeat: bool,
+    /// Draw a host subgraph uniformly, then one of its matches.
+    pub(crate) count_once: bool,
     pub(crate) priority: i32,
     /// Index into the grammar's groups.
     pub(crate) group: Option<usize>,
@@ -173,6 +175,7 @@ pub(super) fn compile_rule(
         max_uses: rule.max_uses,
         probability: rule.probability,
         no_repeat: rule.no_repeat,
+        count_once: rule.count_once,
         priority: rule.priority,
         group,
         pattern,

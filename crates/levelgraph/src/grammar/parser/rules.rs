@@ -11,7 +11,7 @@ use crate::grammar::model::{Alternative, GroupDecl, ReplacementVertex, Rule, Sid
 
 /// The attributes a rule may have, for the unknown-attribute hint.
 const RULE_ATTRIBUTES: &str =
-    "weight, max_uses, probability, no_repeat, priority, group, induced, orient any, mirror";
+    "weight, max_uses, probability, no_repeat, count_once, priority, group, induced, orient any, mirror";
 
 impl<'src> Parser<'src> {
     pub(super) fn rule(&mut self) -> Result<Rule, Diagnostic> {
@@ -22,6 +22,7 @@ impl<'src> Parser<'src> {
             max_uses: None,
             probability: 1.0,
             no_repeat: false,
+            count_once: false,
             priority: 0,
             group: None,
             induced: false,
@@ -99,6 +100,7 @@ impl<'src> Parser<'src> {
                 }
             }
             "no_repeat" => rule.no_repeat = true,
+            "count_once" => rule.count_once = true,
             "induced" => rule.induced = true,
             "mirror" => rule.mirror = true,
             "orient" => {
