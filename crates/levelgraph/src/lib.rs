@@ -116,6 +116,7 @@
 #![deny(missing_docs)]
 
 pub mod alphabet;
+pub mod canon;
 pub mod derive;
 pub mod diagnostic;
 pub mod drawing;

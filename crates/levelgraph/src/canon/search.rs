@@ -1,0 +1,375 @@
+//! The individualisation–refinement search tree (McKay 1981; McKay &
+//! Piperno 2014, sections 2–5).
+//!
+//! A node is an equitable ordered partition; its children individualise
+//! each vertex of its target cell in turn and refine. A leaf (a discrete
+//! partition) is a labelling. The leaf kept is the greatest by its
+//! *certificate*: the traces of the refinements along its path, then the
+//! graph relabelled by it (the traces are invariants, so comparing them
+//! first decides most comparisons early and lets whole subtrees go).
+//!
+//! Pruning, each sound for the canonical leaf and for the group:
+//!
+//! - *by certificate*: a node whose traces so far are less than the best
+//!   leaf's is left unless they equal the first leaf's (it may still give
+//!   an automorphism);
+//! - *by orbits on the first path*: all automorphisms found while a node
+//!   of the first path is being explored fix that node's individualised
+//!   vertices, so children in one orbit of the group found have
+//!   equivalent subtrees and one per orbit is tried (nauty's classic
+//!   pruning);
+//! - *by jumping back*: a leaf equivalent to the first (or best) leaf
+//!   shows that the subtree hanging below their common ancestor is the
+//!   image of one already explored, so the search goes on at that
+//!   ancestor's next child (McKay 1981, lemma 2.25).
+//!
+//! Every search counts its nodes (refinements) and stops with
+//! [`LimitReached`] past [`SearchLimits::max_nodes`].
+
+use std::cmp::Ordering;
+
+use super::group::{Automorphisms, GroupOrder, Orbits};
+use super::partition::Partition;
+use super::prepared::Prepared;
+use super::refine::{Refiner, Trace};
+
+/// The bounds of one search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SearchLimits {
+    /// The most search-tree nodes (refinements) a search may visit.
+    /// Default: 1,000,000 (a level of 1,000 vertices needs a few thousand;
+    /// the hard strongly regular graphs of nauty's benchmarks a few tens
+    /// of thousands).
+    pub max_nodes: u64,
+}
+
+impl Default for SearchLimits {
+    fn default() -> Self {
+        SearchLimits {
+            max_nodes: 1_000_000,
+        }
+    }
+}
+
+/// A search stopped by its node budget: no labelling is given.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("the canonical labelling search visited {nodes} nodes, its limit (SearchLimits::max_nodes), without finishing")]
+pub struct LimitReached {
+    /// The nodes visited when it stopped: the limit plus the one that
+    /// went past it.
+    pub nodes: u64,
+}
+
+/// What a finished search found.
+#[derive(Clone, Debug)]
+pub(crate) struct Outcome {
+    /// The canonical labelling: place → vertex.
+    pub(crate) labelling: Vec<u32>,
+    pub(crate) automorphisms: Automorphisms,
+    /// The nodes it visited.
+    pub(crate) nodes: u64,
+}
+
+/// A leaf kept for comparison: the first or the best.
+#[derive(Clone, Debug)]
+struct Leaf {
+    /// The traces from the root to the leaf.
+    traces: Vec<Trace>,
+    /// The individualised vertices from the root down.
+    path: Vec<u32>,
+    /// Place → vertex.
+    lab: Vec<u32>,
+    /// The merged arcs relabelled by the leaf, sorted.
+    arcs: Vec<[u32; 3]>,
+}
+
+/// A node on the path from the root to the one being explored.
+#[derive(Clone, Debug)]
+struct Node {
+    trace: Trace,
+    /// The vertex individualised to reach it (unused at the root).
+    chosen: u32,
+    /// The first place of its target cell.
+    target: u32,
+    /// The first child: the target cell's first vertex when the node was
+    /// made (any choice gives the same canonical form; this one costs
+    /// nothing, which matters on the long paths of large cells).
+    first_child: u32,
+    /// Whether the first child has been tried.
+    first_tried: bool,
+    /// The other children by number, listed when the second is asked for
+    /// (most nodes off the first path never are).
+    others: Option<Vec<u32>>,
+    /// How many of `others` have been taken.
+    taken: usize,
+    /// On the first path: the children tried, for orbit pruning.
+    tried: Vec<u32>,
+    /// Whether it lies on the first path (from the root to the first leaf).
+    on_first: bool,
+    /// Whether its traces so far equal the first leaf's.
+    eq_first: bool,
+    /// Its traces so far against the best leaf's.
+    cmp_best: Ordering,
+}
+
+/// Searches the tree of `g` within `limits`.
+pub(crate) fn search(g: &Prepared, limits: &SearchLimits) -> Result<Outcome, LimitReached> {
+    Search::new(g, limits).run()
+}
+
+struct Search<'g> {
+    g: &'g Prepared,
+    max_nodes: u64,
+    nodes: u64,
+    p: Partition,
+    /// The level `p` is refined to.
+    p_level: usize,
+    refiner: Refiner,
+    stack: Vec<Node>,
+    first: Option<Leaf>,
+    best: Option<Leaf>,
+    orbits: Orbits,
+    generators: Vec<Vec<u32>>,
+    order: GroupOrder,
+}
+
+impl<'g> Search<'g> {
+    fn new(g: &'g Prepared, limits: &SearchLimits) -> Self {
+        let n = g.vertex_count();
+        Search {
+            g,
+            max_nodes: limits.max_nodes,
+            nodes: 0,
+            p: Partition::by_colour(&g.colours),
+            p_level: 0,
+            refiner: Refiner::new(n),
+            stack: Vec::new(),
+            first: None,
+            best: None,
+            orbits: Orbits::new(n),
+            generators: Vec::new(),
+            order: GroupOrder::Exact(1),
+        }
+    }
+
+    fn count_node(&mut self) -> Result<(), LimitReached> {
+        self.nodes += 1;
+        if self.nodes > self.max_nodes {
+            return Err(LimitReached { nodes: self.nodes });
+        }
+        Ok(())
+    }
+
+    fn run(mut self) -> Result<Outcome, LimitReached> {
+        let trace = self.refiner.refine_all(self.g, &mut self.p);
+        self.count_node()?;
+        match self.p.target_cell(0) {
+            None => self.leaf(trace, u32::MAX, true, Ordering::Equal),
+            Some(target) => {
+                let node = self.node(trace, u32::MAX, target, true, true, Ordering::Equal);
+                self.stack.push(node);
+            }
+        }
+        while let Some(depth) = self.stack.len().checked_sub(1) {
+            if self.p_level != depth {
+                self.p.restore(depth as u32);
+                self.p_level = depth;
+            }
+            let Some(v) = self.next_child(depth) else {
+                self.finish(depth);
+                continue;
+            };
+            if self.stack[depth].on_first {
+                self.stack[depth].tried.push(v);
+            }
+            self.visit_child(depth, v)?;
+        }
+        let best = self.best.expect("a search reaches at least one leaf");
+        Ok(Outcome {
+            labelling: best.lab,
+            automorphisms: Automorphisms {
+                generators: self.generators,
+                orbits: self.orbits.representatives(),
+                order: self.order,
+            },
+            nodes: self.nodes,
+        })
+    }
+
+    fn node(
+        &self,
+        trace: Trace,
+        chosen: u32,
+        target: u32,
+        on_first: bool,
+        eq_first: bool,
+        cmp_best: Ordering,
+    ) -> Node {
+        Node {
+            trace,
+            chosen,
+            target,
+            first_child: self.p.lab[target as usize],
+            first_tried: false,
+            others: None,
+            taken: 0,
+            tried: Vec::new(),
+            on_first,
+            eq_first,
+            cmp_best,
+        }
+    }
+
+    /// The next child of the node at `depth`: its first child, then the
+    /// other vertices of the target cell by number; on the first path
+    /// only one vertex per orbit of the automorphisms found (all of which
+    /// fix the path's vertices).
+    fn next_child(&mut self, depth: usize) -> Option<u32> {
+        let node = &mut self.stack[depth];
+        if !node.first_tried {
+            node.first_tried = true;
+            return Some(node.first_child);
+        }
+        if node.others.is_none() {
+            let mut others = self.p.cell(node.target).to_vec();
+            others.retain(|&w| w != node.first_child);
+            others.sort_unstable();
+            node.others = Some(others);
+        }
+        let others = node.others.as_ref().expect("listed above");
+        while let Some(&v) = others.get(node.taken) {
+            node.taken += 1;
+            if !node.on_first {
+                return Some(v);
+            }
+            let orbit = self.orbits.find(v);
+            if node.tried.iter().all(|&u| self.orbits.find(u) != orbit) {
+                return Some(v);
+            }
+        }
+        None
+    }
+
+    /// A node all of whose children are done: on the first path, its
+    /// index in the stabiliser chain goes into the order.
+    fn finish(&mut self, depth: usize) {
+        let node = self.stack.pop().expect("finishing the top node");
+        if node.on_first {
+            let first = self.first.as_ref().expect("the first path ends in a leaf");
+            let child = first.path[depth];
+            let size = self.orbits.size_within(child, self.p.cell(node.target));
+            self.order = self.order.times(size);
+        }
+    }
+
+    fn visit_child(&mut self, depth: usize, v: u32) -> Result<(), LimitReached> {
+        let level = depth as u32 + 1;
+        let singleton = self.p.individualise(v, level);
+        let trace = self
+            .refiner
+            .refine(self.g, &mut self.p, level, &[singleton]);
+        self.p_level = depth + 1;
+        self.count_node()?;
+        let parent = &self.stack[depth];
+        let (on_first, eq_first) = match &self.first {
+            None => (true, true),
+            Some(f) => (
+                false,
+                parent.eq_first && f.traces.get(depth + 1) == Some(&trace),
+            ),
+        };
+        let cmp_best = match (parent.cmp_best, &self.best) {
+            (Ordering::Equal, Some(b)) => b
+                .traces
+                .get(depth + 1)
+                .map_or(Ordering::Greater, |t| trace.cmp(t)),
+            (o, _) => o,
+        };
+        if !eq_first && cmp_best == Ordering::Less {
+            return Ok(());
+        }
+        match self.p.target_cell(self.stack[depth].target) {
+            None => self.leaf(trace, v, eq_first, cmp_best),
+            Some(target) => {
+                let node = self.node(trace, v, target, on_first, eq_first, cmp_best);
+                self.stack.push(node);
+            }
+        }
+        Ok(())
+    }
+
+    /// A discrete partition reached by individualising `v` (`u32::MAX` at
+    /// the root) below the stack's nodes, with its traces compared to the
+    /// first and best leaves' already.
+    fn leaf(&mut self, trace: Trace, v: u32, eq_first: bool, cmp_best: Ordering) {
+        let mut traces: Vec<Trace> = self.stack.iter().map(|n| n.trace).collect();
+        traces.push(trace);
+        let mut path: Vec<u32> = self.stack.iter().skip(1).map(|n| n.chosen).collect();
+        if v != u32::MAX {
+            path.push(v);
+        }
+        let mut arcs: Vec<[u32; 3]> = self
+            .g
+            .merged
+            .iter()
+            .map(|&[a, b, c]| [self.p.pos[a as usize], self.p.pos[b as usize], c])
+            .collect();
+        arcs.sort_unstable();
+        let leaf = Leaf {
+            traces,
+            path,
+            lab: self.p.lab.clone(),
+            arcs,
+        };
+        let (Some(first), Some(best)) = (&self.first, &self.best) else {
+            self.first = Some(leaf.clone());
+            self.best = Some(leaf);
+            return;
+        };
+        if eq_first && leaf.arcs == first.arcs {
+            let jump = common_prefix(&leaf.path, &first.path);
+            let gamma = compose(&first.lab, &leaf.lab);
+            self.add_generator(gamma);
+            self.stack.truncate(jump + 1);
+            return;
+        }
+        let cmp_best = cmp_best.then_with(|| leaf.arcs.cmp(&best.arcs));
+        match cmp_best {
+            Ordering::Greater => {
+                for node in &mut self.stack {
+                    node.cmp_best = Ordering::Equal;
+                }
+                self.best = Some(leaf);
+            }
+            Ordering::Equal => {
+                let jump = common_prefix(&leaf.path, &best.path);
+                let gamma = compose(&best.lab, &leaf.lab);
+                self.add_generator(gamma);
+                self.stack.truncate(jump + 1);
+            }
+            Ordering::Less => {}
+        }
+    }
+
+    fn add_generator(&mut self, gamma: Vec<u32>) {
+        if gamma.iter().enumerate().all(|(v, &w)| v as u32 == w) {
+            return;
+        }
+        self.orbits.add_generator(&gamma);
+        self.generators.push(gamma);
+    }
+}
+
+/// The automorphism taking leaf `from`'s labelling to leaf `to`'s: the
+/// vertex at each place of `from` to the vertex at that place of `to`.
+fn compose(from: &[u32], to: &[u32]) -> Vec<u32> {
+    let mut gamma = vec![0; from.len()];
+    for (&a, &b) in from.iter().zip(to) {
+        gamma[a as usize] = b;
+    }
+    gamma
+}
+
+fn common_prefix(a: &[u32], b: &[u32]) -> usize {
+    a.iter().zip(b).take_while(|(x, y)| x == y).count()
+}
