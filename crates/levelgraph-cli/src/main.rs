@@ -5,7 +5,9 @@
 //! temporary name and renamed, so a failed run leaves nothing half-written)
 //! and the one-line summary to stdout.
 
+mod canon;
 mod diagnostics;
+mod explore;
 mod input;
 mod layout;
 mod output;
@@ -80,10 +82,16 @@ enum Command {
         #[arg(long)]
         allow_unfinishable: bool,
     },
-    /// Parse and lint a grammar: report errors and warnings with their line.
+    /// Parse and lint a grammar: report errors and warnings with their line,
+    /// and the rules whose patterns are symmetric.
     Check {
         /// Grammar file (`.lg` text or `.json`).
         grammar: PathBuf,
+        /// Also explore every derivation of up to K steps (each state once
+        /// up to isomorphism) and warn about the shortest one that yields a
+        /// level that cannot be finished.
+        #[arg(long, value_name = "K")]
+        explore: Option<u32>,
     },
     /// Lay out a level graph as rooms with doors (configuration spaces,
     /// chains and simulated annealing, after Ma et al. 2014) and write
@@ -101,6 +109,16 @@ enum Command {
     /// with a `rooms` block). `--levels N` aggregates over the levels of
     /// seeds 1..=N instead (aggregate.csv, rooms.csv).
     Place(place::Options),
+    /// Canonical form and automorphism group (individualisation-refinement,
+    /// McKay & Piperno 2014) of mission graph files — two or more are also
+    /// compared: the same level or not — and of every rule pattern of a
+    /// grammar.
+    Canon(canon::Options),
+    /// Explore every derivation of a grammar up to K steps, breadth first,
+    /// each state kept once by its canonical form (state-space exploration
+    /// as in GROOVE): distinct states and levels per depth, and the
+    /// shortest derivation of a level that cannot be finished.
+    Explore(explore::Options),
     /// Print the JSON form of a grammar on stdout.
     GrammarJson {
         /// Grammar file (`.lg` text or `.json`); the built-in default when absent.
@@ -172,11 +190,13 @@ fn main() -> ExitCode {
                 allow_unfinishable,
             },
         ),
-        Command::Check { grammar } => check(&grammar),
+        Command::Check { grammar, explore } => check(&grammar, explore),
         Command::GrammarJson { grammar } => grammar_json(grammar.as_deref()),
         Command::Layout(options) => layout::run(&options),
         Command::Tiles(options) => tiles::run(&options),
         Command::Place(options) => place::run(&options),
+        Command::Canon(options) => canon::run(&options),
+        Command::Explore(options) => explore::run(&options),
     };
     match result {
         Ok(()) | Err(Failure::ReaderGone) => ExitCode::SUCCESS,
@@ -827,10 +847,22 @@ fn level_cell_px(width: u32, height: u32) -> u32 {
     (MAX_IMAGE_SIDE / width.max(height).max(1)).clamp(1, 8)
 }
 
-fn check(path: &Path) -> Result<(), Failure> {
+fn check(path: &Path, explore_depth: Option<u32>) -> Result<(), Failure> {
     let loaded = load_grammar(Some(path))?;
     let report = lint_report(&loaded.grammar);
-    let findings = report.findings;
+    let mut findings = report.findings;
+    let has_errors = findings.iter().any(|d| d.severity == Severity::Error);
+    let explored = match explore_depth {
+        Some(depth) if !has_errors => {
+            let found = levelgraph::explore::explore(
+                &loaded.grammar,
+                &levelgraph::explore::ExploreLimits::new(depth),
+            );
+            findings.extend(found.finding(&loaded.grammar));
+            Some((depth, found))
+        }
+        _ => None,
+    };
     diagnostics::print(&loaded.name, &loaded.text, &findings);
     if let Some(note) = report.sampling.and_then(|s| s.budget_note()) {
         eprintln!("note: {note}");
@@ -840,12 +872,45 @@ fn check(path: &Path) -> Result<(), Failure> {
         .filter(|d| d.severity == Severity::Error)
         .count();
     let warnings = findings.len() - errors;
+    if let (Some(distinct), Some(s)) = (report.distinct_levels, report.sampling) {
+        output::say(format_args!(
+            "{}: {} sampled seeds: {}",
+            loaded.name,
+            s.sampled,
+            output::counted(distinct, "distinct level"),
+        ))?;
+    }
     if let (Some(p), Some(s)) = (report.playability, report.sampling) {
         output::say(format_args!(
             "{}: playability of {} sampled seeds: {}",
             loaded.name,
             s.sampled,
             p.summary()
+        ))?;
+    }
+    for s in &report.symmetric {
+        output::say(format_args!("{}: {s}", loaded.name))?;
+    }
+    if let Some((depth, found)) = &explored {
+        let verdict = match (&found.broken, found.checked_play) {
+            (Some(b), _) => format!(
+                "a level that cannot be finished after {}",
+                output::counted(b.steps.len() as u64, "step")
+            ),
+            (None, true) if found.levels == 0 => "no derivation ends that soon".to_owned(),
+            (None, true) if found.stopped.is_none() => "every level can be finished".to_owned(),
+            (None, true) => "no level that cannot be finished among those explored".to_owned(),
+            (None, false) => "no `play` block to check levels with".to_owned(),
+        };
+        output::say(format_args!(
+            "{}: explored derivations of up to {depth} steps: {}, {}; {verdict}{}",
+            loaded.name,
+            output::counted(found.states as u64, "distinct state"),
+            output::counted(found.levels as u64, "distinct level"),
+            match &found.stopped {
+                Some(stop) => format!(" (stopped early by {stop})"),
+                None => String::new(),
+            }
         ))?;
     }
     let said = output::say(format_args!(

@@ -778,14 +778,15 @@ fn check_notes_when_the_budget_stopped_the_terminal_sampling() {
     );
     assert!(
         stderr(&o).ends_with(
-            "\nnote: the checks of sampled levels derived 20 of 200 seeds: their levels reached the work budget of 4000000 (vertices and derivation steps, and force steps in geometric grammars)\n"
+            "\nnote: the checks of sampled levels derived 20 of 200 seeds: their levels reached the work budget of 4000000 (vertices and derivation steps, force steps in geometric grammars, and the canonical labelling that counts distinct levels)\n"
         ),
         "{}",
         stderr(&o)
     );
     assert_eq!(
         stdout(&o),
-        format!("{grammar}: grammar `skip`, 2 rules, 3 tags: 0 errors, 1 warning\n")
+        // Every level is `a -- b`, one level up to isomorphism.
+        format!("{grammar}: 20 sampled seeds: 1 distinct level\n{grammar}: grammar `skip`, 2 rules, 3 tags: 0 errors, 1 warning\n")
     );
 }
 
@@ -2520,4 +2521,151 @@ fn place_on_a_generated_mission_places_anew() {
     assert!(o.status.success(), "{}", stderr(&o));
     let table = |d: &Path| fs::read_to_string(d.join("analysis.csv")).unwrap();
     assert_eq!(table(&a), table(&b));
+}
+
+/// `mission.json` with its vertex ids reversed and nodes and edges listed
+/// backwards: the same level under other names.
+fn relabelled(mission: &str) -> String {
+    let mut doc: serde_json::Value = serde_json::from_str(mission).unwrap();
+    let nodes = doc["nodes"].as_array().unwrap().clone();
+    let top = nodes
+        .iter()
+        .map(|n| n["id"].as_u64().unwrap())
+        .max()
+        .unwrap();
+    let rename = |v: &serde_json::Value| serde_json::json!(top - v.as_u64().unwrap());
+    let mut new_nodes: Vec<serde_json::Value> = nodes
+        .iter()
+        .map(|n| {
+            let mut n = n.clone();
+            n["id"] = rename(&n["id"]);
+            if let Some(parent) = n.get("parent").filter(|p| !p.is_null()).cloned() {
+                n["parent"] = rename(&parent);
+            }
+            n
+        })
+        .collect();
+    new_nodes.reverse();
+    let mut edges: Vec<serde_json::Value> = doc["edges"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| {
+            let mut e = e.clone();
+            e["source"] = rename(&e["source"]);
+            e["target"] = rename(&e["target"]);
+            e
+        })
+        .collect();
+    edges.reverse();
+    doc["nodes"] = serde_json::Value::Array(new_nodes);
+    doc["edges"] = serde_json::Value::Array(edges);
+    // The trace names vertices by their old ids; it is not part of the level.
+    doc.as_object_mut().unwrap().remove("trace");
+    doc.as_object_mut().unwrap().remove("play");
+    doc.to_string()
+}
+
+#[test]
+fn canon_identifies_a_relabelled_level_and_tells_others_apart() {
+    let dir = scratch("canon");
+    for seed in ["1", "2"] {
+        let out = dir.join(seed);
+        let o = run(&[
+            "generate",
+            "--seed",
+            seed,
+            "--out",
+            out.to_str().unwrap(),
+            "--formats",
+            "json",
+        ]);
+        assert!(o.status.success(), "{}", stderr(&o));
+    }
+    let one = dir.join("1/mission.json");
+    let text = fs::read_to_string(&one).unwrap();
+    let copy = dir.join("copy.json");
+    fs::write(&copy, relabelled(&text)).unwrap();
+    // One tag changed: another level.
+    let retagged = dir.join("retagged.json");
+    fs::write(
+        &retagged,
+        relabelled(&text).replacen("\"room\"", "\"treasure\"", 1),
+    )
+    .unwrap();
+    let two = dir.join("2/mission.json");
+    let files = [&one, &two, &copy, &retagged].map(|p| p.to_str().unwrap().to_owned());
+    let mut args = vec!["canon"];
+    args.extend(files.iter().map(String::as_str));
+    let o = run(&args);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    let hash = |file: &str| {
+        let line = out.lines().find(|l| l.starts_with(file)).unwrap();
+        line.split("canonical hash ").nth(1).unwrap()[..16].to_owned()
+    };
+    assert_eq!(hash(&files[0]), hash(&files[2]), "{out}");
+    assert_ne!(hash(&files[0]), hash(&files[3]), "{out}");
+    assert_ne!(hash(&files[0]), hash(&files[1]), "{out}");
+    assert!(out.contains("3 distinct levels among 4"), "{out}");
+    assert!(
+        out.contains(&format!("same level: {}, {}", files[0], files[2])),
+        "{out}"
+    );
+}
+
+#[test]
+fn canon_prints_the_symmetries_of_every_rule_pattern() {
+    let wheel = examples().join("wheel.lg");
+    let o = run(&["canon", wheel.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.contains("rule `spoke`: pattern hash ")
+            && out.contains("2 automorphisms, exchanged: {b c}"),
+        "{out}"
+    );
+    assert!(out.contains("rule `start`: pattern hash "), "{out}");
+    assert!(out.contains(" 1 automorphism\n"), "{out}");
+}
+
+#[test]
+fn canon_of_a_file_that_is_neither_level_nor_grammar_is_exit_2() {
+    let dir = scratch("canon-bad");
+    let bad = dir.join("bad.json");
+    fs::write(&bad, "{\"nodes\": 3}").unwrap();
+    let o = run(&["canon", bad.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    assert!(
+        err.contains("bad.json") && err.contains("neither a mission graph nor a grammar"),
+        "{err}"
+    );
+    assert!(stdout(&o).is_empty());
+}
+
+#[test]
+fn explore_prints_the_shortest_derivation_of_a_broken_level() {
+    let grammar =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../levelgraph/tests/data/behind-its-lock.lg");
+    let o = run(&["explore", grammar.to_str().unwrap(), "--depth", "8"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.contains("shortest derivation of a level that cannot be finished (4 steps):"),
+        "{out}"
+    );
+    assert!(
+        out.contains("  4. key_lock (alternative 2) at a=v1, b=v4"),
+        "{out}"
+    );
+    assert!(out.contains("why: key 6 lies behind lock 5"), "{out}");
+
+    let o = run(&["check", grammar.to_str().unwrap(), "--explore", "6"]);
+    let err = stderr(&o);
+    assert!(
+        err.contains("a level that cannot be finished is derived in 4 steps: start, extend, extend, key_lock"),
+        "{err}"
+    );
+    assert!(stdout(&o).contains("explored derivations of up to 6 steps"));
 }

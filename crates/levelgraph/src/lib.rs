@@ -121,6 +121,7 @@ pub mod derive;
 pub mod diagnostic;
 pub mod drawing;
 mod exact;
+pub mod explore;
 mod forces;
 pub mod formats;
 pub mod geometric;

@@ -5,9 +5,11 @@
 //! right-hand alternative does to them), the own vertices of each
 //! `where not` condition, the new vertices of each alternative, and every
 //! edge of every side (labelled with the side, direction, cosmetic flag and
-//! label). Two rules are duplicates when these graphs are isomorphic, which
-//! a small backtracking search decides (rules are small; candidates are
-//! pruned by label and by adjacency to the vertices already mapped).
+//! label). Two rules are duplicates when these graphs are isomorphic: when
+//! their canonical forms ([`crate::canon`]) are equal, so each rule is
+//! labelled once and the rules are grouped by form, instead of searching
+//! for an isomorphism between every pair (the backtracking search it
+//! replaced is kept below as the tests' reference).
 //! Rule attributes that only say how often a rule runs (weight, max_uses,
 //! probability, priority, …) are ignored; `induced`, `orient any` and
 //! `mirror` change what a rule matches, so rules must agree on them.
@@ -15,41 +17,67 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::location;
+use crate::canon::{self, ColouredGraph, SearchLimits};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::grammar::{Grammar, Rule, RuleEdge};
 
-/// Larger rules are not compared (the search is exponential in the worst case).
-const MAX_VERTICES: usize = 24;
+/// Larger rules are not compared: each labelled-graph vertex is one side's
+/// vertex, and a rule this large is no one's duplicate by accident.
+const MAX_VERTICES: usize = 256;
 
 pub(super) fn check(model: &Grammar, out: &mut Vec<Diagnostic>) {
-    let graphs: Vec<Option<Labelled>> = model.rules.iter().map(Labelled::of).collect();
-    let mut reported = vec![false; model.rules.len()];
-    for j in 0..model.rules.len() {
-        for i in 0..j {
-            if reported[j] {
-                break;
-            }
-            let (Some(a), Some(b)) = (&graphs[i], &graphs[j]) else {
+    for (i, j) in duplicate_pairs(model, false) {
+        let rule = &model.rules[j];
+        out.push(
+            Diagnostic::new(
+                Severity::Warning,
+                format!(
+                    "rule `{}` duplicates rule `{}` up to renaming its vertices",
+                    rule.name, model.rules[i].name
+                ),
+                location(rule.span, format!("rules[{j}]")),
+            )
+            .with_hint("merge them (raise the weight of one) or make them differ"),
+        );
+    }
+}
+
+/// The attributes that change what a rule matches: `induced`, `orient
+/// any`, `mirror`.
+type Matching = (bool, bool, bool);
+
+/// The duplicate pairs `(first, later)` of `model`'s rules, each later
+/// rule with the first rule it duplicates: by canonical forms (what
+/// `check` runs), or with `by_search` by the pairwise backtracking search
+/// it replaced. For the benchmark that compares them
+/// (`cargo bench -p levelgraph --bench duplicates`).
+pub(crate) fn duplicate_pairs(model: &Grammar, by_search: bool) -> Vec<(usize, usize)> {
+    let how = |r: &Rule| -> Matching { (r.induced, r.orient_any, r.mirror) };
+    let mut pairs = Vec::new();
+    if by_search {
+        let graphs: Vec<Option<Labelled>> = model.rules.iter().map(Labelled::of).collect();
+        for j in 0..graphs.len() {
+            let first = (0..j).find(|&i| {
+                how(&model.rules[i]) == how(&model.rules[j])
+                    && matches!((&graphs[i], &graphs[j]), (Some(a), Some(b)) if a.isomorphic(b))
+            });
+            pairs.extend(first.map(|i| (i, j)));
+        }
+    } else {
+        let mut first: BTreeMap<(Matching, Vec<u8>), usize> = BTreeMap::new();
+        for (j, rule) in model.rules.iter().enumerate() {
+            let Some(form) = Labelled::of(rule).and_then(|g| g.canonical_form()) else {
                 continue;
             };
-            // These change what a rule matches, not just how often it runs.
-            let how = |r: &Rule| (r.induced, r.orient_any, r.mirror);
-            if how(&model.rules[i]) == how(&model.rules[j]) && a.isomorphic(b) {
-                reported[j] = true;
-                out.push(
-                    Diagnostic::new(
-                        Severity::Warning,
-                        format!(
-                            "rule `{}` duplicates rule `{}` up to renaming its vertices",
-                            model.rules[j].name, model.rules[i].name
-                        ),
-                        location(model.rules[j].span, format!("rules[{j}]")),
-                    )
-                    .with_hint("merge them (raise the weight of one) or make them differ"),
-                );
+            match first.get(&(how(rule), form.clone())) {
+                Some(&i) => pairs.push((i, j)),
+                None => {
+                    first.insert((how(rule), form), j);
+                }
             }
         }
     }
+    pairs
 }
 
 /// A vertex-labelled, edge-labelled directed graph (undirected edges are
@@ -178,6 +206,41 @@ impl Labelled {
         Some(Labelled { labels, edges })
     }
 
+    /// The canonical form of this labelled graph: vertex and edge labels
+    /// become colours in the order of their text, and the texts are the
+    /// form's palette. `None` past the labelling's node budget.
+    fn canonical_form(&self) -> Option<Vec<u8>> {
+        let vertex_labels: BTreeSet<&String> = self.labels.iter().collect();
+        let vertex_labels: Vec<&String> = vertex_labels.into_iter().collect();
+        let edge_labels: BTreeSet<&String> = self.edges.iter().map(|(_, _, l)| l).collect();
+        let edge_labels: Vec<&String> = edge_labels.into_iter().collect();
+        let rank = |all: &[&String], l: &String| all.binary_search(&l).expect("listed") as u32;
+        let mut g = ColouredGraph::new(
+            self.labels
+                .iter()
+                .map(|l| rank(&vertex_labels, l))
+                .collect(),
+        );
+        for (a, b, l) in &self.edges {
+            g.add_arc(*a as u32, *b as u32, rank(&edge_labels, l))
+                .ok()?;
+        }
+        let mut palette = Vec::new();
+        for l in vertex_labels
+            .iter()
+            .chain([&&String::new()])
+            .chain(&edge_labels)
+        {
+            palette.extend_from_slice(l.as_bytes());
+            palette.push(0);
+        }
+        g.set_palette(palette);
+        canon::canonical(&g, &SearchLimits::default())
+            .ok()
+            .map(|c| c.form)
+    }
+
+    /// The reference: an isomorphism found by backtracking.
     fn isomorphic(&self, other: &Labelled) -> bool {
         if self.labels.len() != other.labels.len() || self.edges.len() != other.edges.len() {
             return false;
@@ -227,5 +290,64 @@ impl Labelled {
             used[w] = false;
         }
         false
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Labelled;
+    use crate::grammar;
+
+    /// Canonical forms agree with the backtracking search on every pair of
+    /// rules of the examples and of a grammar of near-duplicates.
+    #[test]
+    fn canonical_forms_agree_with_the_backtracking_search() {
+        let mut models: Vec<grammar::Grammar> = Vec::new();
+        for entry in
+            std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples")).unwrap()
+        {
+            let path = entry.unwrap().path();
+            if path.extension().is_some_and(|e| e == "lg") {
+                let text = std::fs::read_to_string(&path).unwrap();
+                models.push(grammar::parse(&text, "example").unwrap());
+            }
+        }
+        models.push(
+            grammar::parse(
+                "tags { s room key lock }\n\
+                 rule a { (x:room) -- (y:room) => (x) -- (z:room) -- (y) }\n\
+                 rule b { (p:room) -- (q:room) => (q) -- (r:room) -- (p) }\n\
+                 rule c { (x:room) -> (y:room) => (x) -> (z:room) -> (y) }\n\
+                 rule d { (x:room) -> (y:room) => (y) -> (z:room) -> (x) }\n\
+                 rule e { (x:room) -- (y:room), (y) -- (w:room) => (x) -- (w) }\n\
+                 rule f { (x:room) -- (y:room), (x) -- (w:room) => (y) -- (w) }\n\
+                 rule g { (x:room) -- (y:key) => (x) -- (y), (y) ~> (l:lock) }\n\
+                 rule h { (x:room) -- (y:key) => (x) -- (y), (l:lock) ~> (y) }",
+                "near",
+            )
+            .unwrap(),
+        );
+        let mut pairs = 0;
+        let mut duplicates = 0;
+        for model in &models {
+            let graphs: Vec<Labelled> = model.rules.iter().filter_map(Labelled::of).collect();
+            let forms: Vec<Vec<u8>> = graphs.iter().map(|g| g.canonical_form().unwrap()).collect();
+            for i in 0..graphs.len() {
+                for j in 0..graphs.len() {
+                    let by_search = graphs[i].isomorphic(&graphs[j]);
+                    assert_eq!(
+                        forms[i] == forms[j],
+                        by_search,
+                        "{} rules {i}, {j}",
+                        model.name
+                    );
+                    pairs += 1;
+                    duplicates += usize::from(by_search && i != j);
+                }
+            }
+        }
+        assert!(pairs > 200, "{pairs}");
+        // a = b (the same rule written the other way round), e = f.
+        assert!(duplicates >= 4, "{duplicates}");
     }
 }

@@ -14,12 +14,13 @@ use crate::grammar::CompiledGrammar;
 /// Derives seeds `1..=samples` (fewer once the levels' work reaches
 /// `work_budget`; the seed that crosses it is counted) and calls `each`
 /// with every seed and its outcome (a failed derivation carries what was
-/// derived before it failed).
+/// derived before it failed); `each` returns the units of work it did
+/// itself, which count toward the budget too.
 pub(super) fn run(
     grammar: &CompiledGrammar,
     samples: u64,
     work_budget: usize,
-    mut each: impl FnMut(u64, &Result<Derivation, DeriveError>),
+    mut each: impl FnMut(u64, &Result<Derivation, DeriveError>) -> usize,
 ) -> Sampling {
     let mut sampled = 0;
     let mut work = 0usize;
@@ -30,7 +31,7 @@ pub(super) fn run(
         let (outcome, cost) = sample(grammar, seed);
         sampled += 1;
         work = work.saturating_add(cost);
-        each(seed, &outcome);
+        work = work.saturating_add(each(seed, &outcome));
     }
     Sampling {
         sampled,
@@ -140,7 +141,7 @@ mod tests {
             "t",
         )
         .unwrap();
-        let sampling = |budget| run(&grammar, 200, budget, |_, _| {});
+        let sampling = |budget| run(&grammar, 200, budget, |_, _| 0);
         assert_eq!(
             sampling(13),
             Sampling {
@@ -153,7 +154,7 @@ mod tests {
         );
         assert_eq!(
             sampling(13).budget_note().unwrap(),
-            "the checks of sampled levels derived 4 of 200 seeds: their levels reached the work budget of 13 (vertices and derivation steps, and force steps in geometric grammars)"
+            "the checks of sampled levels derived 4 of 200 seeds: their levels reached the work budget of 13 (vertices and derivation steps, force steps in geometric grammars, and the canonical labelling that counts distinct levels)"
         );
         // The 200th seed crossing the budget stops nothing.
         assert!(!sampling(199 * 4 + 1).stopped_by_budget);
@@ -178,7 +179,7 @@ mod tests {
             .map(|seed| derive(&grammar, seed).unwrap().skipped)
             .sum();
         assert!(skipped > 0);
-        let sampling = run(&grammar, 200, usize::MAX, |_, _| {});
+        let sampling = run(&grammar, 200, usize::MAX, |_, _| 0);
         assert_eq!(sampling.work, 200 * (2 + 10));
     }
 

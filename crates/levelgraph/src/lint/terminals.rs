@@ -97,6 +97,7 @@ mod tests {
         let sampling = sampling::run(&grammar, 200, work_budget, |seed, outcome| {
             let d = outcome.as_ref().unwrap_or_else(|e| e.derivation());
             check.observe(seed, &d.graph);
+            0
         });
         let mut out = Vec::new();
         check.finish(sampling.sampled, &mut out);

@@ -9,6 +9,7 @@ mod common;
 
 mod derivation;
 mod edgar;
+mod explore;
 mod fuzz_seeds;
 mod geometric;
 mod grammar_errors;
