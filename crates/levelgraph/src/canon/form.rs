@@ -6,6 +6,7 @@
 //! isomorphic with their colours and palettes.
 
 use super::coloured::ColouredGraph;
+use super::prepared::rows;
 
 /// The first bytes of every form: the format and its version, so a form
 /// stored today is never equal to one of a later encoding.
@@ -19,8 +20,8 @@ const MAGIC: &[u8; 8] = b"lgcanon1";
 /// [`super::canonical`]'s form is this of the graph renumbered by the
 /// canonical labelling.
 pub fn encode(g: &ColouredGraph) -> Vec<u8> {
-    let mut arcs: Vec<[u32; 3]> = g.arcs().iter().map(|a| [a.from, a.to, a.colour]).collect();
-    arcs.sort_unstable();
+    let arcs: Vec<[u32; 3]> = g.arcs().iter().map(|a| [a.from, a.to, a.colour]).collect();
+    let (_, arcs) = rows(g.vertex_count(), arcs, |a| a[0]);
     let palette = g.palette();
     let mut out = Vec::with_capacity(32 + palette.len() + 4 * g.vertex_count() + 12 * arcs.len());
     out.extend_from_slice(MAGIC);
