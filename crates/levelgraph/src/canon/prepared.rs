@@ -26,6 +26,8 @@ pub(crate) struct Prepared {
     /// `2c + 1` arcs from `w` into the splitter.
     pub(crate) links: Vec<(u32, u32)>,
     pub(crate) link_start: Vec<u32>,
+    /// Combined colour → the sorted arc colours it stands for.
+    pub(crate) multisets: Vec<Vec<u32>>,
 }
 
 impl Prepared {
@@ -69,6 +71,7 @@ impl Prepared {
         for (c, value) in single.iter_mut() {
             *value = rank[&[*c][..]];
         }
+        let multisets: Vec<Vec<u32>> = rank.keys().cloned().collect();
         let combined = |run: &(usize, usize)| {
             if run.1 - run.0 == 1 {
                 single[&raw[run.0].2]
@@ -115,6 +118,7 @@ impl Prepared {
             out_start,
             links: pairs.into_iter().map(|(_, r, w)| (w, r)).collect(),
             link_start,
+            multisets,
         }
     }
 
@@ -150,15 +154,22 @@ pub(crate) fn rows<T: Ord + Copy>(
     for r in 0..n {
         start[r + 1] += start[r];
     }
+    let Some(&first) = items.first() else {
+        return (start, items);
+    };
     let mut next = start.clone();
-    let mut sorted: Vec<T> = items.clone();
+    let mut sorted: Vec<T> = vec![first; items.len()];
     for item in items {
         let r = row(&item) as usize;
         sorted[next[r] as usize] = item;
         next[r] += 1;
     }
     for r in 0..n {
-        sorted[start[r] as usize..start[r + 1] as usize].sort_unstable();
+        let slice = &mut sorted[start[r] as usize..start[r + 1] as usize];
+        // Rows often arrive sorted (links built from sorted rows).
+        if !slice.is_sorted() {
+            slice.sort_unstable();
+        }
     }
     (start, sorted)
 }

@@ -68,6 +68,9 @@ pub(crate) struct Outcome {
     pub(crate) automorphisms: Automorphisms,
     /// The nodes it visited.
     pub(crate) nodes: u64,
+    /// The graph relabelled by the canonical labelling, as
+    /// [`Search::build_rows`] writes it.
+    pub(crate) rows: Vec<u32>,
 }
 
 /// A leaf kept for comparison: the first or the best.
@@ -207,6 +210,7 @@ impl<'g> Search<'g> {
                 order: self.order,
             },
             nodes: self.nodes,
+            rows: best.rows,
         })
     }
 
