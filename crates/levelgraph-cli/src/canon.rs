@@ -65,7 +65,7 @@ pub(crate) fn run(o: &Options) -> Result<(), Failure> {
             Read::Grammar(loaded) => {
                 let mut patterns = Vec::new();
                 for rule in &loaded.grammar.model().rules {
-                    let Some(s) = canon::rule_symmetry(rule, &limits) else {
+                    let Some(s) = levelgraph::lint::rule_symmetry(rule, &limits) else {
                         eprintln!(
                             "note: {}: the pattern of rule `{}` passed the node limit",
                             path.display(),
@@ -73,8 +73,9 @@ pub(crate) fn run(o: &Options) -> Result<(), Failure> {
                         );
                         continue;
                     };
-                    let pattern = canon::canonical(&canon::pattern_graph(rule, true), &limits)
-                        .map_err(|_| Failure::Derivation)?;
+                    let pattern =
+                        canon::canonical(&levelgraph::lint::pattern_graph(rule, true), &limits)
+                            .map_err(|_| Failure::Derivation)?;
                     if o.json {
                         patterns.push(json!({
                             "rule": rule.name,

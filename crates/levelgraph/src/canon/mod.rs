@@ -47,7 +47,6 @@ mod graph6;
 mod group;
 mod host;
 mod partition;
-mod pattern;
 mod prepared;
 mod refine;
 mod search;
@@ -57,7 +56,6 @@ pub use form::{encode, stable_hash};
 pub use graph6::Graph6Error;
 pub use group::{Automorphisms, GroupOrder};
 pub use host::of_graph;
-pub use pattern::{pattern_graph, rule_symmetry, PatternSymmetry};
 pub use search::{LimitReached, SearchLimits};
 
 /// A graph's canonical labelling, form, hash and automorphism group.

@@ -34,6 +34,8 @@ mod reach;
 mod rooms;
 mod sampling;
 mod symmetry;
+
+pub use symmetry::{pattern_graph, rule_symmetry, PatternSymmetry};
 mod terminals;
 
 use crate::diagnostic::{Diagnostic, Location, Severity, Span};
@@ -84,7 +86,7 @@ pub struct LintReport {
     /// The rules whose patterns have more than one automorphism, or
     /// renamings that are symmetries on some hosts only, in rule order
     /// (grammar language reference, section 9.8).
-    pub symmetric: Vec<crate::canon::PatternSymmetry>,
+    pub symmetric: Vec<PatternSymmetry>,
     /// How many of the sampled seeds' levels are distinct up to
     /// isomorphism (by canonical form, [`crate::canon`]); `None` when
     /// nothing was sampled.

@@ -2,10 +2,10 @@
 //! counts against known enumerations, the shortest derivation of a level
 //! that cannot be finished, recipes, and the limits.
 
-use levelgraph::canon::rule_symmetry;
 use levelgraph::canon::SearchLimits;
 use levelgraph::explore::{explore, ExploreLimits, ExploreStop};
 use levelgraph::grammar::{self, CompiledGrammar};
+use levelgraph::lint::rule_symmetry;
 
 fn load(src: &str) -> CompiledGrammar {
     grammar::load(src, "test").unwrap()

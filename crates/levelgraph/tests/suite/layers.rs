@@ -17,6 +17,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "rng",
             "union_find",
             "graph",
+            "canon",
             "alphabet",
             "plane",
             "drawing",
@@ -29,7 +30,7 @@ const LAYERS: &[(&str, &[&str])] = &[
         &["rewrite", "incremental", "derive"],
     ),
     ("space", &["geometric", "rooms", "tiles"]),
-    ("analysis", &["play", "place", "lint"]),
+    ("analysis", &["play", "place", "explore", "lint"]),
     ("files and the pipeline", &["formats", "pipeline"]),
 ];
 

@@ -5,6 +5,7 @@
 //! `cargo test -p levelgraph --test suite <module>::`.
 
 mod budgets;
+mod canon;
 mod common;
 
 mod derivation;
