@@ -41,13 +41,13 @@ pub(crate) fn run(o: &Options) -> Result<(), Failure> {
     for path in &o.files {
         match read(path)? {
             Read::Level(graph) => {
-                let (coloured, _) = canon::of_graph(&graph);
+                let (coloured, ids) = canon::of_graph(&graph);
                 let c = canon::canonical(&coloured, &limits).map_err(|e| {
                     eprintln!("error: {}: {e}; raise it with --max-nodes", path.display());
                     Failure::Derivation
                 })?;
                 if o.json {
-                    documents.push(level_json(path, &graph, &c));
+                    documents.push(level_json(path, &graph, &ids, &c));
                 } else {
                     output::say(format_args!(
                         "{}: level of {} and {}: canonical hash {:016x}, automorphism group of order {} ({}, {})",
@@ -167,20 +167,47 @@ fn orbit_count(orbits: &[u32]) -> usize {
         .count()
 }
 
-fn level_json(path: &Path, graph: &levelgraph::Graph, c: &Canon) -> serde_json::Value {
+/// The JSON of one level; vertex positions in the canonical labelling are
+/// mapped back to the file's vertex ids.
+fn level_json(
+    path: &Path,
+    graph: &levelgraph::Graph,
+    ids: &[levelgraph::VertexId],
+    c: &Canon,
+) -> serde_json::Value {
     let hex: String = c.form.iter().map(|b| format!("{b:02x}")).collect();
+    let id = |i: u32| ids[i as usize].0;
+    let generators: Vec<Vec<[u32; 2]>> = c
+        .automorphisms
+        .generators
+        .iter()
+        .map(|g| {
+            g.iter()
+                .enumerate()
+                .filter(|&(v, &w)| v as u32 != w)
+                .map(|(v, &w)| [id(v as u32), id(w)])
+                .collect()
+        })
+        .collect();
+    let orbits: Vec<[u32; 2]> = c
+        .automorphisms
+        .orbits
+        .iter()
+        .enumerate()
+        .map(|(v, &o)| [id(v as u32), id(o)])
+        .collect();
     json!({
         "file": path.display().to_string(),
         "vertices": graph.vertex_count(),
         "edges": graph.edge_count(),
         "hash": format!("{:016x}", c.hash),
         "form": hex,
-        "labelling": c.labelling,
+        "labelling": c.labelling.iter().map(|&v| id(v)).collect::<Vec<_>>(),
         "search_nodes": c.nodes,
         "automorphisms": {
             "order": c.automorphisms.order.to_string(),
-            "generators": c.automorphisms.generators,
-            "orbits": c.automorphisms.orbits,
+            "generators": generators,
+            "orbits": orbits,
         },
     })
 }

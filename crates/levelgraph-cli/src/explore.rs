@@ -20,6 +20,10 @@ pub(crate) struct Options {
     /// Distinct states kept before the exploration stops.
     #[arg(long, default_value_t = ExploreLimits::new(0).max_states)]
     max_states: usize,
+    /// Explore levels of at most N vertices (below the grammar's
+    /// `max_vertices`), so that derivations end within few steps.
+    #[arg(long, value_name = "N")]
+    max_vertices: Option<u32>,
 }
 
 pub(crate) fn run(o: &Options) -> Result<(), Failure> {
@@ -31,6 +35,7 @@ pub(crate) fn run(o: &Options) -> Result<(), Failure> {
     }
     let limits = ExploreLimits {
         max_states: o.max_states,
+        max_vertices: o.max_vertices,
         ..ExploreLimits::new(o.depth)
     };
     let found = explore(&loaded.grammar, &limits);

@@ -43,7 +43,7 @@ use std::ops::ControlFlow;
 
 use crate::canon::{self, SearchLimits};
 use crate::derive::{limits_block, start_host};
-use crate::grammar::CompiledGrammar;
+use crate::grammar::{CompiledGrammar, Limits};
 use crate::graph::{Graph, VertexId};
 use crate::matching::Match;
 use crate::play::{self, Verdict};
@@ -60,6 +60,11 @@ pub struct ExploreLimits {
     pub max_transitions: usize,
     /// The canonical labelling's budget per state.
     pub canon: SearchLimits,
+    /// A smaller `max_vertices` than the grammar's (and `min_vertices` at
+    /// most it), so that derivations end within few steps: a grammar's
+    /// mistakes usually show in small levels already (the small-scope
+    /// hypothesis of Jackson's Alloy).
+    pub max_vertices: Option<u32>,
 }
 
 impl ExploreLimits {
@@ -71,6 +76,7 @@ impl ExploreLimits {
             max_states: 100_000,
             max_transitions: 2_000_000,
             canon: SearchLimits::default(),
+            max_vertices: None,
         }
     }
 }
@@ -199,6 +205,8 @@ pub fn explore(grammar: &CompiledGrammar, limits: &ExploreLimits) -> Exploration
 struct Explorer<'g> {
     grammar: &'g CompiledGrammar,
     limits: ExploreLimits,
+    /// The grammar's limits, with `max_vertices` lowered as asked.
+    rules_limits: Limits,
     seen: HashSet<Vec<u8>>,
     level_forms: HashSet<Vec<u8>>,
     paths: Vec<PathLink>,
@@ -212,9 +220,15 @@ struct Explorer<'g> {
 impl<'g> Explorer<'g> {
     fn new(grammar: &'g CompiledGrammar, limits: &ExploreLimits) -> Self {
         let rules = grammar.rules();
+        let mut rules_limits = *grammar.limits();
+        if let Some(max) = limits.max_vertices {
+            rules_limits.max_vertices = rules_limits.max_vertices.min(max);
+            rules_limits.min_vertices = rules_limits.min_vertices.min(rules_limits.max_vertices);
+        }
         Explorer {
             grammar,
             limits: *limits,
+            rules_limits,
             seen: HashSet::new(),
             level_forms: HashSet::new(),
             paths: Vec::new(),
@@ -342,7 +356,7 @@ impl<'g> Explorer<'g> {
         next_level: &mut Vec<Open>,
     ) -> Result<(), ExploreStop> {
         let grammar = self.grammar;
-        let limits = grammar.limits();
+        let limits = self.rules_limits;
         let open = &level[i];
         let stage = grammar.recipe().map(|stages| (stages, open.stage));
         if let Some((stages, s)) = stage {
@@ -443,7 +457,7 @@ impl<'g> Explorer<'g> {
     /// The derivation stops at `level[i]`: a level, or a failed derivation
     /// when it has fewer than `min_vertices` vertices.
     fn stopped(&mut self, level: &[Open], i: usize, depth: u32) -> Result<(), ExploreStop> {
-        if level[i].graph.vertex_count() < self.grammar.limits().min_vertices as usize {
+        if level[i].graph.vertex_count() < self.rules_limits.min_vertices as usize {
             self.count_at(depth).failed += 1;
             Ok(())
         } else {
@@ -460,7 +474,7 @@ impl<'g> Explorer<'g> {
     ) -> Result<Vec<(usize, usize, Match)>, ExploreStop> {
         let grammar = self.grammar;
         let rules = grammar.rules();
-        let limits = grammar.limits();
+        let limits = &self.rules_limits;
         let mut eligible: Vec<usize> = pool
             .iter()
             .copied()
