@@ -390,6 +390,8 @@ fn aggregate(loaded: &Loaded, n: u32, out: &Path, started: Instant) -> Result<()
     let mut rooms: BTreeMap<(String, u32), [u32; 2]> = BTreeMap::new();
     let (mut analysed, mut no_placement, mut unsupported, mut not_derived) =
         (0u32, 0u32, 0u32, 0u32);
+    // Canonical forms of the analysed levels: how many differ.
+    let mut distinct = std::collections::BTreeSet::new();
     for seed in 1..=u64::from(n) {
         let Ok(d) = levelgraph::derive::derive(grammar, seed) else {
             not_derived += 1;
@@ -404,6 +406,10 @@ fn aggregate(loaded: &Loaded, n: u32, out: &Path, started: Instant) -> Result<()
             continue;
         };
         analysed += 1;
+        let (coloured, _) = levelgraph::canon::of_graph(&d.graph);
+        if let Ok(c) = levelgraph::canon::canonical(&coloured, &Default::default()) {
+            distinct.insert(c.form);
+        }
         let depth = problem
             .locks_before()
             .unwrap_or_else(|| vec![0; problem.place_count()]);
@@ -481,9 +487,10 @@ fn aggregate(loaded: &Loaded, n: u32, out: &Path, started: Instant) -> Result<()
         Failure::BadInput
     })?;
     output::say(format_args!(
-        "{}: {} analysed of seeds 1..={n} ({} without a placement, {} outside what placement decides, {} not derived), in {} -> {}",
+        "{}: {} analysed of seeds 1..={n}, {} distinct ({} without a placement, {} outside what placement decides, {} not derived), in {} -> {}",
         grammar.name(),
         output::counted(u64::from(analysed), "level"),
+        distinct.len(),
         no_placement,
         unsupported,
         not_derived,
