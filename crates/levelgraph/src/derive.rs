@@ -494,6 +494,52 @@ pub(crate) fn derive_with_hook(
     run_derivation(grammar, host, seed, &Budget::DEFAULT, false, Some(hook)).0
 }
 
+/// What a derivation has used so far, as step 1 of a step reads it
+/// (section 9 of the grammar language reference).
+pub(crate) struct Uses<'a> {
+    /// Applications per rule.
+    pub(crate) rules: &'a [u32],
+    /// Applications per rule group, and each group's `max_uses`.
+    pub(crate) groups: &'a [u32],
+    pub(crate) group_limits: &'a [u32],
+    /// The rule of the last application.
+    pub(crate) last_applied: Option<usize>,
+}
+
+/// Whether rule `r` is a candidate of the next step (step 1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Candidacy {
+    /// Out of uses (`max_uses`, its group's), or `no_repeat` after itself.
+    OutOfUses,
+    /// Its smallest right-hand side would pass `max_vertices`.
+    HeldBack,
+    /// Neither: it may be drawn if it has an allowed match.
+    Candidate,
+}
+
+/// Step 1 for rule `r` of `rules` on `host`.
+pub(crate) fn candidacy(
+    rules: &[CompiledRule],
+    r: usize,
+    uses: &Uses<'_>,
+    host: &Graph,
+    limits: &Limits,
+) -> Candidacy {
+    let rule = &rules[r];
+    let out_of_uses = rule.max_uses.is_some_and(|n| uses.rules[r] >= n)
+        || rule
+            .group
+            .is_some_and(|g| uses.groups[g] >= uses.group_limits[g])
+        || (rule.no_repeat && uses.last_applied == Some(r));
+    if out_of_uses {
+        Candidacy::OutOfUses
+    } else if host.vertex_count() as i64 + rule.min_vertex_delta > i64::from(limits.max_vertices) {
+        Candidacy::HeldBack
+    } else {
+        Candidacy::Candidate
+    }
+}
+
 /// Why the grammar's limits forbid applying `alt` at `m` on `host`
 /// (`BLOCKED_BY_*` bits), or `0` when they allow it: the vertex count
 /// (`max_vertices`), free grid cells for new vertices, containment
@@ -815,22 +861,17 @@ impl Run<'_, '_> {
         self.eligible.clear();
         self.held_back.clear();
         for &(r, w) in pool {
-            let rule = &rules[r];
-            let out_of_uses = rule.max_uses.is_some_and(|n| self.uses[r] >= n)
-                || rule
-                    .group
-                    .is_some_and(|g| self.group_uses[g] >= self.group_limits[g])
-                || (rule.no_repeat && self.last_applied == Some(r));
-            if out_of_uses {
-                continue;
+            let uses = Uses {
+                rules: &self.uses,
+                groups: &self.group_uses,
+                group_limits: self.group_limits,
+                last_applied: self.last_applied,
+            };
+            match candidacy(rules, r, &uses, &self.host, &self.limits) {
+                Candidacy::OutOfUses => {}
+                Candidacy::HeldBack => self.held_back.push(r),
+                Candidacy::Candidate => self.eligible.push((r, w)),
             }
-            if self.host.vertex_count() as i64 + rule.min_vertex_delta
-                > i64::from(self.limits.max_vertices)
-            {
-                self.held_back.push(r);
-                continue;
-            }
-            self.eligible.push((r, w));
         }
         // Highest priority first; the sort is stable, so within a priority
         // the pool's order stays (with one priority there is nothing to sort).
@@ -1114,22 +1155,38 @@ impl Run<'_, '_> {
         }
         if found.is_none() {
             // Past the rejections: every other match, in store order.
-            let mut allowed: Vec<(usize, Vec<usize>)> = Vec::new();
-            for i in (0..n).filter(|i| !rejected[..rejections].contains(i)) {
-                self.stores[r].get_into(i, &mut self.drawn);
-                match self.allowed_alternatives(r, &self.drawn, &mut alts) {
-                    0 => allowed.push((i, alts.clone())),
-                    why => reasons |= why,
-                }
-            }
-            if !allowed.is_empty() {
-                let (i, a) = &allowed[self.rng.below(allowed.len())];
-                self.stores[r].get_into(*i, &mut self.drawn);
-                found = Some(self.pick_alternative(r, a));
-            }
+            let rest = (0..n).filter(|i| !rejected[..rejections].contains(i));
+            found = self.draw_allowed(r, rest, &mut alts, &mut reasons);
         }
         self.alternatives = alts;
         found.ok_or(reasons)
+    }
+
+    /// Draws uniformly among the matches `indices` of rule `r`'s store
+    /// that some alternative allows, then an alternative by weight; `None`
+    /// when none is allowed (why is or-ed into `reasons`). The drawn match
+    /// is left in `self.drawn`.
+    fn draw_allowed(
+        &mut self,
+        r: usize,
+        indices: impl Iterator<Item = usize>,
+        alts: &mut Vec<usize>,
+        reasons: &mut u8,
+    ) -> Option<usize> {
+        let mut allowed: Vec<(usize, Vec<usize>)> = Vec::new();
+        for i in indices {
+            self.stores[r].get_into(i, &mut self.drawn);
+            match self.allowed_alternatives(r, &self.drawn, alts) {
+                0 => allowed.push((i, alts.clone())),
+                why => *reasons |= why,
+            }
+        }
+        if allowed.is_empty() {
+            return None;
+        }
+        let (i, a) = &allowed[self.rng.below(allowed.len())];
+        self.stores[r].get_into(*i, &mut self.drawn);
+        Some(self.pick_alternative(r, a))
     }
 
     /// For a `count_once` rule: draws a host subgraph (the set of host
@@ -1156,22 +1213,9 @@ impl Run<'_, '_> {
         let mut reasons = 0u8;
         let mut alts = std::mem::take(&mut self.alternatives);
         let mut found = None;
-        while !subgraphs.is_empty() {
+        while found.is_none() && !subgraphs.is_empty() {
             let members = subgraphs.swap_remove(self.rng.below(subgraphs.len()));
-            let mut allowed: Vec<(usize, Vec<usize>)> = Vec::new();
-            for i in members {
-                self.stores[r].get_into(i, &mut self.drawn);
-                match self.allowed_alternatives(r, &self.drawn, &mut alts) {
-                    0 => allowed.push((i, alts.clone())),
-                    why => reasons |= why,
-                }
-            }
-            if !allowed.is_empty() {
-                let (i, a) = &allowed[self.rng.below(allowed.len())];
-                self.stores[r].get_into(*i, &mut self.drawn);
-                found = Some(self.pick_alternative(r, a));
-                break;
-            }
+            found = self.draw_allowed(r, members.into_iter(), &mut alts, &mut reasons);
         }
         self.alternatives = alts;
         found.ok_or(reasons)

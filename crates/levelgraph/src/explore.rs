@@ -42,7 +42,7 @@ use std::fmt;
 use std::ops::ControlFlow;
 
 use crate::canon::{self, SearchLimits};
-use crate::derive::{limits_block, start_host};
+use crate::derive::{candidacy, limits_block, start_host, Candidacy, Uses};
 use crate::grammar::{CompiledGrammar, Limits};
 use crate::graph::{Graph, VertexId};
 use crate::matching::Match;
@@ -475,20 +475,16 @@ impl<'g> Explorer<'g> {
         let grammar = self.grammar;
         let rules = grammar.rules();
         let limits = &self.rules_limits;
+        let uses = Uses {
+            rules: &open.uses,
+            groups: &open.group_uses,
+            group_limits: grammar.group_limits(),
+            last_applied: open.last,
+        };
         let mut eligible: Vec<usize> = pool
             .iter()
             .copied()
-            .filter(|&r| {
-                let rule = &rules[r];
-                let out_of_uses = rule.max_uses.is_some_and(|n| open.uses[r] >= n)
-                    || rule
-                        .group
-                        .is_some_and(|g| open.group_uses[g] >= grammar.group_limits()[g])
-                    || (rule.no_repeat && open.last == Some(r));
-                !out_of_uses
-                    && open.graph.vertex_count() as i64 + rule.min_vertex_delta
-                        <= i64::from(limits.max_vertices)
-            })
+            .filter(|&r| candidacy(rules, r, &uses, &open.graph, limits) == Candidacy::Candidate)
             .collect();
         eligible.sort_by_key(|&r| std::cmp::Reverse(rules[r].priority));
         let mut steps = Vec::new();
