@@ -114,10 +114,20 @@ pub fn rook(m: usize, n: usize) -> Input {
     from_adjacency(m * n, |a, b| a / n == b / n || a % n == b % n)
 }
 
+/// The k-subsets of `0..n` as bit sets, in increasing order.
 fn subsets(n: usize, k: usize) -> Vec<u64> {
-    (0u64..1 << n)
-        .filter(|s| s.count_ones() as usize == k)
-        .collect()
+    fn go(from: usize, n: usize, k: usize, set: u64, out: &mut Vec<u64>) {
+        if k == 0 {
+            out.push(set);
+            return;
+        }
+        for i in from..=n - k {
+            go(i + 1, n, k - 1, set | 1 << i, out);
+        }
+    }
+    let mut out = Vec::new();
+    go(0, n, k, 0, &mut out);
+    out
 }
 
 /// The Johnson graph J(n, k): k-subsets meeting in k − 1 elements.

@@ -12,7 +12,13 @@
 //! `nauty-`: `P` + `geng`, `labelg`, …), `--dreadnaut PATH` (default
 //! `dreadnaut`), `--examples DIR` (default the repository's `examples/`),
 //! `--work DIR` (scratch files, default a directory under the system's
-//! temporary directory).
+//! temporary directory), `--detail` (one line per graph to stderr: n,
+//! arcs, our CPU µs and search nodes, nauty's nodes, the group order),
+//! `--dump DIR` (write every graph whose search hit its limit, or on which
+//! the two sides disagree, to DIR as a dreadnaut script, and as graph6
+//! when it is plain), `--copies K` (K shuffled copies of every graph
+//! instead of one: a stress test of the search's dependence on the vertex
+//! order).
 //!
 //! Every graph of a family is given to both sides twice: as generated
 //! and with its vertices renamed by a random permutation (and its edges
@@ -43,7 +49,7 @@ use families::{Family, Size};
 use graph::Input;
 
 const USAGE: &str = "usage: levelgraph-canon-bench [run|quick] [--seed N] [--only TEXT] \
-[--nauty-prefix P] [--dreadnaut PATH] [--examples DIR] [--work DIR]";
+[--nauty-prefix P] [--dreadnaut PATH] [--examples DIR] [--work DIR] [--detail] [--dump DIR] [--copies K]";
 
 struct Options {
     size: Size,
@@ -53,6 +59,9 @@ struct Options {
     dreadnaut: String,
     examples: PathBuf,
     work: PathBuf,
+    detail: bool,
+    dump: Option<PathBuf>,
+    copies: usize,
 }
 
 fn parse_args() -> Result<Options, String> {
@@ -64,6 +73,9 @@ fn parse_args() -> Result<Options, String> {
         dreadnaut: "dreadnaut".into(),
         examples: PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples")),
         work: std::env::temp_dir().join(format!("canon-bench-{}", std::process::id())),
+        detail: false,
+        dump: None,
+        copies: 1,
     };
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
@@ -77,6 +89,9 @@ fn parse_args() -> Result<Options, String> {
             "--dreadnaut" => o.dreadnaut = value()?,
             "--examples" => o.examples = PathBuf::from(value()?),
             "--work" => o.work = PathBuf::from(value()?),
+            "--detail" => o.detail = true,
+            "--copies" => o.copies = value()?.parse().map_err(|e| format!("--copies: {e}"))?,
+            "--dump" => o.dump = Some(PathBuf::from(value()?)),
             "-h" | "--help" => return Err(String::new()),
             _ => return Err(format!("unknown argument {a}")),
         }
@@ -167,13 +182,15 @@ fn run_family(
     bad: &mut Vec<Disagreement>,
 ) -> Row {
     let mut all = base.clone();
-    all.extend(base.iter().map(|g| g.shuffled(rng)));
+    for _ in 0..o.copies {
+        all.extend(base.iter().map(|g| g.shuffled(rng)));
+    }
     let count = all.len();
     let b = base.len();
     eprintln!("{name}: {count} graphs");
 
-    // Ours: build untimed, then time the searches (median of 3 rounds
-    // when a round is short).
+    // Ours: build untimed, then time the searches: the fastest of
+    // `nauty::ROUNDS` rounds, as for nauty's runs.
     let built: Vec<_> = all.iter().map(ours::build).collect();
     let limits = ours::limits();
     let mut answers = Vec::with_capacity(count);
@@ -181,18 +198,14 @@ fn run_family(
     for g in &built {
         answers.push(ours::canonical(g, &limits));
     }
-    let mut rounds = vec![cpu_now() - t0];
-    if rounds[0] < 0.5 {
-        for _ in 0..2 {
-            let t = cpu_now();
-            for g in &built {
-                std::hint::black_box(ours::canonical(std::hint::black_box(g), &limits));
-            }
-            rounds.push(cpu_now() - t);
+    let mut ours_s = cpu_now() - t0;
+    for _ in 1..nauty::ROUNDS {
+        let t = cpu_now();
+        for g in &built {
+            std::hint::black_box(ours::canonical(std::hint::black_box(g), &limits));
         }
+        ours_s = ours_s.min(cpu_now() - t);
     }
-    rounds.sort_by(|a, b| a.partial_cmp(b).unwrap());
-    let ours_s = rounds[rounds.len() / 2];
     let limit_hits = answers.iter().filter(|a| a.is_none()).count();
 
     // nauty: dreadnaut on the gadget encoding.
@@ -249,8 +262,9 @@ fn run_family(
         }
     }
     let mut shuffles = (0, 0);
-    for i in 0..b {
-        if let (Some(x), Some(y)) = (&answers[i], &answers[b + i]) {
+    for j in b..count {
+        let i = j % b;
+        if let (Some(x), Some(y)) = (&answers[i], &answers[j]) {
             shuffles.1 += 1;
             if x.form == y.form {
                 shuffles.0 += 1;
@@ -260,7 +274,7 @@ fn run_family(
                     what: format!(
                         "graph {i} (n = {}) and its shuffled copy {}: different forms",
                         all[i].n(),
-                        b + i
+                        j
                     ),
                     reproducer: dreadnaut_reproducer(&all[i]),
                 });
@@ -306,6 +320,43 @@ fn run_family(
                     what: "labelg and dreadnaut disagree (the encoding?)".into(),
                     reproducer: String::new(),
                 });
+            }
+        }
+    }
+
+    if o.detail {
+        for (i, (g, d)) in all.iter().zip(&dn.answers).enumerate() {
+            let t = cpu_now();
+            let a = ours::canonical(&built[i], &limits);
+            let us = (cpu_now() - t) * 1e6;
+            eprintln!(
+                "  {i:>6} n {:>5} arcs {:>7} ours {:>10.1} µs {:>8} nodes | nauty {:>8} nodes | order {}",
+                g.n(),
+                2 * g.edges.len() + g.arcs.len(),
+                us,
+                a.as_ref().map_or("limit".into(), |a| a.nodes.to_string()),
+                d.nodes,
+                d.grpsize
+            );
+        }
+    }
+    if let Some(dir) = &o.dump {
+        std::fs::create_dir_all(dir).expect("the dump directory");
+        let file = name
+            .chars()
+            .filter(|c| c.is_ascii_alphanumeric())
+            .take(24)
+            .collect::<String>();
+        for (i, g) in all.iter().enumerate() {
+            if answers[i].is_none() {
+                let stem = dir.join(format!("limit-{file}-{i}"));
+                std::fs::write(stem.with_extension("dre"), dreadnaut_reproducer(g))
+                    .expect("dump written");
+                if g.is_plain() {
+                    std::fs::write(stem.with_extension("g6"), g.to_graph6() + "\n")
+                        .expect("dump written");
+                }
+                eprintln!("  graph {i} hit the limit: {}.dre", stem.display());
             }
         }
     }
@@ -392,7 +443,6 @@ fn main() -> ExitCode {
         }
     };
     std::fs::create_dir_all(&o.work).expect("a scratch directory");
-    let mut rng = Rng::seeded(o.seed ^ 0x5eed_c0de);
     let mut fams: Vec<Family> = families::all(o.size, o.seed, &o.prefix);
 
     // Levels.
@@ -430,6 +480,11 @@ fn main() -> ExitCode {
         {
             continue;
         }
+        // Each family's shuffles from its own generator, so that a family
+        // run alone (`--only`) gets the same copies as in the whole run.
+        let mut rng = Rng::seeded(f.name.bytes().fold(o.seed ^ 0x5eed_c0de, |h, b| {
+            (h ^ b as u64).wrapping_mul(0x0100_0000_01b3)
+        }));
         rows.push(run_family(
             &o, &f.name, f.graphs, &f.levels, &mut rng, &mut bad,
         ));
@@ -448,9 +503,10 @@ fn main() -> ExitCode {
     );
     println!("Machine: {}  ", machine());
     println!(
-        "{total} graphs; every graph given twice (as generated, and shuffled). Times are CPU µs per graph: \
-ours in process (`canon::canonical`), nauty = dreadnaut's run (`c`, `x`) minus a run that only reads the same graphs \
-(whole run in brackets; dreadnaut's own `cpu time` sum after the slash), labelg = `nauty-labelg` minus `nauty-copyg` on the same graph6 file.\n"
+        "{total} graphs; every graph given {} (as generated, and shuffled). Times are CPU µs per graph: \
+the fastest of 3 runs on each side; ours in process (`canon::canonical`), nauty = dreadnaut's run (`c`, `x`) minus a run that only reads the same graphs \
+(whole run in brackets; dreadnaut's own `cpu time` sum after the slash), labelg = `nauty-labelg` minus `nauty-copyg` on the same graph6 file.\n",
+        if o.copies == 1 { "twice".to_string() } else { format!("{} times", o.copies + 1) }
     );
     println!("| family | graphs | n | ours µs | nauty µs (whole / own) | labelg µs | ours ÷ nauty | group orders agree | classes ours / nauty (/ labelg) | shuffled copies agree | limit hit |");
     println!("|---|---:|---|---:|---:|---:|---:|---|---|---|---:|");

@@ -11,6 +11,8 @@ use crate::graph::Input;
 pub struct Answer {
     pub form: Vec<u8>,
     pub order: GroupOrder,
+    /// Search-tree nodes visited.
+    pub nodes: u64,
 }
 
 /// A benchmark graph as `canon` takes it.
@@ -35,6 +37,7 @@ pub fn canonical(g: &ColouredGraph, limits: &SearchLimits) -> Option<Answer> {
     canon::canonical(g, limits).ok().map(|c| Answer {
         form: c.form,
         order: c.automorphisms.order,
+        nodes: c.nodes,
     })
 }
 
