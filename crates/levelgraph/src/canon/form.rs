@@ -6,6 +6,7 @@
 //! isomorphic with their colours and palettes.
 
 use super::coloured::ColouredGraph;
+use super::prepared::{rows, Prepared};
 
 /// The first bytes of every form: the format and its version, so a form
 /// stored today is never equal to one of a later encoding.
@@ -19,8 +20,8 @@ const MAGIC: &[u8; 8] = b"lgcanon1";
 /// [`super::canonical`]'s form is this of the graph renumbered by the
 /// canonical labelling.
 pub fn encode(g: &ColouredGraph) -> Vec<u8> {
-    let mut arcs: Vec<[u32; 3]> = g.arcs().iter().map(|a| [a.from, a.to, a.colour]).collect();
-    arcs.sort_unstable();
+    let arcs: Vec<[u32; 3]> = g.arcs().iter().map(|a| [a.from, a.to, a.colour]).collect();
+    let (_, arcs) = rows(g.vertex_count(), arcs, |a| a[0]);
     let palette = g.palette();
     let mut out = Vec::with_capacity(32 + palette.len() + 4 * g.vertex_count() + 12 * arcs.len());
     out.extend_from_slice(MAGIC);
@@ -35,6 +36,44 @@ pub fn encode(g: &ColouredGraph) -> Vec<u8> {
         for x in arc {
             out.extend_from_slice(&x.to_le_bytes());
         }
+    }
+    out
+}
+
+/// [`encode`] of `g` renumbered by `labelling`, written straight from the
+/// search's rows of the best leaf (per place: out-degree, then `(place of
+/// head, combined colour)` pairs sorted): each combined colour expands to
+/// its sorted arc colours, which keeps the arcs sorted, so nothing is
+/// sorted again. `tests/canon.rs` holds it to [`encode`].
+pub(crate) fn from_rows(
+    g: &ColouredGraph,
+    prepared: &Prepared,
+    labelling: &[u32],
+    leaf_rows: &[u32],
+) -> Vec<u8> {
+    let palette = g.palette();
+    let n = g.vertex_count();
+    let arcs = g.arcs().len();
+    let mut out = Vec::with_capacity(32 + palette.len() + 4 * n + 12 * arcs);
+    out.extend_from_slice(MAGIC);
+    out.extend_from_slice(&(palette.len() as u64).to_le_bytes());
+    out.extend_from_slice(palette);
+    out.extend_from_slice(&(n as u64).to_le_bytes());
+    for &v in labelling {
+        out.extend_from_slice(&g.vertex_colours()[v as usize].to_le_bytes());
+    }
+    out.extend_from_slice(&(arcs as u64).to_le_bytes());
+    let mut at = 0;
+    for place in 0..n as u32 {
+        let degree = leaf_rows[at] as usize;
+        for pair in leaf_rows[at + 1..at + 1 + 2 * degree].chunks_exact(2) {
+            for &colour in &prepared.multisets[pair[1] as usize] {
+                for x in [place, pair[0], colour] {
+                    out.extend_from_slice(&x.to_le_bytes());
+                }
+            }
+        }
+        at += 1 + 2 * degree;
     }
     out
 }

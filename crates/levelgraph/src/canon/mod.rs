@@ -106,12 +106,7 @@ impl Canon {
 pub fn canonical(g: &ColouredGraph, limits: &SearchLimits) -> Result<Canon, LimitReached> {
     let prepared = prepared::Prepared::new(g);
     let outcome = search::search(&prepared, limits)?;
-    let mut places = vec![0; outcome.labelling.len()];
-    for (i, &v) in outcome.labelling.iter().enumerate() {
-        places[v as usize] = i as u32;
-    }
-    let renumbered = g.relabelled(&places).expect("a labelling is a permutation");
-    let form = encode(&renumbered);
+    let form = form::from_rows(g, &prepared, &outcome.labelling, &outcome.rows);
     Ok(Canon {
         labelling: outcome.labelling,
         hash: stable_hash(&form),

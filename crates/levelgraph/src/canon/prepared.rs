@@ -2,6 +2,8 @@
 //! a combined colour, and per vertex the list of links that a refinement
 //! follows out of a splitter cell.
 
+use std::collections::BTreeMap;
+
 use super::coloured::ColouredGraph;
 
 /// A [`ColouredGraph`] compiled for refinement and for comparing leaves.
@@ -9,11 +11,13 @@ use super::coloured::ColouredGraph;
 pub(crate) struct Prepared {
     /// The vertex colours, by vertex.
     pub(crate) colours: Vec<u32>,
-    /// One arc per ordered pair that has any, `(from, to, combined)`,
-    /// sorted; `combined` numbers the sorted multiset of the pair's arc
-    /// colours among all such multisets in increasing order, so it is the
-    /// same for isomorphic graphs.
-    pub(crate) merged: Vec<[u32; 3]>,
+    /// Per vertex `u`, `out[out_start[u]..out_start[u + 1]]`: one entry
+    /// `(v, combined)` per head `v` of arcs from `u`, sorted by `v`.
+    /// `combined` numbers the sorted multiset of the pair's arc colours
+    /// among all such multisets in increasing order, so it is the same
+    /// for isomorphic graphs.
+    pub(crate) out: Vec<(u32, u32)>,
+    pub(crate) out_start: Vec<u32>,
     /// Per vertex `s`, `links[link_start[s]..link_start[s + 1]]`: the pairs
     /// `(w, r)` saying that `s` in a splitter adds one to `w`'s count in
     /// relation `r`, sorted by `(r, w)`. In a symmetric graph `r` is the
@@ -22,68 +26,99 @@ pub(crate) struct Prepared {
     /// `2c + 1` arcs from `w` into the splitter.
     pub(crate) links: Vec<(u32, u32)>,
     pub(crate) link_start: Vec<u32>,
+    /// Combined colour → the sorted arc colours it stands for.
+    pub(crate) multisets: Vec<Vec<u32>>,
 }
 
 impl Prepared {
+    /// O(n + m log d) for m arcs of largest out-degree d: rows are
+    /// bucketed by vertex and only sorted within (a global sort of the
+    /// arcs was most of the time on dense graphs).
     pub(crate) fn new(g: &ColouredGraph) -> Self {
         let n = g.vertex_count();
-        let mut raw: Vec<[u32; 3]> = g.arcs().iter().map(|a| [a.from, a.to, a.colour]).collect();
-        raw.sort_unstable();
-        // Each ordered pair's colours are a sorted run of `raw`: the
-        // multiset is that slice, compared by value.
-        let mut runs: Vec<(usize, usize)> = Vec::new();
+        let raw: Vec<(u32, u32, u32)> = g.arcs().iter().map(|a| (a.from, a.to, a.colour)).collect();
+        let (_, raw) = rows(n, raw, |a| a.0);
+
+        // Each ordered pair's colours are a sorted run of `raw`; the
+        // combined colour is the rank of that multiset by value.
+        let mut runs: Vec<(usize, usize)> = Vec::with_capacity(raw.len());
         let mut at = 0;
         while at < raw.len() {
             let mut end = at + 1;
-            while end < raw.len() && raw[end][..2] == raw[at][..2] {
+            while end < raw.len() && (raw[end].0, raw[end].1) == (raw[at].0, raw[at].1) {
                 end += 1;
             }
             runs.push((at, end));
             at = end;
         }
-        let colours_of = |&(a, b): &(usize, usize)| raw[a..b].iter().map(|x| x[2]);
-        let mut order: Vec<usize> = (0..runs.len()).collect();
-        order.sort_unstable_by(|&x, &y| colours_of(&runs[x]).cmp(colours_of(&runs[y])));
-        let mut combined = vec![0u32; runs.len()];
-        let mut next = 0u32;
-        for (k, &run) in order.iter().enumerate() {
-            if k > 0 && colours_of(&runs[order[k - 1]]).ne(colours_of(&runs[run])) {
-                next += 1;
-            }
-            combined[run] = next;
-        }
-        let merged: Vec<[u32; 3]> = runs
-            .iter()
-            .zip(&combined)
-            .map(|(&(a, _), &c)| [raw[a][0], raw[a][1], c])
-            .collect();
-
-        let mut reversed: Vec<[u32; 3]> = merged.iter().map(|&[u, v, c]| [v, u, c]).collect();
-        reversed.sort_unstable();
-        let symmetric = reversed == merged;
-
-        let mut pairs: Vec<(u32, u32, u32)> = Vec::with_capacity(merged.len() * 2);
-        for &[u, v, c] in &merged {
-            if symmetric {
-                pairs.push((u, c, v));
+        let colours_of =
+            |&(a, b): &(usize, usize)| -> Vec<u32> { raw[a..b].iter().map(|x| x.2).collect() };
+        let mut rank: BTreeMap<Vec<u32>, u32> = BTreeMap::new();
+        let mut single: BTreeMap<u32, u32> = BTreeMap::new();
+        for run in &runs {
+            if run.1 - run.0 == 1 {
+                single.insert(raw[run.0].2, 0);
             } else {
-                pairs.push((u, 2 * c, v));
-                pairs.push((v, 2 * c + 1, u));
+                rank.insert(colours_of(run), 0);
             }
         }
-        pairs.sort_unstable();
-        let mut link_start = vec![0u32; n + 1];
-        for &(s, _, _) in &pairs {
-            link_start[s as usize + 1] += 1;
+        for &c in single.keys() {
+            rank.insert(vec![c], 0);
         }
-        for s in 0..n {
-            link_start[s + 1] += link_start[s];
+        for (r, value) in rank.values_mut().enumerate() {
+            *value = r as u32;
         }
+        for (c, value) in single.iter_mut() {
+            *value = rank[&[*c][..]];
+        }
+        let multisets: Vec<Vec<u32>> = rank.keys().cloned().collect();
+        let combined = |run: &(usize, usize)| {
+            if run.1 - run.0 == 1 {
+                single[&raw[run.0].2]
+            } else {
+                rank[&colours_of(run)]
+            }
+        };
+
+        let mut out_start = vec![0u32; n + 1];
+        let mut out = Vec::with_capacity(runs.len());
+        for run in &runs {
+            let (u, v, _) = raw[run.0];
+            out_start[u as usize + 1] += 1;
+            out.push((v, combined(run)));
+        }
+        for u in 0..n {
+            out_start[u + 1] += out_start[u];
+        }
+
+        let row = |u: u32| &out[out_start[u as usize] as usize..out_start[u as usize + 1] as usize];
+        let symmetric = (0..n as u32).all(|u| {
+            row(u).iter().all(|&(v, c)| {
+                let back = row(v);
+                back.binary_search_by_key(&u, |x| x.0)
+                    .is_ok_and(|i| back[i].1 == c)
+            })
+        });
+
+        let mut pairs: Vec<(u32, u32, u32)> = Vec::with_capacity(out.len() * 2);
+        for u in 0..n as u32 {
+            for &(v, c) in row(u) {
+                if symmetric {
+                    pairs.push((u, c, v));
+                } else {
+                    pairs.push((u, 2 * c, v));
+                    pairs.push((v, 2 * c + 1, u));
+                }
+            }
+        }
+        let (link_start, pairs) = rows(n, pairs, |p| p.0);
         Prepared {
             colours: g.vertex_colours().to_vec(),
-            merged,
+            out,
+            out_start,
             links: pairs.into_iter().map(|(_, r, w)| (w, r)).collect(),
             link_start,
+            multisets,
         }
     }
 
@@ -96,6 +131,47 @@ impl Prepared {
         let s = s as usize;
         &self.links[self.link_start[s] as usize..self.link_start[s + 1] as usize]
     }
+
+    /// The merged arcs out of `u`: `(head, combined colour)` by head.
+    pub(crate) fn out(&self, u: u32) -> &[(u32, u32)] {
+        let u = u as usize;
+        &self.out[self.out_start[u] as usize..self.out_start[u + 1] as usize]
+    }
+}
+
+/// `items` sorted, given that `row(item) < n` is each item's first key:
+/// bucketed by row (counting sort), then each row sorted on its own.
+/// Returns the rows' starts (`n + 1` of them) and the sorted items.
+pub(crate) fn rows<T: Ord + Copy>(
+    n: usize,
+    items: Vec<T>,
+    row: impl Fn(&T) -> u32,
+) -> (Vec<u32>, Vec<T>) {
+    let mut start = vec![0u32; n + 1];
+    for item in &items {
+        start[row(item) as usize + 1] += 1;
+    }
+    for r in 0..n {
+        start[r + 1] += start[r];
+    }
+    let Some(&first) = items.first() else {
+        return (start, items);
+    };
+    let mut next = start.clone();
+    let mut sorted: Vec<T> = vec![first; items.len()];
+    for item in items {
+        let r = row(&item) as usize;
+        sorted[next[r] as usize] = item;
+        next[r] += 1;
+    }
+    for r in 0..n {
+        let slice = &mut sorted[start[r] as usize..start[r + 1] as usize];
+        // Rows often arrive sorted (links built from sorted rows).
+        if !slice.is_sorted() {
+            slice.sort_unstable();
+        }
+    }
+    (start, sorted)
 }
 
 #[cfg(test)]
@@ -119,7 +195,8 @@ mod tests {
             g.add_arc(a, b, c).unwrap();
         }
         let p = Prepared::new(&g);
-        assert_eq!(p.merged, vec![[0, 1, 1], [1, 2, 2], [2, 0, 0]]);
+        assert_eq!(p.out, vec![(1, 1), (2, 2), (0, 0)]);
+        assert_eq!(p.out_start, vec![0, 1, 2, 3]);
         assert_eq!(p.links(0), &[(2, 1), (1, 2)]);
     }
 

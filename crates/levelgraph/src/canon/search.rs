@@ -68,6 +68,9 @@ pub(crate) struct Outcome {
     pub(crate) automorphisms: Automorphisms,
     /// The nodes it visited.
     pub(crate) nodes: u64,
+    /// The graph relabelled by the canonical labelling, as
+    /// [`Search::build_rows`] writes it.
+    pub(crate) rows: Vec<u32>,
 }
 
 /// A leaf kept for comparison: the first or the best.
@@ -79,8 +82,17 @@ struct Leaf {
     path: Vec<u32>,
     /// Place → vertex.
     lab: Vec<u32>,
-    /// The merged arcs relabelled by the leaf, sorted.
-    arcs: Vec<[u32; 3]>,
+    /// The graph relabelled by the leaf, row by row
+    /// ([`Search::build_rows`]).
+    rows: Vec<u32>,
+}
+
+/// How far [`Search::build_rows`] goes once a row differs.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Stop {
+    Never,
+    Less,
+    AnyDifference,
 }
 
 /// A node on the path from the root to the one being explored.
@@ -131,6 +143,9 @@ struct Search<'g> {
     orbits: Orbits,
     generators: Vec<Vec<u32>>,
     order: GroupOrder,
+    /// Buffers of leaf rows, kept between leaves.
+    rows: Vec<u32>,
+    row: Vec<(u32, u32)>,
 }
 
 impl<'g> Search<'g> {
@@ -149,6 +164,8 @@ impl<'g> Search<'g> {
             orbits: Orbits::new(n),
             generators: Vec::new(),
             order: GroupOrder::Exact(1),
+            rows: Vec::new(),
+            row: Vec::new(),
         }
     }
 
@@ -193,6 +210,7 @@ impl<'g> Search<'g> {
                 order: self.order,
             },
             nodes: self.nodes,
+            rows: best.rows,
         })
     }
 
@@ -302,53 +320,130 @@ impl<'g> Search<'g> {
     /// the root) below the stack's nodes, with its traces compared to the
     /// first and best leaves' already.
     fn leaf(&mut self, trace: Trace, v: u32, eq_first: bool, cmp_best: Ordering) {
-        let mut traces: Vec<Trace> = self.stack.iter().map(|n| n.trace).collect();
-        traces.push(trace);
         let mut path: Vec<u32> = self.stack.iter().skip(1).map(|n| n.chosen).collect();
         if v != u32::MAX {
             path.push(v);
         }
-        let mut arcs: Vec<[u32; 3]> = self
-            .g
-            .merged
-            .iter()
-            .map(|&[a, b, c]| [self.p.pos[a as usize], self.p.pos[b as usize], c])
-            .collect();
-        arcs.sort_unstable();
-        let leaf = Leaf {
-            traces,
-            path,
-            lab: self.p.lab.clone(),
-            arcs,
-        };
-        let (Some(first), Some(best)) = (&self.first, &self.best) else {
+        let mut rows = std::mem::take(&mut self.rows);
+        let (Some(first), Some(best)) = (self.first.take(), self.best.take()) else {
+            self.build_rows(&mut rows, None, Stop::Never);
+            let leaf = self.keep(trace, path, rows);
             self.first = Some(leaf.clone());
             self.best = Some(leaf);
             return;
         };
-        if eq_first && leaf.arcs == first.arcs {
-            let jump = common_prefix(&leaf.path, &first.path);
-            let gamma = compose(&first.lab, &leaf.lab);
-            self.add_generator(gamma);
-            self.stack.truncate(jump + 1);
+        // Against the first leaf only for an automorphism; against the
+        // best for order too, and only to the first smaller row when it
+        // cannot be equal to the first.
+        let mut found: Option<(Vec<u32>, usize)> = None;
+        let mut new_best = false;
+        if eq_first {
+            let stop = if cmp_best == Ordering::Less {
+                Stop::AnyDifference
+            } else {
+                Stop::Never
+            };
+            if self.build_rows(&mut rows, Some(&first.rows), stop) == Ordering::Equal {
+                found = Some((
+                    compose(&first.lab, &self.p.lab),
+                    common_prefix(&path, &first.path),
+                ));
+            } else if cmp_best != Ordering::Less {
+                match cmp_best.then_with(|| rows.cmp(&best.rows)) {
+                    Ordering::Greater => new_best = true,
+                    Ordering::Equal => {
+                        found = Some((
+                            compose(&best.lab, &self.p.lab),
+                            common_prefix(&path, &best.path),
+                        ));
+                    }
+                    Ordering::Less => {}
+                }
+            }
+        } else if cmp_best == Ordering::Greater {
+            self.build_rows(&mut rows, None, Stop::Never);
+            new_best = true;
+        } else {
+            match self.build_rows(&mut rows, Some(&best.rows), Stop::Less) {
+                Ordering::Greater => new_best = true,
+                Ordering::Equal => {
+                    found = Some((
+                        compose(&best.lab, &self.p.lab),
+                        common_prefix(&path, &best.path),
+                    ));
+                }
+                Ordering::Less => {}
+            }
+        }
+        self.first = Some(first);
+        if new_best {
+            for node in &mut self.stack {
+                node.cmp_best = Ordering::Equal;
+            }
+            self.best = Some(self.keep(trace, path, rows));
             return;
         }
-        let cmp_best = cmp_best.then_with(|| leaf.arcs.cmp(&best.arcs));
-        match cmp_best {
-            Ordering::Greater => {
-                for node in &mut self.stack {
-                    node.cmp_best = Ordering::Equal;
-                }
-                self.best = Some(leaf);
-            }
-            Ordering::Equal => {
-                let jump = common_prefix(&leaf.path, &best.path);
-                let gamma = compose(&best.lab, &leaf.lab);
-                self.add_generator(gamma);
-                self.stack.truncate(jump + 1);
-            }
-            Ordering::Less => {}
+        self.best = Some(best);
+        self.rows = rows;
+        if let Some((gamma, jump)) = found {
+            self.add_generator(gamma);
+            self.stack.truncate(jump + 1);
         }
+    }
+
+    /// The current leaf as a [`Leaf`] with its rows.
+    fn keep(&self, trace: Trace, path: Vec<u32>, rows: Vec<u32>) -> Leaf {
+        let mut traces: Vec<Trace> = self.stack.iter().map(|n| n.trace).collect();
+        traces.push(trace);
+        Leaf {
+            traces,
+            path,
+            lab: self.p.lab.clone(),
+            rows,
+        }
+    }
+
+    /// Writes the graph relabelled by the current (discrete) partition
+    /// into `rows`: per place, the out-degree and then the sorted `(place
+    /// of head, colour)` pairs. Compares it with `against` while it goes
+    /// (nauty compares a leaf row by row the same way) and stops as
+    /// `stop` says; returns how it compares (a stopped build is unequal
+    /// in the direction returned, and incomplete).
+    fn build_rows(&mut self, rows: &mut Vec<u32>, against: Option<&[u32]>, stop: Stop) -> Ordering {
+        rows.clear();
+        let mut cmp = Ordering::Equal;
+        for &u in &self.p.lab {
+            let begin = rows.len();
+            let out = self.g.out(u);
+            rows.push(out.len() as u32);
+            self.row.clear();
+            self.row
+                .extend(out.iter().map(|&(v, c)| (self.p.pos[v as usize], c)));
+            self.row.sort_unstable();
+            for &(v, c) in &self.row {
+                rows.push(v);
+                rows.push(c);
+            }
+            let Some(other) = against else { continue };
+            if cmp == Ordering::Equal {
+                let end = rows.len().min(other.len());
+                cmp = rows[begin..].cmp(other.get(begin..end).unwrap_or(&[]));
+                let stopped = match stop {
+                    Stop::Never => false,
+                    Stop::Less => cmp == Ordering::Less,
+                    Stop::AnyDifference => cmp != Ordering::Equal,
+                };
+                if stopped {
+                    return cmp;
+                }
+            }
+        }
+        if cmp == Ordering::Equal {
+            if let Some(other) = against {
+                cmp = rows.len().cmp(&other.len());
+            }
+        }
+        cmp
     }
 
     fn add_generator(&mut self, gamma: Vec<u32>) {
