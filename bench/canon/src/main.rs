@@ -30,6 +30,11 @@
 //! A disagreement is printed with a reproducer (the graph in dreadnaut's
 //! input format) and makes the run fail.
 //!
+//! `stress` runs our side only on `--copies K` shuffled copies of every
+//! graph of the `--only` families and reports the search nodes (and the
+//! copies that hit the limit, written to `--dump DIR`); `file G6` runs our
+//! search on every graph of a graph6 file (the reproducers in `repro/`).
+//!
 //! Progress goes to stderr, the Markdown table to stdout.
 
 mod families;
@@ -48,7 +53,7 @@ use levelgraph::rng::Rng;
 use families::{Family, Size};
 use graph::Input;
 
-const USAGE: &str = "usage: levelgraph-canon-bench [run|quick] [--seed N] [--only TEXT] \
+const USAGE: &str = "usage: levelgraph-canon-bench [run|quick|stress|file G6] [--seed N] [--only TEXT] \
 [--nauty-prefix P] [--dreadnaut PATH] [--examples DIR] [--work DIR] [--detail] [--dump DIR] [--copies K]";
 
 struct Options {
@@ -62,6 +67,8 @@ struct Options {
     detail: bool,
     dump: Option<PathBuf>,
     copies: usize,
+    stress: bool,
+    files: Vec<PathBuf>,
 }
 
 fn parse_args() -> Result<Options, String> {
@@ -76,6 +83,8 @@ fn parse_args() -> Result<Options, String> {
         detail: false,
         dump: None,
         copies: 1,
+        stress: false,
+        files: Vec::new(),
     };
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
@@ -83,6 +92,8 @@ fn parse_args() -> Result<Options, String> {
         match a.as_str() {
             "run" => o.size = Size::Full,
             "quick" => o.size = Size::Quick,
+            "stress" => o.stress = true,
+            "file" => o.files.push(PathBuf::from(value()?)),
             "--seed" => o.seed = value()?.parse().map_err(|e| format!("--seed: {e}"))?,
             "--only" => o.only = Some(value()?),
             "--nauty-prefix" => o.prefix = value()?,
@@ -442,8 +453,14 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    if !o.files.is_empty() {
+        return files(&o);
+    }
     std::fs::create_dir_all(&o.work).expect("a scratch directory");
     let mut fams: Vec<Family> = families::all(o.size, o.seed, &o.prefix);
+    if o.stress {
+        return stress(&o, fams);
+    }
 
     // Levels.
     let full = o.size == Size::Full;
@@ -565,6 +582,107 @@ with the search, {classes} classes, {} the bench's reading.",
         for d in &bad {
             println!("- {}: {}\n\n```\n{}```\n", d.family, d.what, d.reproducer);
         }
+        ExitCode::FAILURE
+    }
+}
+
+/// `file G6`: our search on every graph of a graph6 file (the reproducers
+/// in `repro/`): nodes, CPU time, group order, or the limit.
+fn files(o: &Options) -> ExitCode {
+    let limits = ours::limits();
+    let mut hits = 0;
+    for path in &o.files {
+        let text = std::fs::read_to_string(path).expect("a graph6 file");
+        for (i, line) in text.lines().filter(|l| !l.is_empty()).enumerate() {
+            let g = graph::from_graph6(line);
+            let t = cpu_now();
+            let a = ours::canonical(&ours::build(&g), &limits);
+            let ms = (cpu_now() - t) * 1e3;
+            match a {
+                Some(a) => println!(
+                    "{} #{i}: n {}, {} nodes, {ms:.1} ms, group order {}",
+                    path.display(),
+                    g.n(),
+                    a.nodes,
+                    a.order
+                ),
+                None => {
+                    hits += 1;
+                    println!(
+                        "{} #{i}: n {}, the search hit its limit ({ms:.0} ms)",
+                        path.display(),
+                        g.n()
+                    );
+                }
+            }
+        }
+    }
+    if hits == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
+}
+
+/// `stress`: our side only, `--copies K` shuffled copies of every graph of
+/// the (`--only`) families: the search nodes, the most of any copy, and the
+/// copies that hit the limit (written to `--dump DIR`).
+fn stress(o: &Options, fams: Vec<Family>) -> ExitCode {
+    let limits = ours::limits();
+    let mut hits = 0;
+    for f in fams {
+        if o.only
+            .as_ref()
+            .is_some_and(|t| !f.name.contains(t.as_str()))
+        {
+            continue;
+        }
+        let mut rng = Rng::seeded(o.seed ^ 0x57e5_5000);
+        for (i, g) in f.graphs.iter().enumerate() {
+            let mut nodes = Vec::new();
+            for k in 0..=o.copies {
+                let h = if k == 0 {
+                    g.clone()
+                } else {
+                    g.shuffled(&mut rng)
+                };
+                match ours::canonical(&ours::build(&h), &limits) {
+                    Some(a) => nodes.push(a.nodes),
+                    None => {
+                        hits += 1;
+                        nodes.push(u64::MAX);
+                        if let Some(dir) = &o.dump {
+                            std::fs::create_dir_all(dir).expect("the dump directory");
+                            let stem = dir.join(format!("stress-{i}-{k}"));
+                            std::fs::write(stem.with_extension("dre"), dreadnaut_reproducer(&h))
+                                .expect("dump written");
+                            if h.is_plain() {
+                                std::fs::write(stem.with_extension("g6"), h.to_graph6() + "\n")
+                                    .expect("dump written");
+                            }
+                        }
+                    }
+                }
+            }
+            nodes.sort_unstable();
+            println!(
+                "{}: graph {i}, n {}: nodes min {} median {} max {}",
+                f.name,
+                g.n(),
+                nodes[0],
+                nodes[nodes.len() / 2],
+                nodes.last().map_or("-".into(), |&m| if m == u64::MAX {
+                    "limit".into()
+                } else {
+                    m.to_string()
+                })
+            );
+        }
+    }
+    println!("{hits} searches hit the limit");
+    if hits == 0 {
+        ExitCode::SUCCESS
+    } else {
         ExitCode::FAILURE
     }
 }

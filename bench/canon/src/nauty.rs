@@ -158,13 +158,17 @@ pub fn script(graphs: &[Encoded], sparse: bool, run: Run) -> String {
     s.push_str("l=0 c -a -m\n");
     for (i, e) in graphs.iter().enumerate() {
         let _ = writeln!(s, "\"#G{i}\\n\" n={} g", e.n);
-        for list in &e.adj {
+        // Each list ends with `;` but the last, which `.` ends.
+        for (v, list) in e.adj.iter().enumerate() {
             for w in list {
                 let _ = write!(s, " {w}");
             }
-            s.push_str(";\n");
+            s.push_str(if v + 1 < e.adj.len() { ";\n" } else { ".\n" });
         }
-        s.push_str(".\nf=[");
+        if e.adj.is_empty() {
+            s.push_str(".\n");
+        }
+        s.push_str("f=[");
         for (k, cell) in e.cells.iter().enumerate() {
             if k > 0 {
                 s.push('|');
@@ -260,7 +264,7 @@ pub fn parse(text: &str, count: usize) -> Vec<Answer> {
             a.grpsize = rest[..rest.find(';').unwrap_or(rest.len())].to_string();
             a.nodes = line
                 .split(';')
-                .find(|part| part.contains(" nodes"))
+                .find(|part| part.contains(" node"))
                 .and_then(|part| part.split_whitespace().next())
                 .and_then(|x| x.parse().ok())
                 .unwrap_or(0);
