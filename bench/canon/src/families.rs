@@ -259,6 +259,38 @@ fn scrambled(g: Input, rng: &mut Rng) -> Input {
     g.shuffled(rng)
 }
 
+/// A random coloured multigraph with directions: vertex colours in `0..3`,
+/// about `d·n/2` connections, each an undirected edge or an arc of colour
+/// `0..3`, with parallel ones, opposite arcs and loops (what the gadget
+/// encoding and `canon`'s multiset reading must agree on).
+pub fn coloured_multigraph(n: usize, d: usize, rng: &mut Rng) -> Input {
+    let mut g = Input {
+        colours: (0..n).map(|_| rng.below(3) as u32).collect(),
+        ..Input::default()
+    };
+    for _ in 0..d * n / 2 {
+        let u = rng.below(n) as u32;
+        let v = if rng.below(20) == 0 {
+            u
+        } else {
+            rng.below(n) as u32
+        };
+        let c = rng.below(3) as u32;
+        let times = if rng.below(8) == 0 { 2 } else { 1 };
+        for _ in 0..times {
+            match rng.below(3) {
+                0 => g.edges.push((u, v, c)),
+                1 => g.arcs.push((u, v, c)),
+                _ => {
+                    g.arcs.push((u, v, c));
+                    g.arcs.push((v, u, rng.below(3) as u32));
+                }
+            }
+        }
+    }
+    g
+}
+
 /// How big a run is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Size {
@@ -453,6 +485,26 @@ pub fn all(size: Size, seed: u64, prefix: &str) -> Vec<Family> {
     fams.push(Family {
         name: "CFI graphs over random cubic graphs (untwisted, twisted)".into(),
         graphs: cfis,
+        levels: Vec::new(),
+    });
+
+    let mut multi = Vec::new();
+    for &(n, d, k) in &[
+        (4, 1, 2000),
+        (6, 2, 2000),
+        (10, 3, 1000),
+        (50, 3, 100),
+        (200, 4, 20),
+        (1000, 3, 5),
+    ] {
+        let k = if full { k } else { k / 50 };
+        for _ in 0..k.max(1) {
+            multi.push(coloured_multigraph(n, d, &mut rng));
+        }
+    }
+    fams.push(Family {
+        name: "random coloured multigraphs with arcs and loops".into(),
+        graphs: multi,
         levels: Vec::new(),
     });
 
