@@ -12,7 +12,8 @@
 //!
 //! - *by certificate*: a node whose traces so far are less than the best
 //!   leaf's is left unless they equal the first leaf's (it may still give
-//!   an automorphism);
+//!   an automorphism); its refinement stops at the first entry of its
+//!   trace that decides this (`refine::Against`);
 //! - *by orbits on the first path*: all automorphisms found while a node
 //!   of the first path is being explored fix that node's individualised
 //!   vertices, so children in one orbit of the group found have
@@ -31,7 +32,7 @@ use std::cmp::Ordering;
 use super::group::{Automorphisms, GroupOrder, Orbits};
 use super::partition::Partition;
 use super::prepared::Prepared;
-use super::refine::{Refiner, Trace};
+use super::refine::{Against, Refiner};
 
 /// The bounds of one search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -76,8 +77,10 @@ pub(crate) struct Outcome {
 /// A leaf kept for comparison: the first or the best.
 #[derive(Clone, Debug)]
 struct Leaf {
-    /// The traces from the root to the leaf.
-    traces: Vec<Trace>,
+    /// The traces from the root to the leaf, one after the other.
+    trace: Vec<u64>,
+    /// Per depth, the range of `trace` its refinement wrote.
+    trace_at: Vec<(usize, usize)>,
     /// The individualised vertices from the root down.
     path: Vec<u32>,
     /// Place → vertex.
@@ -85,6 +88,13 @@ struct Leaf {
     /// The graph relabelled by the leaf, row by row
     /// ([`Search::build_rows`]).
     rows: Vec<u32>,
+}
+
+impl Leaf {
+    /// The trace of its path's node at `depth`, if the path is that deep.
+    fn trace_of(&self, depth: usize) -> Option<&[u64]> {
+        self.trace_at.get(depth).map(|&(a, b)| &self.trace[a..b])
+    }
 }
 
 /// How far [`Search::build_rows`] goes once a row differs.
@@ -98,7 +108,8 @@ enum Stop {
 /// A node on the path from the root to the one being explored.
 #[derive(Clone, Debug)]
 struct Node {
-    trace: Trace,
+    /// The range of [`Search::trace`] its refinement wrote.
+    trace_at: (usize, usize),
     /// The vertex individualised to reach it (unused at the root).
     chosen: u32,
     /// The first place of its target cell.
@@ -140,6 +151,9 @@ struct Search<'g> {
     stack: Vec<Node>,
     first: Option<Leaf>,
     best: Option<Leaf>,
+    /// The traces of the nodes on the stack, one after the other (each
+    /// node says where its own is).
+    trace: Vec<u64>,
     orbits: Orbits,
     generators: Vec<Vec<u32>>,
     order: GroupOrder,
@@ -161,6 +175,7 @@ impl<'g> Search<'g> {
             stack: Vec::new(),
             first: None,
             best: None,
+            trace: Vec::new(),
             orbits: Orbits::new(n),
             generators: Vec::new(),
             order: GroupOrder::Exact(1),
@@ -178,12 +193,14 @@ impl<'g> Search<'g> {
     }
 
     fn run(mut self) -> Result<Outcome, LimitReached> {
-        let trace = self.refiner.refine_all(self.g, &mut self.p);
+        self.refiner
+            .refine_all(self.g, &mut self.p, &mut self.trace);
+        let trace_at = (0, self.trace.len());
         self.count_node()?;
         match self.p.target_cell(0) {
-            None => self.leaf(trace, u32::MAX, true, Ordering::Equal),
+            None => self.leaf(trace_at, u32::MAX, true, Ordering::Equal),
             Some(target) => {
-                let node = self.node(trace, u32::MAX, target, true, true, Ordering::Equal);
+                let node = self.node(trace_at, u32::MAX, target, true, true, Ordering::Equal);
                 self.stack.push(node);
             }
         }
@@ -216,7 +233,7 @@ impl<'g> Search<'g> {
 
     fn node(
         &self,
-        trace: Trace,
+        trace_at: (usize, usize),
         chosen: u32,
         target: u32,
         on_first: bool,
@@ -224,7 +241,7 @@ impl<'g> Search<'g> {
         cmp_best: Ordering,
     ) -> Node {
         Node {
-            trace,
+            trace_at,
             chosen,
             target,
             first_child: self.p.lab[target as usize],
@@ -282,34 +299,40 @@ impl<'g> Search<'g> {
 
     fn visit_child(&mut self, depth: usize, v: u32) -> Result<(), LimitReached> {
         let level = depth as u32 + 1;
+        let parent = &self.stack[depth];
+        self.trace.truncate(parent.trace_at.1);
+        let start = self.trace.len();
         let singleton = self.p.individualise(v, level);
-        let trace = self
-            .refiner
-            .refine(self.g, &mut self.p, level, &[singleton]);
+        let on_first = self.first.is_none();
+        let mut against = match (&self.first, &self.best) {
+            (Some(f), Some(b)) => Against::new(
+                parent.eq_first.then(|| f.trace_of(depth + 1)),
+                match parent.cmp_best {
+                    Ordering::Equal => Ok(b.trace_of(depth + 1)),
+                    o => Err(o),
+                },
+            ),
+            _ => Against::nothing(),
+        };
+        let finished = self.refiner.refine(
+            self.g,
+            &mut self.p,
+            level,
+            &[singleton],
+            &mut self.trace,
+            &mut against,
+        );
+        let (eq_first, cmp_best) = (against.eq_first, against.cmp_best);
         self.p_level = depth + 1;
         self.count_node()?;
-        let parent = &self.stack[depth];
-        let (on_first, eq_first) = match &self.first {
-            None => (true, true),
-            Some(f) => (
-                false,
-                parent.eq_first && f.traces.get(depth + 1) == Some(&trace),
-            ),
-        };
-        let cmp_best = match (parent.cmp_best, &self.best) {
-            (Ordering::Equal, Some(b)) => b
-                .traces
-                .get(depth + 1)
-                .map_or(Ordering::Greater, |t| trace.cmp(t)),
-            (o, _) => o,
-        };
-        if !eq_first && cmp_best == Ordering::Less {
+        if !finished {
             return Ok(());
         }
+        let trace_at = (start, self.trace.len());
         match self.p.target_cell(self.stack[depth].target) {
-            None => self.leaf(trace, v, eq_first, cmp_best),
+            None => self.leaf(trace_at, v, eq_first, cmp_best),
             Some(target) => {
-                let node = self.node(trace, v, target, on_first, eq_first, cmp_best);
+                let node = self.node(trace_at, v, target, on_first, eq_first, cmp_best);
                 self.stack.push(node);
             }
         }
@@ -319,7 +342,7 @@ impl<'g> Search<'g> {
     /// A discrete partition reached by individualising `v` (`u32::MAX` at
     /// the root) below the stack's nodes, with its traces compared to the
     /// first and best leaves' already.
-    fn leaf(&mut self, trace: Trace, v: u32, eq_first: bool, cmp_best: Ordering) {
+    fn leaf(&mut self, trace_at: (usize, usize), v: u32, eq_first: bool, cmp_best: Ordering) {
         let mut path: Vec<u32> = self.stack.iter().skip(1).map(|n| n.chosen).collect();
         if v != u32::MAX {
             path.push(v);
@@ -327,7 +350,7 @@ impl<'g> Search<'g> {
         let mut rows = std::mem::take(&mut self.rows);
         let (Some(first), Some(best)) = (self.first.take(), self.best.take()) else {
             self.build_rows(&mut rows, None, Stop::Never);
-            let leaf = self.keep(trace, path, rows);
+            let leaf = self.keep(trace_at, path, rows);
             self.first = Some(leaf.clone());
             self.best = Some(leaf);
             return;
@@ -380,7 +403,7 @@ impl<'g> Search<'g> {
             for node in &mut self.stack {
                 node.cmp_best = Ordering::Equal;
             }
-            self.best = Some(self.keep(trace, path, rows));
+            self.best = Some(self.keep(trace_at, path, rows));
             return;
         }
         self.best = Some(best);
@@ -392,11 +415,12 @@ impl<'g> Search<'g> {
     }
 
     /// The current leaf as a [`Leaf`] with its rows.
-    fn keep(&self, trace: Trace, path: Vec<u32>, rows: Vec<u32>) -> Leaf {
-        let mut traces: Vec<Trace> = self.stack.iter().map(|n| n.trace).collect();
-        traces.push(trace);
+    fn keep(&self, last: (usize, usize), path: Vec<u32>, rows: Vec<u32>) -> Leaf {
+        let mut trace_at: Vec<(usize, usize)> = self.stack.iter().map(|n| n.trace_at).collect();
+        trace_at.push(last);
         Leaf {
-            traces,
+            trace: self.trace[..last.1].to_vec(),
+            trace_at,
             path,
             lab: self.p.lab.clone(),
             rows,
