@@ -18,6 +18,12 @@ pub(crate) struct Prepared {
     /// for isomorphic graphs.
     pub(crate) out: Vec<(u32, u32)>,
     pub(crate) out_start: Vec<u32>,
+    /// Per vertex `v`, `inn[inn_start[v]..inn_start[v + 1]]`: one entry
+    /// `(u, combined)` per tail `u` of arcs into `v`, sorted by `u`. Empty
+    /// when the graph is symmetric (then the arcs into `v` are those out
+    /// of it).
+    inn: Vec<(u32, u32)>,
+    inn_start: Vec<u32>,
     /// Per vertex `s`, `links[link_start[s]..link_start[s + 1]]`: the pairs
     /// `(w, r)` saying that `s` in a splitter adds one to `w`'s count in
     /// relation `r`, sorted by `(r, w)`. In a symmetric graph `r` is the
@@ -53,28 +59,32 @@ impl Prepared {
         }
         let colours_of =
             |&(a, b): &(usize, usize)| -> Vec<u32> { raw[a..b].iter().map(|x| x.2).collect() };
+        // Single arcs, nearly all of them, are ranked through a sorted
+        // list of their colours (a map lookup per arc was a fifth of the
+        // time on dense graphs); repeated arcs through the map.
         let mut rank: BTreeMap<Vec<u32>, u32> = BTreeMap::new();
-        let mut single: BTreeMap<u32, u32> = BTreeMap::new();
+        let mut singles: Vec<u32> = Vec::new();
         for run in &runs {
             if run.1 - run.0 == 1 {
-                single.insert(raw[run.0].2, 0);
+                singles.push(raw[run.0].2);
             } else {
                 rank.insert(colours_of(run), 0);
             }
         }
-        for &c in single.keys() {
+        singles.sort_unstable();
+        singles.dedup();
+        for &c in &singles {
             rank.insert(vec![c], 0);
         }
         for (r, value) in rank.values_mut().enumerate() {
             *value = r as u32;
         }
-        for (c, value) in single.iter_mut() {
-            *value = rank[&[*c][..]];
-        }
+        let single_rank: Vec<u32> = singles.iter().map(|&c| rank[&[c][..]]).collect();
         let multisets: Vec<Vec<u32>> = rank.keys().cloned().collect();
         let combined = |run: &(usize, usize)| {
             if run.1 - run.0 == 1 {
-                single[&raw[run.0].2]
+                let at = singles.binary_search(&raw[run.0].2).expect("listed above");
+                single_rank[at]
             } else {
                 rank[&colours_of(run)]
             }
@@ -91,14 +101,30 @@ impl Prepared {
             out_start[u + 1] += out_start[u];
         }
 
+        // The arcs into each vertex, by tail: going through the tails in
+        // order keeps each list sorted without a sort. The graph is
+        // symmetric exactly when they equal the arcs out.
+        let mut inn_start = vec![0u32; n + 1];
+        for &(v, _) in &out {
+            inn_start[v as usize + 1] += 1;
+        }
+        for v in 0..n {
+            inn_start[v + 1] += inn_start[v];
+        }
+        let mut inn = vec![(0, 0); out.len()];
+        let mut next = inn_start.clone();
+        for u in 0..n {
+            for &(v, c) in &out[out_start[u] as usize..out_start[u + 1] as usize] {
+                inn[next[v as usize] as usize] = (u as u32, c);
+                next[v as usize] += 1;
+            }
+        }
+        let symmetric = inn == out && inn_start == out_start;
+        if symmetric {
+            inn = Vec::new();
+            inn_start = Vec::new();
+        }
         let row = |u: u32| &out[out_start[u as usize] as usize..out_start[u as usize + 1] as usize];
-        let symmetric = (0..n as u32).all(|u| {
-            row(u).iter().all(|&(v, c)| {
-                let back = row(v);
-                back.binary_search_by_key(&u, |x| x.0)
-                    .is_ok_and(|i| back[i].1 == c)
-            })
-        });
 
         let mut pairs: Vec<(u32, u32, u32)> = Vec::with_capacity(out.len() * 2);
         for u in 0..n as u32 {
@@ -116,6 +142,8 @@ impl Prepared {
             colours: g.vertex_colours().to_vec(),
             out,
             out_start,
+            inn,
+            inn_start,
             links: pairs.into_iter().map(|(_, r, w)| (w, r)).collect(),
             link_start,
             multisets,
@@ -136,6 +164,15 @@ impl Prepared {
     pub(crate) fn out(&self, u: u32) -> &[(u32, u32)] {
         let u = u as usize;
         &self.out[self.out_start[u] as usize..self.out_start[u + 1] as usize]
+    }
+
+    /// The merged arcs into `v`: `(tail, combined colour)` by tail.
+    pub(crate) fn incoming(&self, v: u32) -> &[(u32, u32)] {
+        if self.inn_start.is_empty() {
+            return self.out(v);
+        }
+        let v = v as usize;
+        &self.inn[self.inn_start[v] as usize..self.inn_start[v + 1] as usize]
     }
 }
 
