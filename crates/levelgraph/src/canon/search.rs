@@ -28,6 +28,7 @@
 //! [`LimitReached`] past [`SearchLimits::max_nodes`].
 
 use std::cmp::Ordering;
+use std::rc::Rc;
 
 use super::group::{Automorphisms, GroupOrder, Orbits};
 use super::partition::Partition;
@@ -141,8 +142,10 @@ struct Search<'g> {
     p_level: usize,
     refiner: Refiner,
     stack: Vec<Node>,
-    first: Option<Leaf>,
-    best: Option<Leaf>,
+    /// The first and the best leaf; shared (not copied: the rows are
+    /// as large as the graph) while the first is the best.
+    first: Option<Rc<Leaf>>,
+    best: Option<Rc<Leaf>>,
     /// The traces of the nodes on the stack, one after the other (each
     /// node says where its own is).
     trace: Vec<u64>,
@@ -211,7 +214,9 @@ impl<'g> Search<'g> {
             }
             self.visit_child(depth, v)?;
         }
+        self.first = None;
         let best = self.best.expect("a search reaches at least one leaf");
+        let best = Rc::try_unwrap(best).unwrap_or_else(|shared| (*shared).clone());
         Ok(Outcome {
             labelling: best.lab,
             automorphisms: Automorphisms {
@@ -343,8 +348,8 @@ impl<'g> Search<'g> {
         let mut rows = std::mem::take(&mut self.rows);
         leaf_rows(self.g, &self.p, &mut rows, &mut self.next);
         let (Some(first), Some(best)) = (self.first.take(), self.best.take()) else {
-            let leaf = self.keep(trace_at, path, rows);
-            self.first = Some(leaf.clone());
+            let leaf = Rc::new(self.keep(trace_at, path, rows));
+            self.first = Some(Rc::clone(&leaf));
             self.best = Some(leaf);
             return;
         };
@@ -378,7 +383,7 @@ impl<'g> Search<'g> {
             for node in &mut self.stack {
                 node.cmp_best = Ordering::Equal;
             }
-            self.best = Some(self.keep(trace_at, path, rows));
+            self.best = Some(Rc::new(self.keep(trace_at, path, rows)));
             return;
         }
         self.best = Some(best);
