@@ -18,12 +18,19 @@ pub(crate) struct Prepared {
     /// for isomorphic graphs.
     pub(crate) out: Vec<(u32, u32)>,
     pub(crate) out_start: Vec<u32>,
+    /// Per vertex `v`, `inn[inn_start[v]..inn_start[v + 1]]`: one entry
+    /// `(u, combined)` per tail `u` of arcs into `v`, sorted by `u`. Empty
+    /// when the graph is symmetric (then the arcs into `v` are those out
+    /// of it).
+    inn: Vec<(u32, u32)>,
+    inn_start: Vec<u32>,
     /// Per vertex `s`, `links[link_start[s]..link_start[s + 1]]`: the pairs
     /// `(w, r)` saying that `s` in a splitter adds one to `w`'s count in
     /// relation `r`, sorted by `(r, w)`. In a symmetric graph `r` is the
     /// combined colour (a neighbour is a neighbour both ways, so half the
     /// work); otherwise `2c` counts arcs from the splitter into `w` and
-    /// `2c + 1` arcs from `w` into the splitter.
+    /// `2c + 1` arcs from `w` into the splitter. Empty when they are the
+    /// arcs out as they are (a symmetric graph with one colour per row).
     pub(crate) links: Vec<(u32, u32)>,
     pub(crate) link_start: Vec<u32>,
     /// Combined colour → the sorted arc colours it stands for.
@@ -36,87 +43,71 @@ impl Prepared {
     /// arcs was most of the time on dense graphs).
     pub(crate) fn new(g: &ColouredGraph) -> Self {
         let n = g.vertex_count();
-        let raw: Vec<(u32, u32, u32)> = g.arcs().iter().map(|a| (a.from, a.to, a.colour)).collect();
-        let (_, raw) = rows(n, raw, |a| a.0);
+        let (start, arcs) = arcs_by_tail(g);
+        let (out, out_start, multisets) = merge_repeats(start, arcs);
 
-        // Each ordered pair's colours are a sorted run of `raw`; the
-        // combined colour is the rank of that multiset by value.
-        let mut runs: Vec<(usize, usize)> = Vec::with_capacity(raw.len());
-        let mut at = 0;
-        while at < raw.len() {
-            let mut end = at + 1;
-            while end < raw.len() && (raw[end].0, raw[end].1) == (raw[at].0, raw[at].1) {
-                end += 1;
-            }
-            runs.push((at, end));
-            at = end;
+        // The arcs into each vertex, by tail: going through the tails in
+        // order keeps each list sorted without a sort. The graph is
+        // symmetric exactly when they equal the arcs out.
+        let mut inn_start = vec![0u32; n + 1];
+        for &(v, _) in &out {
+            inn_start[v as usize + 1] += 1;
         }
-        let colours_of =
-            |&(a, b): &(usize, usize)| -> Vec<u32> { raw[a..b].iter().map(|x| x.2).collect() };
-        let mut rank: BTreeMap<Vec<u32>, u32> = BTreeMap::new();
-        let mut single: BTreeMap<u32, u32> = BTreeMap::new();
-        for run in &runs {
-            if run.1 - run.0 == 1 {
-                single.insert(raw[run.0].2, 0);
-            } else {
-                rank.insert(colours_of(run), 0);
-            }
+        for v in 0..n {
+            inn_start[v + 1] += inn_start[v];
         }
-        for &c in single.keys() {
-            rank.insert(vec![c], 0);
-        }
-        for (r, value) in rank.values_mut().enumerate() {
-            *value = r as u32;
-        }
-        for (c, value) in single.iter_mut() {
-            *value = rank[&[*c][..]];
-        }
-        let multisets: Vec<Vec<u32>> = rank.keys().cloned().collect();
-        let combined = |run: &(usize, usize)| {
-            if run.1 - run.0 == 1 {
-                single[&raw[run.0].2]
-            } else {
-                rank[&colours_of(run)]
-            }
-        };
-
-        let mut out_start = vec![0u32; n + 1];
-        let mut out = Vec::with_capacity(runs.len());
-        for run in &runs {
-            let (u, v, _) = raw[run.0];
-            out_start[u as usize + 1] += 1;
-            out.push((v, combined(run)));
-        }
+        let mut inn = vec![(0, 0); out.len()];
+        let mut next = inn_start.clone();
         for u in 0..n {
-            out_start[u + 1] += out_start[u];
+            for &(v, c) in &out[out_start[u] as usize..out_start[u + 1] as usize] {
+                inn[next[v as usize] as usize] = (u as u32, c);
+                next[v as usize] += 1;
+            }
+        }
+        let symmetric = inn == out && inn_start == out_start;
+        if symmetric {
+            inn = Vec::new();
+            inn_start = Vec::new();
         }
 
         let row = |u: u32| &out[out_start[u as usize] as usize..out_start[u as usize + 1] as usize];
-        let symmetric = (0..n as u32).all(|u| {
-            row(u).iter().all(|&(v, c)| {
-                let back = row(v);
-                back.binary_search_by_key(&u, |x| x.0)
-                    .is_ok_and(|i| back[i].1 == c)
-            })
-        });
-
-        let mut pairs: Vec<(u32, u32, u32)> = Vec::with_capacity(out.len() * 2);
-        for u in 0..n as u32 {
-            for &(v, c) in row(u) {
-                if symmetric {
-                    pairs.push((u, c, v));
-                } else {
+        let (links, link_start) = if symmetric {
+            // A neighbour is a neighbour both ways: the links are the arcs
+            // out, sorted by (colour, head) instead of by head; with one
+            // colour per row (nearly always) they are the arcs out as they
+            // are, and are not copied.
+            let by_relation = |u: u32| row(u).is_sorted_by_key(|&(v, c)| (c, v));
+            if (0..n as u32).all(by_relation) {
+                (Vec::new(), Vec::new())
+            } else {
+                let mut links = out.clone();
+                for u in 0..n {
+                    links[out_start[u] as usize..out_start[u + 1] as usize]
+                        .sort_unstable_by_key(|&(v, c)| (c, v));
+                }
+                (links, out_start.clone())
+            }
+        } else {
+            let mut pairs: Vec<(u32, u32, u32)> = Vec::with_capacity(out.len() * 2);
+            for u in 0..n as u32 {
+                for &(v, c) in row(u) {
                     pairs.push((u, 2 * c, v));
                     pairs.push((v, 2 * c + 1, u));
                 }
             }
-        }
-        let (link_start, pairs) = rows(n, pairs, |p| p.0);
+            let (link_start, pairs) = rows(n, pairs, |p| p.0);
+            (
+                pairs.into_iter().map(|(_, r, w)| (w, r)).collect(),
+                link_start,
+            )
+        };
         Prepared {
             colours: g.vertex_colours().to_vec(),
             out,
             out_start,
-            links: pairs.into_iter().map(|(_, r, w)| (w, r)).collect(),
+            inn,
+            inn_start,
+            links,
             link_start,
             multisets,
         }
@@ -128,6 +119,9 @@ impl Prepared {
 
     /// The links out of `s`, sorted by relation.
     pub(crate) fn links(&self, s: u32) -> &[(u32, u32)] {
+        if self.link_start.is_empty() {
+            return self.out(s);
+        }
         let s = s as usize;
         &self.links[self.link_start[s] as usize..self.link_start[s + 1] as usize]
     }
@@ -137,6 +131,100 @@ impl Prepared {
         let u = u as usize;
         &self.out[self.out_start[u] as usize..self.out_start[u + 1] as usize]
     }
+
+    /// The merged arcs into `v`: `(tail, combined colour)` by tail.
+    pub(crate) fn incoming(&self, v: u32) -> &[(u32, u32)] {
+        if self.inn_start.is_empty() {
+            return self.out(v);
+        }
+        let v = v as usize;
+        &self.inn[self.inn_start[v] as usize..self.inn_start[v + 1] as usize]
+    }
+}
+
+/// The arcs of `g` as `(head, colour)` per tail (from `start[u]`), each
+/// tail's sorted: bucketed by tail (a counting sort), then each row sorted
+/// on its own if it is not already.
+fn arcs_by_tail(g: &ColouredGraph) -> (Vec<u32>, Vec<(u32, u32)>) {
+    let n = g.vertex_count();
+    let mut start = vec![0u32; n + 1];
+    for a in g.arcs() {
+        start[a.from as usize + 1] += 1;
+    }
+    for u in 0..n {
+        start[u + 1] += start[u];
+    }
+    let mut next = start.clone();
+    let mut arcs = vec![(0, 0); g.arcs().len()];
+    for a in g.arcs() {
+        let at = &mut next[a.from as usize];
+        arcs[*at as usize] = (a.to, a.colour);
+        *at += 1;
+    }
+    for u in 0..n {
+        let row = &mut arcs[start[u] as usize..start[u + 1] as usize];
+        if !row.is_sorted() {
+            row.sort_unstable();
+        }
+    }
+    (start, arcs)
+}
+
+/// The arcs by tail ([`arcs_by_tail`]) with each ordered pair's repeats
+/// merged: per vertex `u` from `out_start[u]`, `(v, combined)` by `v`,
+/// where `combined` is the rank by value of the sorted multiset of the
+/// pair's colours among all such multisets (the third result, in order),
+/// so it is the same for isomorphic graphs.
+#[allow(clippy::type_complexity)]
+fn merge_repeats(
+    start: Vec<u32>,
+    mut arcs: Vec<(u32, u32)>,
+) -> (Vec<(u32, u32)>, Vec<u32>, Vec<Vec<u32>>) {
+    let n = start.len() - 1;
+    let row = |u: usize| start[u] as usize..start[u + 1] as usize;
+    let repeated = (0..n).any(|u| arcs[row(u)].windows(2).any(|w| w[0].0 == w[1].0));
+    if !repeated {
+        // Nearly always: the multisets are the single colours, ranked in
+        // place through a sorted list of them (a map lookup per arc was a
+        // fifth of the time on dense graphs), or all 0 for one colour.
+        let one = arcs.first().map(|a| a.1);
+        if arcs.iter().all(|a| Some(a.1) == one) {
+            arcs.iter_mut().for_each(|a| a.1 = 0);
+            return (arcs, start, one.into_iter().map(|c| vec![c]).collect());
+        }
+        let mut singles: Vec<u32> = arcs.iter().map(|a| a.1).collect();
+        singles.sort_unstable();
+        singles.dedup();
+        for arc in &mut arcs {
+            arc.1 = singles.binary_search(&arc.1).expect("listed above") as u32;
+        }
+        return (arcs, start, singles.into_iter().map(|c| vec![c]).collect());
+    }
+    // Each ordered pair's colours are a sorted run of its tail's row.
+    let mut out_start = vec![0u32; n + 1];
+    let mut out: Vec<(u32, u32)> = Vec::with_capacity(arcs.len());
+    let mut run_start: Vec<u32> = Vec::with_capacity(arcs.len() + 1);
+    for u in 0..n {
+        for i in row(u) {
+            if i == start[u] as usize || arcs[i - 1].0 != arcs[i].0 {
+                out.push((arcs[i].0, 0));
+                run_start.push(i as u32);
+            }
+        }
+        out_start[u + 1] = out.len() as u32;
+    }
+    run_start.push(arcs.len() as u32);
+    let colours: Vec<u32> = arcs.iter().map(|a| a.1).collect();
+    let run = |k: usize| &colours[run_start[k] as usize..run_start[k + 1] as usize];
+    let mut rank: BTreeMap<&[u32], u32> = (0..out.len()).map(|k| (run(k), 0)).collect();
+    for (r, value) in rank.values_mut().enumerate() {
+        *value = r as u32;
+    }
+    for (k, arc) in out.iter_mut().enumerate() {
+        arc.1 = rank[run(k)];
+    }
+    let multisets = rank.keys().map(|m| m.to_vec()).collect();
+    (out, out_start, multisets)
 }
 
 /// `items` sorted, given that `row(item) < n` is each item's first key:
@@ -204,5 +292,26 @@ mod tests {
     fn an_undirected_graph_links_one_way() {
         let p = Prepared::new(&ColouredGraph::path(3));
         assert_eq!(p.links(1), &[(0, 0), (2, 0)]);
+        assert_eq!(p.incoming(1), p.out(1));
+        // Two edge colours: links by (colour, head), arcs by head.
+        let mut g = ColouredGraph::uncoloured(3);
+        g.add_edge(1, 0, 7).unwrap();
+        g.add_edge(1, 2, 3).unwrap();
+        let p = Prepared::new(&g);
+        assert_eq!(p.out(1), &[(0, 1), (2, 0)]);
+        assert_eq!(p.links(1), &[(2, 0), (0, 1)]);
+        assert_eq!(p.links(0), &[(1, 1)]);
+    }
+
+    #[test]
+    fn a_directed_graph_keeps_its_arcs_in() {
+        let mut g = ColouredGraph::uncoloured(3);
+        g.add_arc(2, 1, 0).unwrap();
+        g.add_arc(0, 1, 0).unwrap();
+        g.add_arc(1, 0, 0).unwrap();
+        let p = Prepared::new(&g);
+        assert_eq!(p.incoming(1), &[(0, 0), (2, 0)]);
+        assert_eq!(p.incoming(2), &[]);
+        assert_eq!(p.links(1), &[(0, 0), (0, 1), (2, 1)]);
     }
 }

@@ -16,24 +16,111 @@
 //! Everything the refinement decides (which splitter, which cells split,
 //! where fragments go) depends only on cell places and counts, never on
 //! vertex numbers, so isomorphic inputs give corresponding outputs. The
-//! trace, a hash of the splits in order, is such an invariant too: the
-//! search compares traces to prune (McKay & Piperno 2014, section 4,
-//! "node invariants").
+//! trace, the running hash of the splits after each splitter's step, is
+//! such an invariant too: the search compares traces to prune (McKay &
+//! Piperno 2014, section 4, "node invariants"). It is compared *while it
+//! is written* with the trace at the same depth of the first and of the
+//! best leaf's path ([`Against`]); once it differs from the first's and
+//! falls below the best's the node is pruned whatever the rest, so the
+//! refinement stops there (Traces, McKay & Piperno 2014, section 4;
+//! bliss, Junttila & Kaski 2011, "Conflict propagation and component
+//! recursion for canonical labeling", section 3). On a graph whose first
+//! branch is in the wrong orbit (the generalized Petersen graphs) most
+//! children are cut after a few splitters instead of refined in full.
 //!
 //! [`reference`] (tests only) is the plain algorithm: split every cell by
 //! its vertices' counts into every cell until nothing changes.
 
+use std::cmp::Ordering;
 use std::collections::VecDeque;
 
 use super::partition::Partition;
 use super::prepared::Prepared;
 
-/// What one refinement did: the cells it ended with and a hash of its
-/// splits. Ordered: the search keeps the greatest leaf.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub(crate) struct Trace {
-    pub(crate) cells: u32,
-    pub(crate) hash: u64,
+/// How a refinement's trace compares, entry by entry while it is
+/// written, with the traces at the same depth of the first leaf's path
+/// and of the best leaf's. Traces are compared as sequences
+/// (lexicographically, a prefix being less); the search keeps the
+/// greatest certificate.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Against<'a> {
+    /// The first path's trace while this one is still equal to it (and
+    /// `None` on the first path itself, which is equal by definition).
+    first: Option<&'a [u64]>,
+    /// Whether the trace (and the path above it) equals the first's so far.
+    pub(crate) eq_first: bool,
+    /// The best path's trace while `cmp_best` is still `Equal`.
+    best: Option<&'a [u64]>,
+    /// The trace (and the path above it) against the best's so far.
+    pub(crate) cmp_best: Ordering,
+}
+
+impl<'a> Against<'a> {
+    /// Nothing to compare with: the root, and the first path.
+    pub(crate) fn nothing() -> Self {
+        Against {
+            first: None,
+            eq_first: true,
+            best: None,
+            cmp_best: Ordering::Equal,
+        }
+    }
+
+    /// Compares with `first` while `eq_first` (a missing trace, where the
+    /// first leaf's path ended higher up, differs) and with `best` while
+    /// `cmp_best` is `Equal` (a missing trace is less than any).
+    pub(crate) fn new(
+        eq_first: Option<Option<&'a [u64]>>,
+        cmp_best: Result<Option<&'a [u64]>, Ordering>,
+    ) -> Self {
+        let (first, eq_first) = match eq_first {
+            Some(Some(t)) => (Some(t), true),
+            Some(None) | None => (None, false),
+        };
+        let (best, cmp_best) = match cmp_best {
+            Ok(Some(t)) => (Some(t), Ordering::Equal),
+            Ok(None) => (None, Ordering::Greater),
+            Err(o) => (None, o),
+        };
+        Against {
+            first,
+            eq_first,
+            best,
+            cmp_best,
+        }
+    }
+
+    /// Takes entry `i` of the trace being written.
+    fn step(&mut self, i: usize, h: u64) {
+        if self.eq_first {
+            if let Some(f) = self.first {
+                self.eq_first = f.get(i) == Some(&h);
+            }
+        }
+        if self.cmp_best == Ordering::Equal {
+            if let Some(b) = self.best {
+                self.cmp_best = b.get(i).map_or(Ordering::Greater, |x| h.cmp(x));
+            }
+        }
+    }
+
+    /// The trace ended with `len` entries: a longer reference differs, and
+    /// is greater.
+    fn end(&mut self, len: usize) {
+        if self.eq_first && self.first.is_some_and(|f| f.len() != len) {
+            self.eq_first = false;
+        }
+        if self.cmp_best == Ordering::Equal && self.best.is_some_and(|b| b.len() > len) {
+            self.cmp_best = Ordering::Less;
+        }
+    }
+
+    /// Whether the node is pruned whatever the rest of its trace: not
+    /// equal to the first path (no automorphism to find) and below the
+    /// best (no better leaf).
+    pub(crate) fn hopeless(&self) -> bool {
+        !self.eq_first && self.cmp_best == Ordering::Less
+    }
 }
 
 /// The buffers of a refinement, kept between the search's many calls.
@@ -74,22 +161,29 @@ impl Refiner {
     }
 
     /// Refines `p` to equitable from the colour partition: every cell is a
-    /// splitter.
-    pub(crate) fn refine_all(&mut self, g: &Prepared, p: &mut Partition) -> Trace {
+    /// splitter. Appends the trace to `trace`.
+    pub(crate) fn refine_all(&mut self, g: &Prepared, p: &mut Partition, trace: &mut Vec<u64>) {
         let starts: Vec<u32> = p.cell_starts().collect();
-        self.refine(g, p, 0, &starts)
+        self.refine(g, p, 0, &starts, trace, &mut Against::nothing());
     }
 
     /// Refines `p` to equitable, given that it is equitable with respect
     /// to every cell but `splitters` (the singleton just individualised,
-    /// or every cell at the root). New cells are made at `level`.
+    /// or every cell at the root). New cells are made at `level`. Appends
+    /// the trace to `trace`: the running hash after each splitter's
+    /// relation, then one entry for the end (it mixes in the number of
+    /// cells). Returns `false`, the partition half refined, as soon as
+    /// `against` says the node is [hopeless](Against::hopeless).
     pub(crate) fn refine(
         &mut self,
         g: &Prepared,
         p: &mut Partition,
         level: u32,
         splitters: &[u32],
-    ) -> Trace {
+        trace: &mut Vec<u64>,
+        against: &mut Against<'_>,
+    ) -> bool {
+        let start = trace.len();
         let mut hash = 0x243f_6a88_85a3_08d3_u64;
         for &s in splitters {
             self.push(s);
@@ -118,11 +212,26 @@ impl Refiner {
                 hash = mix(hash, u64::from(s) << 32 | u64::from(r));
                 self.count_links(g, p, r, self.relations.len() == 1);
                 hash = self.split_touched(p, level, hash);
+                against.step(trace.len() - start, hash);
+                trace.push(hash);
+                if against.hopeless() {
+                    self.abandon();
+                    return false;
+                }
             }
         }
-        Trace {
-            cells: p.cells as u32,
-            hash,
+        let end = mix(hash, p.cells as u64);
+        against.step(trace.len() - start, end);
+        trace.push(end);
+        against.end(trace.len() - start);
+        !against.hopeless()
+    }
+
+    /// Empties the queue of a refinement stopped half way (the other
+    /// buffers are clean between splitters).
+    fn abandon(&mut self) {
+        while let Some(s) = self.queue.pop_front() {
+            self.queued[s as usize] = false;
         }
     }
 
@@ -306,10 +415,11 @@ mod tests {
             .collect()
     }
 
-    fn refined(g: &ColouredGraph) -> (Partition, Trace) {
+    fn refined(g: &ColouredGraph) -> (Partition, Vec<u64>) {
         let prepared = Prepared::new(g);
         let mut p = Partition::by_colour(g.vertex_colours());
-        let trace = Refiner::new(g.vertex_count()).refine_all(&prepared, &mut p);
+        let mut trace = Vec::new();
+        Refiner::new(g.vertex_count()).refine_all(&prepared, &mut p, &mut trace);
         (p, trace)
     }
 
@@ -381,6 +491,45 @@ mod tests {
             plain_sorted.sort();
             fast.sort();
             prop_assert_eq!(fast, plain_sorted);
+        }
+
+        /// A refinement compared while it runs (and stopped when hopeless)
+        /// decides as the full refinement's trace compared afterwards
+        /// would: equal to the first's exactly when the full traces are
+        /// equal, ordered against the best's as the full traces are, and
+        /// stopped exactly when it is neither equal to the first's nor
+        /// at least the best's.
+        #[test]
+        fn comparing_while_refining_agrees_with_comparing_after(
+            g in arb_graph(),
+            picks in (any::<prop::sample::Index>(), any::<prop::sample::Index>(), any::<prop::sample::Index>()),
+        ) {
+            let prepared = Prepared::new(&g);
+            let (root, _) = refined(&g);
+            let Some(target) = root.target_cell(0) else { return Ok(()) };
+            let cell = root.cell(target).to_vec();
+            let full = |v: u32| {
+                let mut p = root.clone();
+                let s = p.individualise(v, 1);
+                let mut trace = Vec::new();
+                let done = Refiner::new(g.vertex_count()).refine(&prepared, &mut p, 1, &[s], &mut trace, &mut Against::nothing());
+                assert!(done);
+                trace
+            };
+            let (first, best, v) = (full(*picks.0.get(&cell)), full(*picks.1.get(&cell)), *picks.2.get(&cell));
+            let plain = full(v);
+            let mut p = root.clone();
+            let s = p.individualise(v, 1);
+            let mut trace = Vec::new();
+            let mut against = Against::new(Some(Some(&first)), Ok(Some(&best)));
+            let finished = Refiner::new(g.vertex_count()).refine(&prepared, &mut p, 1, &[s], &mut trace, &mut against);
+            let hopeless = plain != first && plain < best;
+            prop_assert_eq!(finished, !hopeless);
+            if finished {
+                prop_assert_eq!(&trace, &plain);
+                prop_assert_eq!(against.eq_first, plain == first);
+                prop_assert_eq!(against.cmp_best, plain.cmp(&best));
+            }
         }
 
         /// Renumbering the vertices renumbers the cells and changes neither

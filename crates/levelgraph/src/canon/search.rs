@@ -12,7 +12,8 @@
 //!
 //! - *by certificate*: a node whose traces so far are less than the best
 //!   leaf's is left unless they equal the first leaf's (it may still give
-//!   an automorphism);
+//!   an automorphism); its refinement stops at the first entry of its
+//!   trace that decides this (`refine::Against`);
 //! - *by orbits on the first path*: all automorphisms found while a node
 //!   of the first path is being explored fix that node's individualised
 //!   vertices, so children in one orbit of the group found have
@@ -27,11 +28,12 @@
 //! [`LimitReached`] past [`SearchLimits::max_nodes`].
 
 use std::cmp::Ordering;
+use std::rc::Rc;
 
 use super::group::{Automorphisms, GroupOrder, Orbits};
 use super::partition::Partition;
 use super::prepared::Prepared;
-use super::refine::{Refiner, Trace};
+use super::refine::{Against, Refiner};
 
 /// The bounds of one search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -69,36 +71,38 @@ pub(crate) struct Outcome {
     /// The nodes it visited.
     pub(crate) nodes: u64,
     /// The graph relabelled by the canonical labelling, as
-    /// [`Search::build_rows`] writes it.
+    /// [`leaf_rows`] writes it.
     pub(crate) rows: Vec<u32>,
 }
 
 /// A leaf kept for comparison: the first or the best.
 #[derive(Clone, Debug)]
 struct Leaf {
-    /// The traces from the root to the leaf.
-    traces: Vec<Trace>,
+    /// The traces from the root to the leaf, one after the other.
+    trace: Vec<u64>,
+    /// Per depth, the range of `trace` its refinement wrote.
+    trace_at: Vec<(usize, usize)>,
     /// The individualised vertices from the root down.
     path: Vec<u32>,
     /// Place → vertex.
     lab: Vec<u32>,
     /// The graph relabelled by the leaf, row by row
-    /// ([`Search::build_rows`]).
+    /// ([`leaf_rows`]).
     rows: Vec<u32>,
 }
 
-/// How far [`Search::build_rows`] goes once a row differs.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Stop {
-    Never,
-    Less,
-    AnyDifference,
+impl Leaf {
+    /// The trace of its path's node at `depth`, if the path is that deep.
+    fn trace_of(&self, depth: usize) -> Option<&[u64]> {
+        self.trace_at.get(depth).map(|&(a, b)| &self.trace[a..b])
+    }
 }
 
 /// A node on the path from the root to the one being explored.
 #[derive(Clone, Debug)]
 struct Node {
-    trace: Trace,
+    /// The range of [`Search::trace`] its refinement wrote.
+    trace_at: (usize, usize),
     /// The vertex individualised to reach it (unused at the root).
     chosen: u32,
     /// The first place of its target cell.
@@ -138,14 +142,20 @@ struct Search<'g> {
     p_level: usize,
     refiner: Refiner,
     stack: Vec<Node>,
-    first: Option<Leaf>,
-    best: Option<Leaf>,
+    /// The first and the best leaf; shared (not copied: the rows are
+    /// as large as the graph) while the first is the best.
+    first: Option<Rc<Leaf>>,
+    best: Option<Rc<Leaf>>,
+    /// The traces of the nodes on the stack, one after the other (each
+    /// node says where its own is).
+    trace: Vec<u64>,
     orbits: Orbits,
     generators: Vec<Vec<u32>>,
     order: GroupOrder,
     /// Buffers of leaf rows, kept between leaves.
     rows: Vec<u32>,
-    row: Vec<(u32, u32)>,
+    /// Per place, where its row's next pair goes ([`leaf_rows`]).
+    next: Vec<u32>,
 }
 
 impl<'g> Search<'g> {
@@ -161,11 +171,12 @@ impl<'g> Search<'g> {
             stack: Vec::new(),
             first: None,
             best: None,
+            trace: Vec::new(),
             orbits: Orbits::new(n),
             generators: Vec::new(),
             order: GroupOrder::Exact(1),
             rows: Vec::new(),
-            row: Vec::new(),
+            next: Vec::new(),
         }
     }
 
@@ -178,12 +189,14 @@ impl<'g> Search<'g> {
     }
 
     fn run(mut self) -> Result<Outcome, LimitReached> {
-        let trace = self.refiner.refine_all(self.g, &mut self.p);
+        self.refiner
+            .refine_all(self.g, &mut self.p, &mut self.trace);
+        let trace_at = (0, self.trace.len());
         self.count_node()?;
         match self.p.target_cell(0) {
-            None => self.leaf(trace, u32::MAX, true, Ordering::Equal),
+            None => self.leaf(trace_at, u32::MAX, true, Ordering::Equal),
             Some(target) => {
-                let node = self.node(trace, u32::MAX, target, true, true, Ordering::Equal);
+                let node = self.node(trace_at, u32::MAX, target, true, true, Ordering::Equal);
                 self.stack.push(node);
             }
         }
@@ -201,7 +214,9 @@ impl<'g> Search<'g> {
             }
             self.visit_child(depth, v)?;
         }
+        self.first = None;
         let best = self.best.expect("a search reaches at least one leaf");
+        let best = Rc::try_unwrap(best).unwrap_or_else(|shared| (*shared).clone());
         Ok(Outcome {
             labelling: best.lab,
             automorphisms: Automorphisms {
@@ -216,7 +231,7 @@ impl<'g> Search<'g> {
 
     fn node(
         &self,
-        trace: Trace,
+        trace_at: (usize, usize),
         chosen: u32,
         target: u32,
         on_first: bool,
@@ -224,7 +239,7 @@ impl<'g> Search<'g> {
         cmp_best: Ordering,
     ) -> Node {
         Node {
-            trace,
+            trace_at,
             chosen,
             target,
             first_child: self.p.lab[target as usize],
@@ -282,34 +297,40 @@ impl<'g> Search<'g> {
 
     fn visit_child(&mut self, depth: usize, v: u32) -> Result<(), LimitReached> {
         let level = depth as u32 + 1;
+        let parent = &self.stack[depth];
+        self.trace.truncate(parent.trace_at.1);
+        let start = self.trace.len();
         let singleton = self.p.individualise(v, level);
-        let trace = self
-            .refiner
-            .refine(self.g, &mut self.p, level, &[singleton]);
+        let on_first = self.first.is_none();
+        let mut against = match (&self.first, &self.best) {
+            (Some(f), Some(b)) => Against::new(
+                parent.eq_first.then(|| f.trace_of(depth + 1)),
+                match parent.cmp_best {
+                    Ordering::Equal => Ok(b.trace_of(depth + 1)),
+                    o => Err(o),
+                },
+            ),
+            _ => Against::nothing(),
+        };
+        let finished = self.refiner.refine(
+            self.g,
+            &mut self.p,
+            level,
+            &[singleton],
+            &mut self.trace,
+            &mut against,
+        );
+        let (eq_first, cmp_best) = (against.eq_first, against.cmp_best);
         self.p_level = depth + 1;
         self.count_node()?;
-        let parent = &self.stack[depth];
-        let (on_first, eq_first) = match &self.first {
-            None => (true, true),
-            Some(f) => (
-                false,
-                parent.eq_first && f.traces.get(depth + 1) == Some(&trace),
-            ),
-        };
-        let cmp_best = match (parent.cmp_best, &self.best) {
-            (Ordering::Equal, Some(b)) => b
-                .traces
-                .get(depth + 1)
-                .map_or(Ordering::Greater, |t| trace.cmp(t)),
-            (o, _) => o,
-        };
-        if !eq_first && cmp_best == Ordering::Less {
+        if !finished {
             return Ok(());
         }
+        let trace_at = (start, self.trace.len());
         match self.p.target_cell(self.stack[depth].target) {
-            None => self.leaf(trace, v, eq_first, cmp_best),
+            None => self.leaf(trace_at, v, eq_first, cmp_best),
             Some(target) => {
-                let node = self.node(trace, v, target, on_first, eq_first, cmp_best);
+                let node = self.node(trace_at, v, target, on_first, eq_first, cmp_best);
                 self.stack.push(node);
             }
         }
@@ -319,52 +340,34 @@ impl<'g> Search<'g> {
     /// A discrete partition reached by individualising `v` (`u32::MAX` at
     /// the root) below the stack's nodes, with its traces compared to the
     /// first and best leaves' already.
-    fn leaf(&mut self, trace: Trace, v: u32, eq_first: bool, cmp_best: Ordering) {
+    fn leaf(&mut self, trace_at: (usize, usize), v: u32, eq_first: bool, cmp_best: Ordering) {
         let mut path: Vec<u32> = self.stack.iter().skip(1).map(|n| n.chosen).collect();
         if v != u32::MAX {
             path.push(v);
         }
         let mut rows = std::mem::take(&mut self.rows);
+        leaf_rows(self.g, &self.p, &mut rows, &mut self.next);
         let (Some(first), Some(best)) = (self.first.take(), self.best.take()) else {
-            self.build_rows(&mut rows, None, Stop::Never);
-            let leaf = self.keep(trace, path, rows);
-            self.first = Some(leaf.clone());
+            let leaf = Rc::new(self.keep(trace_at, path, rows));
+            self.first = Some(Rc::clone(&leaf));
             self.best = Some(leaf);
             return;
         };
         // Against the first leaf only for an automorphism; against the
-        // best for order too, and only to the first smaller row when it
-        // cannot be equal to the first.
+        // best for order too. The rows are built whole and compared after
+        // (building them costs no sort, see `leaf_rows`; a leaf that gets
+        // here has the traces of the first or the best, and is mostly
+        // equivalent to it, so stopping at the first differing row saved
+        // little).
         let mut found: Option<(Vec<u32>, usize)> = None;
         let mut new_best = false;
-        if eq_first {
-            let stop = if cmp_best == Ordering::Less {
-                Stop::AnyDifference
-            } else {
-                Stop::Never
-            };
-            if self.build_rows(&mut rows, Some(&first.rows), stop) == Ordering::Equal {
-                found = Some((
-                    compose(&first.lab, &self.p.lab),
-                    common_prefix(&path, &first.path),
-                ));
-            } else if cmp_best != Ordering::Less {
-                match cmp_best.then_with(|| rows.cmp(&best.rows)) {
-                    Ordering::Greater => new_best = true,
-                    Ordering::Equal => {
-                        found = Some((
-                            compose(&best.lab, &self.p.lab),
-                            common_prefix(&path, &best.path),
-                        ));
-                    }
-                    Ordering::Less => {}
-                }
-            }
-        } else if cmp_best == Ordering::Greater {
-            self.build_rows(&mut rows, None, Stop::Never);
-            new_best = true;
-        } else {
-            match self.build_rows(&mut rows, Some(&best.rows), Stop::Less) {
+        if eq_first && rows == first.rows {
+            found = Some((
+                compose(&first.lab, &self.p.lab),
+                common_prefix(&path, &first.path),
+            ));
+        } else if cmp_best != Ordering::Less {
+            match cmp_best.then_with(|| rows.cmp(&best.rows)) {
                 Ordering::Greater => new_best = true,
                 Ordering::Equal => {
                     found = Some((
@@ -380,7 +383,7 @@ impl<'g> Search<'g> {
             for node in &mut self.stack {
                 node.cmp_best = Ordering::Equal;
             }
-            self.best = Some(self.keep(trace, path, rows));
+            self.best = Some(Rc::new(self.keep(trace_at, path, rows)));
             return;
         }
         self.best = Some(best);
@@ -392,58 +395,16 @@ impl<'g> Search<'g> {
     }
 
     /// The current leaf as a [`Leaf`] with its rows.
-    fn keep(&self, trace: Trace, path: Vec<u32>, rows: Vec<u32>) -> Leaf {
-        let mut traces: Vec<Trace> = self.stack.iter().map(|n| n.trace).collect();
-        traces.push(trace);
+    fn keep(&self, last: (usize, usize), path: Vec<u32>, rows: Vec<u32>) -> Leaf {
+        let mut trace_at: Vec<(usize, usize)> = self.stack.iter().map(|n| n.trace_at).collect();
+        trace_at.push(last);
         Leaf {
-            traces,
+            trace: self.trace[..last.1].to_vec(),
+            trace_at,
             path,
             lab: self.p.lab.clone(),
             rows,
         }
-    }
-
-    /// Writes the graph relabelled by the current (discrete) partition
-    /// into `rows`: per place, the out-degree and then the sorted `(place
-    /// of head, colour)` pairs. Compares it with `against` while it goes
-    /// (nauty compares a leaf row by row the same way) and stops as
-    /// `stop` says; returns how it compares (a stopped build is unequal
-    /// in the direction returned, and incomplete).
-    fn build_rows(&mut self, rows: &mut Vec<u32>, against: Option<&[u32]>, stop: Stop) -> Ordering {
-        rows.clear();
-        let mut cmp = Ordering::Equal;
-        for &u in &self.p.lab {
-            let begin = rows.len();
-            let out = self.g.out(u);
-            rows.push(out.len() as u32);
-            self.row.clear();
-            self.row
-                .extend(out.iter().map(|&(v, c)| (self.p.pos[v as usize], c)));
-            self.row.sort_unstable();
-            for &(v, c) in &self.row {
-                rows.push(v);
-                rows.push(c);
-            }
-            let Some(other) = against else { continue };
-            if cmp == Ordering::Equal {
-                let end = rows.len().min(other.len());
-                cmp = rows[begin..].cmp(other.get(begin..end).unwrap_or(&[]));
-                let stopped = match stop {
-                    Stop::Never => false,
-                    Stop::Less => cmp == Ordering::Less,
-                    Stop::AnyDifference => cmp != Ordering::Equal,
-                };
-                if stopped {
-                    return cmp;
-                }
-            }
-        }
-        if cmp == Ordering::Equal {
-            if let Some(other) = against {
-                cmp = rows.len().cmp(&other.len());
-            }
-        }
-        cmp
     }
 
     fn add_generator(&mut self, gamma: Vec<u32>) {
@@ -467,4 +428,88 @@ fn compose(from: &[u32], to: &[u32]) -> Vec<u32> {
 
 fn common_prefix(a: &[u32], b: &[u32]) -> usize {
     a.iter().zip(b).take_while(|(x, y)| x == y).count()
+}
+
+/// Writes the graph relabelled by the discrete partition `p` into `rows`:
+/// per place, the out-degree and then the `(place of head, combined
+/// colour)` pairs by place of head (the order nauty compares leaves in).
+/// The rows are filled by going through the heads in place order and
+/// appending each to the rows of its tails, a counting sort in O(n + m)
+/// (sorting each row was most of a leaf's cost on dense graphs).
+/// `next` is a buffer. [`leaf_rows_plain`] (tests) sorts each row.
+fn leaf_rows(g: &Prepared, p: &Partition, rows: &mut Vec<u32>, next: &mut Vec<u32>) {
+    rows.clear();
+    next.clear();
+    let mut len = 0;
+    for &u in &p.lab {
+        next.push(len + 1);
+        len += 1 + 2 * g.out(u).len() as u32;
+    }
+    rows.resize(len as usize, 0);
+    for (place, &u) in p.lab.iter().enumerate() {
+        rows[next[place] as usize - 1] = g.out(u).len() as u32;
+    }
+    for (head_place, &head) in p.lab.iter().enumerate() {
+        for &(tail, colour) in g.incoming(head) {
+            let row = p.pos[tail as usize] as usize;
+            let at = next[row] as usize;
+            rows[at] = head_place as u32;
+            rows[at + 1] = colour;
+            next[row] += 2;
+        }
+    }
+}
+
+/// [`leaf_rows`] the plain way, each row sorted on its own.
+#[cfg(test)]
+fn leaf_rows_plain(g: &Prepared, p: &Partition) -> Vec<u32> {
+    let mut rows = Vec::new();
+    for &u in &p.lab {
+        let mut row: Vec<(u32, u32)> = g
+            .out(u)
+            .iter()
+            .map(|&(v, c)| (p.pos[v as usize], c))
+            .collect();
+        row.sort_unstable();
+        rows.push(row.len() as u32);
+        rows.extend(row.into_iter().flat_map(|(v, c)| [v, c]));
+    }
+    rows
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::coloured::ColouredGraph;
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// The rows by counting sort are the rows sorted one by one, for
+        /// any numbering of any coloured digraph with repeated arcs.
+        #[test]
+        fn leaf_rows_agree_with_sorting_each_row(
+            (n, arcs, order) in (1usize..12).prop_flat_map(|n| (
+                Just(n),
+                prop::collection::vec((0..n as u32, 0..n as u32, 0u32..3, any::<bool>()), 0..4 * n),
+                Just((0..n as u32).collect::<Vec<u32>>()).prop_shuffle(),
+            )),
+        ) {
+            let mut g = ColouredGraph::uncoloured(n);
+            for (a, b, c, both) in arcs {
+                if both {
+                    g.add_edge(a, b, c).unwrap();
+                } else {
+                    g.add_arc(a, b, c).unwrap();
+                }
+            }
+            let prepared = Prepared::new(&g);
+            let mut p = Partition::by_colour(&vec![0; n]);
+            for (level, &v) in order.iter().enumerate().take(n - 1) {
+                p.individualise(v, level as u32 + 1);
+            }
+            let (mut rows, mut next) = (Vec::new(), Vec::new());
+            leaf_rows(&prepared, &p, &mut rows, &mut next);
+            prop_assert_eq!(rows, leaf_rows_plain(&prepared, &p));
+        }
+    }
 }

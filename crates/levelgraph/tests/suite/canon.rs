@@ -545,3 +545,149 @@ fn forms_with_equal_colour_numbers_but_other_names_differ() {
     assert_ne!(level_form(&a), level_form(&b));
     assert_eq!(level_form(&Graph::new()), level_form(&Graph::new()));
 }
+
+// ---- hard families, renumbered -------------------------------------------
+
+/// The generalized Petersen graph GP(n, k): an outer cycle `0..n`, spokes
+/// `i – n + i`, and inner vertices `n + i – n + (i + k) mod n`.
+fn generalized_petersen(n: usize, k: usize) -> ColouredGraph {
+    let mut g = ColouredGraph::uncoloured(2 * n);
+    for i in 0..n {
+        let (i, j, k) = (i as u32, ((i + 1) % n) as u32, ((i + k) % n) as u32);
+        g.add_edge(i, j, 0).unwrap();
+        g.add_edge(i, n as u32 + i, 0).unwrap();
+        g.add_edge(n as u32 + i, n as u32 + k, 0).unwrap();
+    }
+    g
+}
+
+/// |Aut GP(n, k)| for `1 ≤ k < n/2` (Frucht, Graver and Watkins, "The
+/// groups of the generalized Petersen graphs", 1971): 4n when
+/// k² ≡ ±1 (mod n), else 2n, apart from seven graphs (their orders as
+/// dreadnaut gives them).
+fn generalized_petersen_order(n: usize, k: usize) -> u128 {
+    let exceptions = [
+        ((4, 1), 48),
+        ((5, 2), 120),
+        ((8, 3), 96),
+        ((10, 2), 120),
+        ((10, 3), 240),
+        ((12, 5), 144),
+        ((24, 5), 288),
+    ];
+    if let Some(&(_, order)) = exceptions.iter().find(|(nk, _)| *nk == (n, k)) {
+        return order;
+    }
+    let square = k * k % n;
+    if square == 1 || square == n - 1 {
+        4 * n as u128
+    } else {
+        2 * n as u128
+    }
+}
+
+/// A Latin square of side `n` filled row by row with random choices
+/// (backtracking, drawn from `seed`), as its graph: cells joined when they
+/// share a row, a column or a symbol. Strongly regular (n², 3(n − 1),
+/// n, 6): every vertex looks alike to refinement, as in nauty's hard
+/// families, while the group depends on the square.
+fn latin_square_graph(n: usize, seed: u64) -> ColouredGraph {
+    fn fill(square: &mut Vec<usize>, n: usize, order: &[usize]) -> bool {
+        let at = square.len();
+        if at == n * n {
+            return true;
+        }
+        let (r, c) = (at / n, at % n);
+        for &s in order.iter().cycle().skip(at % n).take(n) {
+            let clash =
+                (0..c).any(|j| square[r * n + j] == s) || (0..r).any(|i| square[i * n + c] == s);
+            if !clash {
+                square.push(s);
+                if fill(square, n, order) {
+                    return true;
+                }
+                square.pop();
+            }
+        }
+        false
+    }
+    let order: Vec<usize> = permutation(n, seed).iter().map(|&s| s as usize).collect();
+    let mut square = Vec::new();
+    assert!(fill(&mut square, n, &order));
+    let mut g = ColouredGraph::uncoloured(n * n);
+    for a in 0..n * n {
+        for b in a + 1..n * n {
+            if a / n == b / n || a % n == b % n || square[a] == square[b] {
+                g.add_edge(a as u32, b as u32, 0).unwrap();
+            }
+        }
+    }
+    g
+}
+
+/// The form is the same under renumbering and the generators are
+/// automorphisms; returns the order.
+fn check_renumbered(g: &ColouredGraph, seed: u64) -> GroupOrder {
+    let h = g.relabelled(&permutation(g.vertex_count(), seed)).unwrap();
+    let (cg, ch) = (canon(g), canon(&h));
+    assert_eq!(cg.form, ch.form);
+    assert_eq!(cg.automorphisms.order, ch.automorphisms.order);
+    for gen in &cg.automorphisms.generators {
+        assert!(is_automorphism(g, gen));
+    }
+    cg.automorphisms.order
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(40))]
+
+    /// Generalized Petersen graphs (a first branch in the wrong orbit
+    /// makes every other child's refinement stop early): the known orders
+    /// and the same form renumbered.
+    #[test]
+    fn generalized_petersen_graphs(n in 3usize..60, k in 1usize..30, seed in any::<u64>()) {
+        let k = 1 + k % n.div_ceil(2).saturating_sub(1).max(1);
+        prop_assume!(2 * k < n);
+        let g = generalized_petersen(n, k);
+        prop_assert_eq!(check_renumbered(&g, seed), GroupOrder::Exact(generalized_petersen_order(n, k)));
+    }
+
+    /// Paley graphs of prime order: q(q − 1)/2 automorphisms.
+    #[test]
+    fn paley_graphs(q in prop::sample::select(vec![5usize, 13, 17, 29, 37, 41, 53, 61, 73, 89, 97, 101]), seed in any::<u64>()) {
+        let g = ColouredGraph::paley(q).unwrap();
+        prop_assert_eq!(check_renumbered(&g, seed), GroupOrder::Exact((q * (q - 1) / 2) as u128));
+    }
+
+    /// Latin square graphs (strongly regular, hard for refinement): the
+    /// same form renumbered, and a square and its transpose (isomorphic
+    /// graphs) the same form.
+    #[test]
+    fn latin_square_graphs(n in 3usize..8, seed in any::<u64>(), renumber in any::<u64>()) {
+        let g = latin_square_graph(n, seed);
+        check_renumbered(&g, renumber);
+        let transpose: Vec<u32> = (0..n * n).map(|v| ((v % n) * n + v / n) as u32).collect();
+        prop_assert_eq!(canon(&g).form, canon(&g.relabelled(&transpose).unwrap()).form);
+    }
+}
+
+#[test]
+fn known_orders_of_generalized_petersen_graphs() {
+    for (n, k) in [
+        (5, 2),
+        (10, 2),
+        (10, 3),
+        (12, 5),
+        (24, 5),
+        (8, 3),
+        (4, 1),
+        (500, 2),
+        (13, 5),
+    ] {
+        assert_eq!(
+            order(&generalized_petersen(n, k)),
+            generalized_petersen_order(n, k),
+            "GP({n}, {k})"
+        );
+    }
+}
