@@ -19,6 +19,13 @@
 //!   vertices, so children in one orbit of the group found have
 //!   equivalent subtrees and one per orbit is tried (nauty's classic
 //!   pruning);
+//! - *by fixed points off the first path*: at any other node, a child
+//!   `v` is skipped when some automorphism found fixes the node's
+//!   individualised vertices and `v` is not the smallest vertex of its
+//!   cycle: that automorphism maps `v`'s subtree onto a smaller child's,
+//!   and the smallest of a chain of such children is always tried
+//!   (nauty's fixed-point and minimum-cell-representative sets, McKay
+//!   1981, section 2; McKay & Piperno 2014, section 5);
 //! - *by jumping back*: a leaf equivalent to the first (or best) leaf
 //!   shows that the subtree hanging below their common ancestor is the
 //!   image of one already explored, so the search goes on at that
@@ -120,6 +127,11 @@ struct Node {
     taken: usize,
     /// On the first path: the children tried, for orbit pruning.
     tried: Vec<u32>,
+    /// Off the first path: the generators (indices into
+    /// [`Search::cycles`]) that fix the path to this node, as far as
+    /// `checked` generators have been looked at.
+    fixing: Vec<usize>,
+    checked: usize,
     /// Whether it lies on the first path (from the root to the first leaf).
     on_first: bool,
     /// Whether its traces so far equal the first leaf's.
@@ -151,6 +163,9 @@ struct Search<'g> {
     trace: Vec<u64>,
     orbits: Orbits,
     generators: Vec<Vec<u32>>,
+    /// Per generator: its fixed points and the smallest vertex of each of
+    /// its cycles, for pruning off the first path.
+    cycles: Vec<FixedAndLeast>,
     order: GroupOrder,
     /// Buffers of leaf rows, kept between leaves.
     rows: Vec<u32>,
@@ -174,6 +189,7 @@ impl<'g> Search<'g> {
             trace: Vec::new(),
             orbits: Orbits::new(n),
             generators: Vec::new(),
+            cycles: Vec::new(),
             order: GroupOrder::Exact(1),
             rows: Vec::new(),
             next: Vec::new(),
@@ -247,6 +263,8 @@ impl<'g> Search<'g> {
             others: None,
             taken: 0,
             tried: Vec::new(),
+            fixing: Vec::new(),
+            checked: 0,
             on_first,
             eq_first,
             cmp_best,
@@ -269,11 +287,28 @@ impl<'g> Search<'g> {
             others.sort_unstable();
             node.others = Some(others);
         }
+        if !node.on_first {
+            // Generators found since the last call that fix this node's
+            // path (the vertices individualised from the root to it).
+            let path = &self.stack[1..=depth];
+            let node = &self.stack[depth];
+            let newly: Vec<usize> = (node.checked..self.cycles.len())
+                .filter(|&g| path.iter().all(|n| self.cycles[g].fixed[n.chosen as usize]))
+                .collect();
+            let node = &mut self.stack[depth];
+            node.fixing.extend(newly);
+            node.checked = self.cycles.len();
+        }
+        let node = &mut self.stack[depth];
         let others = node.others.as_ref().expect("listed above");
         while let Some(&v) = others.get(node.taken) {
             node.taken += 1;
             if !node.on_first {
-                return Some(v);
+                let cycles = &self.cycles;
+                if node.fixing.iter().all(|&g| cycles[g].least[v as usize]) {
+                    return Some(v);
+                }
+                continue;
             }
             let orbit = self.orbits.find(v);
             if node.tried.iter().all(|&u| self.orbits.find(u) != orbit) {
@@ -412,7 +447,39 @@ impl<'g> Search<'g> {
             return;
         }
         self.orbits.add_generator(&gamma);
+        self.cycles.push(FixedAndLeast::of(&gamma));
         self.generators.push(gamma);
+    }
+}
+
+/// A permutation's fixed points, and whether each vertex is the smallest
+/// of its cycle (nauty's `fix` and `mcr` sets).
+#[derive(Debug)]
+struct FixedAndLeast {
+    fixed: Vec<bool>,
+    least: Vec<bool>,
+}
+
+impl FixedAndLeast {
+    fn of(gamma: &[u32]) -> Self {
+        let n = gamma.len();
+        let fixed: Vec<bool> = (0..n).map(|v| gamma[v] as usize == v).collect();
+        let mut least = vec![false; n];
+        let mut seen = vec![false; n];
+        for start in 0..n {
+            if seen[start] {
+                continue;
+            }
+            // Walking a cycle from its first vertex met in increasing
+            // order: that vertex is its smallest.
+            least[start] = true;
+            let mut v = start;
+            while !seen[v] {
+                seen[v] = true;
+                v = gamma[v] as usize;
+            }
+        }
+        FixedAndLeast { fixed, least }
     }
 }
 
