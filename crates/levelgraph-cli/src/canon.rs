@@ -73,13 +73,10 @@ pub(crate) fn run(o: &Options) -> Result<(), Failure> {
                         );
                         continue;
                     };
-                    let pattern =
-                        canon::canonical(&levelgraph::lint::pattern_graph(rule, true), &limits)
-                            .map_err(|_| Failure::Derivation)?;
                     if o.json {
                         patterns.push(json!({
                             "rule": rule.name,
-                            "hash": format!("{:016x}", pattern.hash),
+                            "hash": format!("{:016x}", s.hash),
                             "automorphisms": s.automorphisms.to_string(),
                             "orbits": s.orbits,
                             "uneven_matches_up_to": s.partial.as_ref().map(|p| p.0),
@@ -94,7 +91,7 @@ pub(crate) fn run(o: &Options) -> Result<(), Failure> {
                             "{}: rule `{}`: pattern hash {:016x}, {} {}",
                             path.display(),
                             rule.name,
-                            pattern.hash,
+                            s.hash,
                             s.automorphisms,
                             if s.automorphisms.exact() == Some(1) {
                                 "automorphism"

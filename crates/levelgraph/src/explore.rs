@@ -69,7 +69,8 @@ pub struct ExploreLimits {
 
 impl ExploreLimits {
     /// `depth` steps, at most 100,000 states and 2,000,000 transitions,
-    /// and the canonical labelling's default budget.
+    /// the canonical labelling's default budget, and the grammar's own
+    /// `max_vertices`.
     pub fn new(depth: u32) -> Self {
         ExploreLimits {
             depth,
@@ -187,6 +188,9 @@ struct Open {
     done: u32,
     /// Index into `Explorer::paths`.
     path: usize,
+    /// The canonical form of `graph`, once `admit` has computed it (kept
+    /// so that a level and a stage's end need no second labelling).
+    form: Vec<u8>,
 }
 
 /// How a state was first reached: its parent's path index and the step.
@@ -260,6 +264,7 @@ impl<'g> Explorer<'g> {
             stage: 0,
             done: 0,
             path: 0,
+            form: Vec::new(),
         };
         self.paths.push(PathLink {
             parent: None,
@@ -308,10 +313,14 @@ impl<'g> Explorer<'g> {
         &mut self.out.depths[d]
     }
 
-    /// The state's identity: the canonical form of its graph and what the
-    /// step semantics read besides.
-    fn key(&self, open: &Open) -> Result<Vec<u8>, canon::LimitReached> {
-        let mut key = graph_form(&open.graph, &self.limits.canon)?;
+    /// The state's identity: the canonical form of its graph (computed
+    /// into `open.form` unless it is there) and what the step semantics
+    /// read besides.
+    fn key(&self, open: &mut Open) -> Result<Vec<u8>, canon::LimitReached> {
+        if open.form.is_empty() {
+            open.form = graph_form(&open.graph, &self.limits.canon)?;
+        }
+        let mut key = open.form.clone();
         for (r, &used) in open.uses.iter().enumerate() {
             if self.counted[r] {
                 key.extend_from_slice(&used.to_le_bytes());
@@ -331,9 +340,9 @@ impl<'g> Explorer<'g> {
 
     /// `Some(open)` when the state is new (counted at `depth`), `None` when
     /// it was seen before.
-    fn admit(&mut self, open: Open, depth: u32) -> Result<Option<Open>, ExploreStop> {
+    fn admit(&mut self, mut open: Open, depth: u32) -> Result<Option<Open>, ExploreStop> {
         let key = self
-            .key(&open)
+            .key(&mut open)
             .map_err(|error| ExploreStop::Canon { depth, error })?;
         if !self.seen.insert(key) {
             return Ok(None);
@@ -441,6 +450,7 @@ impl<'g> Explorer<'g> {
                 stage: open.stage,
                 done: open.done + 1,
                 path: self.paths.len(),
+                form: Vec::new(),
             };
             let parent = open.path;
             if let Some(child) = self.admit(child, depth + 1)? {
@@ -519,9 +529,7 @@ impl<'g> Explorer<'g> {
 
     fn level_reached(&mut self, open: &Open, depth: u32) -> Result<(), ExploreStop> {
         self.count_at(depth).levels += 1;
-        let form = graph_form(&open.graph, &self.limits.canon)
-            .map_err(|error| ExploreStop::Canon { depth, error })?;
-        if !self.level_forms.insert(form) {
+        if !self.level_forms.insert(open.form.clone()) {
             return Ok(());
         }
         self.out.levels += 1;
@@ -581,6 +589,7 @@ fn end_stage(open: &Open) -> Open {
         stage: open.stage + 1,
         done: 0,
         path: open.path,
+        form: open.form.clone(),
     }
 }
 

@@ -30,6 +30,9 @@ const MAX_SHAPE_GROUP: usize = 40_320;
 pub struct PatternSymmetry {
     /// The rule's name.
     pub rule: String,
+    /// The canonical hash of the pattern with its constraints
+    /// ([`crate::canon::Canon::hash`] of [`pattern_graph`]).
+    pub hash: u64,
     /// The number of automorphisms of the pattern with its constraints:
     /// the matches of every host subgraph it fits.
     pub automorphisms: GroupOrder,
@@ -231,6 +234,7 @@ pub fn rule_symmetry(rule: &Rule, limits: &SearchLimits) -> Option<PatternSymmet
     };
     Some(PatternSymmetry {
         rule: rule.name.clone(),
+        hash: full.hash,
         automorphisms: full.automorphisms.order,
         orbits,
         partial,
