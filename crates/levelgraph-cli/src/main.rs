@@ -5,6 +5,7 @@
 //! temporary name and renamed, so a failed run leaves nothing half-written)
 //! and the one-line summary to stdout.
 
+mod analyze;
 mod canon;
 mod diagnostics;
 mod explore;
@@ -119,6 +120,13 @@ enum Command {
     /// as in GROOVE): distinct states and levels per depth, and the
     /// shortest derivation of a level that cannot be finished.
     Explore(explore::Options),
+    /// Expressive range (Smith & Whitehead 2010): derive every seed of a
+    /// range once, in parallel, measure each level (size, cycles, keys,
+    /// locks that gate, playthrough, linearity, distinct levels, ...) and
+    /// write levels.csv, summary.json, histograms and heat maps (SVG, PNG)
+    /// and report.html. `--shard K/N` runs a slice, `--merge` joins the
+    /// slices, `--compare` puts two runs in one report.
+    Analyze(analyze::Options),
     /// Print the JSON form of a grammar on stdout.
     GrammarJson {
         /// Grammar file (`.lg` text or `.json`); the built-in default when absent.
@@ -197,6 +205,7 @@ fn main() -> ExitCode {
         Command::Place(options) => place::run(&options),
         Command::Canon(options) => canon::run(&options),
         Command::Explore(options) => explore::run(&options),
+        Command::Analyze(options) => analyze::run(&options),
     };
     match result {
         Ok(()) | Err(Failure::ReaderGone) => ExitCode::SUCCESS,
@@ -745,7 +754,7 @@ fn report_geometric_grid(grammar: &CompiledGrammar) {
 
 /// The places of a playthrough in the order they are entered, for the
 /// numbers in mission.svg; none without a report.
-fn entered(report: Option<&PlayReport>) -> Vec<levelgraph::VertexId> {
+pub(crate) fn entered(report: Option<&PlayReport>) -> Vec<levelgraph::VertexId> {
     report.map_or_else(Vec::new, |r| {
         r.playthrough
             .iter()

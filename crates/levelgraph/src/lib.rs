@@ -122,6 +122,7 @@ pub mod diagnostic;
 pub mod drawing;
 mod exact;
 pub mod explore;
+pub mod expressive;
 mod forces;
 pub mod formats;
 pub mod geometric;

@@ -20,7 +20,7 @@ use crate::geometric::GeometrySettings;
 use crate::grammar::{CompiledGrammar, Limits};
 use crate::graph::Graph;
 use crate::layout::edgar::RoomSets;
-use crate::layout::{Layout, LayoutError, LayoutProblem, LayoutSettings, Prepared};
+use crate::layout::{Layout, LayoutError, LayoutProblem, LayoutSettings, LayoutStats, Prepared};
 use crate::play::{PlayReport, Verdict};
 use crate::rng::attempt_seed;
 use crate::rooms::RoomsError;
@@ -50,6 +50,7 @@ pub struct Config {
     room_sets: Option<RoomSets>,
     layout_settings: LayoutSettings,
     allow_unfinishable: bool,
+    retries: bool,
     max_iterations: Option<u32>,
     min_vertices: Option<u32>,
     max_vertices: Option<u32>,
@@ -77,6 +78,9 @@ pub struct Level {
     /// The room layout, when one was asked for ([`Config::with_layout`] or
     /// [`Config::with_tiles`]) and the grammar has a `rooms` block.
     pub layout: Option<(LayoutProblem, Layout)>,
+    /// What the layout run did (perturbations, backtracks, work), beside
+    /// [`Level::layout`].
+    pub layout_stats: Option<LayoutStats>,
     /// The layout as a tile map, when asked for ([`Config::with_tiles`])
     /// and laid out.
     pub tiles: Option<TileMap>,
@@ -299,6 +303,7 @@ impl Config {
             room_sets: None,
             layout_settings: LayoutSettings::default(),
             allow_unfinishable: false,
+            retries: true,
             max_iterations: None,
             min_vertices: None,
             max_vertices: None,
@@ -362,6 +367,17 @@ impl Config {
     /// Default: `false`.
     pub fn allow_unfinishable(mut self, allow: bool) -> Self {
         self.allow_unfinishable = allow;
+        self
+    }
+
+    /// Whether a level that gives way (not proved completable, not placed,
+    /// not laid out within its limits) is followed by the next attempt's,
+    /// up to the `play` and `rooms` blocks' `retries`. `false`: one
+    /// attempt, the seed's own level, whatever becomes of it — what an
+    /// analysis of the grammar's range wants (`levelgraph analyze`).
+    /// Default: `true`.
+    pub fn with_retries(mut self, on: bool) -> Self {
+        self.retries = on;
         self
     }
 
@@ -593,6 +609,11 @@ pub fn generate(
     let play_spec = grammar.play();
     let play_retries = play_spec.map_or(0, |spec| spec.retries());
     let layout_retries = rooms.map_or(0, |spec| spec.retries());
+    let (play_retries, layout_retries) = if config.retries {
+        (play_retries, layout_retries)
+    } else {
+        (0, 0)
+    };
     let budget = 1 + play_retries + layout_retries;
     let no_sets = RoomSets::new();
     let mut attempts: Vec<Attempt> = Vec::new();
@@ -670,27 +691,29 @@ pub fn generate(
                 play,
                 placed,
                 layout: None,
+                layout_stats: None,
                 tiles: None,
                 attempts,
                 derive_time,
             });
         };
-        let layout = match lay_out(&derivation.graph, spec, config, &no_sets, level_seed) {
-            Ok(laid_out) => laid_out,
-            Err(LayoutStop::Limit(error)) if n_unlaid < layout_retries && !last => {
-                attempt.outcome = Outcome::NotLaidOut(error);
-                attempts.push(attempt);
-                n_unlaid += 1;
-                continue;
-            }
-            Err(stop) => {
-                if let LayoutStop::Limit(error) = &stop {
-                    attempt.outcome = Outcome::NotLaidOut(error.clone());
+        let (layout, layout_stats) =
+            match lay_out(&derivation.graph, spec, config, &no_sets, level_seed) {
+                Ok(laid_out) => laid_out,
+                Err(LayoutStop::Limit(error)) if n_unlaid < layout_retries && !last => {
+                    attempt.outcome = Outcome::NotLaidOut(error);
+                    attempts.push(attempt);
+                    n_unlaid += 1;
+                    continue;
                 }
-                attempts.push(attempt);
-                return Err(stop.into_error(level_seed, attempts));
-            }
-        };
+                Err(stop) => {
+                    if let LayoutStop::Limit(error) = &stop {
+                        attempt.outcome = Outcome::NotLaidOut(error.clone());
+                    }
+                    attempts.push(attempt);
+                    return Err(stop.into_error(level_seed, attempts));
+                }
+            };
         attempts.push(attempt);
         let mut level = Level {
             seed: level_seed,
@@ -698,6 +721,7 @@ pub fn generate(
             play,
             placed,
             layout: Some(layout),
+            layout_stats: Some(layout_stats),
             tiles: None,
             attempts,
             derive_time,
@@ -816,7 +840,7 @@ fn lay_out(
     config: &Config,
     no_sets: &RoomSets,
     seed: u64,
-) -> Result<(LayoutProblem, Layout), LayoutStop> {
+) -> Result<((LayoutProblem, Layout), LayoutStats), LayoutStop> {
     let sets = match &config.room_sets {
         Some(sets) => sets,
         None if spec.load.is_empty() => no_sets,
@@ -827,7 +851,7 @@ fn lay_out(
     let prepared =
         Prepared::within(&problem, &config.layout_settings).map_err(LayoutStop::Unsolvable)?;
     match prepared.run(seed, &config.layout_settings) {
-        Ok((layout, _)) => Ok((problem, layout)),
+        Ok((layout, stats)) => Ok(((problem, layout), stats)),
         Err(error @ LayoutError::Limit { .. }) => Err(LayoutStop::Limit(error)),
         Err(error) => Err(LayoutStop::Unsolvable(error)),
     }

@@ -32,6 +32,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("space", &["geometric", "rooms", "tiles"]),
     ("analysis", &["play", "place", "explore", "lint"]),
     ("files and the pipeline", &["formats", "pipeline"]),
+    ("runs over many seeds", &["expressive"]),
 ];
 
 fn rank(module: &str) -> Option<usize> {

@@ -11,6 +11,7 @@ mod common;
 mod derivation;
 mod edgar;
 mod explore;
+mod expressive;
 mod fuzz_seeds;
 mod geometric;
 mod grammar_errors;
