@@ -315,22 +315,28 @@ fn progress_bar(total: u64) -> Option<indicatif::ProgressBar> {
     let bar = indicatif::ProgressBar::new(total);
     bar.set_style(
         indicatif::ProgressStyle::with_template(
-            "{bar:40} {pos}/{len} levels, {per_sec}, {eta} left",
+            "{bar:40} {human_pos}/{human_len} levels, {elapsed} so far, {eta} left",
         )
         .expect("the template is valid"),
     );
     Some(bar)
 }
 
+/// Every folder's run, or the first error printed.
+fn read_runs(dirs: &[PathBuf]) -> Result<Vec<RunDir>, Failure> {
+    dirs.iter()
+        .map(|dir| {
+            runinfo::read_run(dir).map_err(|message| {
+                eprintln!("error: {message}");
+                Failure::BadInput
+            })
+        })
+        .collect()
+}
+
 /// `--merge`: the shards' folders into one run's.
 fn merge(dirs: &[PathBuf], out: &Path) -> Result<(), Failure> {
-    let mut runs = Vec::new();
-    for dir in dirs {
-        runs.push(runinfo::read_run(dir).map_err(|message| {
-            eprintln!("error: {message}");
-            Failure::BadInput
-        })?);
-    }
+    let runs = read_runs(dirs)?;
     // Each shard holds the pictures of the sampled seeds of its slice.
     let mut pictures = Vec::new();
     for (dir, run) in dirs.iter().zip(&runs) {
@@ -449,13 +455,7 @@ fn join_shards(
 
 /// `--compare`: two runs in one report.
 fn compare(dirs: &[PathBuf], out: &Path) -> Result<(), Failure> {
-    let mut runs = Vec::new();
-    for dir in dirs {
-        runs.push(runinfo::read_run(dir).map_err(|message| {
-            eprintln!("error: {message}");
-            Failure::BadInput
-        })?);
-    }
+    let runs = read_runs(dirs)?;
     let names: Vec<String> = dirs
         .iter()
         .zip(&runs)
