@@ -45,9 +45,10 @@ const MAGIC: &[u8; 8] = b"lgcanon2";
 /// graph renumbered by the canonical labelling.
 pub fn encode(g: &ColouredGraph) -> Vec<u8> {
     let (start, arcs, multisets) = merged_arcs(g);
-    let mut out = header(g.palette(), g.vertex_colours().iter().copied(), &multisets);
     let coloured = multisets.len() > 1;
-    out.reserve(start.len() + if coloured { 2 } else { 1 } * arcs.len());
+    let rows = start.len() + if coloured { 2 } else { 1 } * arcs.len();
+    let colours = g.vertex_colours().iter().copied();
+    let mut out = header(g.palette(), colours, &multisets, rows);
     for row in start.windows(2) {
         let row = &arcs[row[0] as usize..row[1] as usize];
         write_row(&mut out, row.len(), row.iter().copied(), coloured);
@@ -71,11 +72,10 @@ pub(crate) fn from_rows(
         g.palette(),
         labelling.iter().map(|&v| colours[v as usize]),
         &prepared.multisets,
+        leaf_rows.len(),
     );
     let coloured = prepared.arc_colours();
     let step = if coloured { 2 } else { 1 };
-    // A byte per count and per gap or colour below 128: the usual size.
-    out.reserve(leaf_rows.len());
     let mut at = 0;
     for _ in labelling {
         let degree = leaf_rows[at] as usize;
@@ -89,13 +89,17 @@ pub(crate) fn from_rows(
     out
 }
 
-/// Parts 1 to 4 of [`encode`]'s layout.
+/// Parts 1 to 4 of [`encode`]'s layout, in a buffer with room for
+/// `rows` more bytes: part 5 takes a byte per number below 128, and
+/// `rows` is its count of numbers (so a sparse level's form is written
+/// without growing its buffer).
 fn header(
     palette: &[u8],
     colours: impl ExactSizeIterator<Item = u32>,
     multisets: &[Vec<u32>],
+    rows: usize,
 ) -> Vec<u8> {
-    let mut out = Vec::with_capacity(16 + palette.len() + colours.len());
+    let mut out = Vec::with_capacity(16 + palette.len() + colours.len() + rows);
     out.extend_from_slice(MAGIC);
     varint(&mut out, palette.len() as u64);
     out.extend_from_slice(palette);
