@@ -12,7 +12,7 @@
 //! dense graph of n vertices costs about a byte per arc rather than the
 //! twelve of a `(from, to, colour)` triple: the form of the Paley graph
 //! on 593 vertices is 177 KB, not 2.1 MB, and its FNV-1a hash, a byte at
-//! a time, was a sixth of that graph's labelling time.
+//! a time, was an eighth to a sixth of that graph's labelling time.
 
 use super::coloured::ColouredGraph;
 use super::prepared::{merged_arcs, Prepared};
