@@ -498,19 +498,24 @@ fn common_prefix(a: &[u32], b: &[u32]) -> usize {
 }
 
 /// Writes the graph relabelled by the discrete partition `p` into `rows`:
-/// per place, the out-degree and then the `(place of head, combined
-/// colour)` pairs by place of head (the order nauty compares leaves in).
-/// The rows are filled by going through the heads in place order and
-/// appending each to the rows of its tails, a counting sort in O(n + m)
-/// (sorting each row was most of a leaf's cost on dense graphs).
-/// `next` is a buffer. [`leaf_rows_plain`] (tests) sorts each row.
+/// per place, the out-degree and then the places of its heads in
+/// increasing order (the order nauty compares leaves in), each followed by
+/// the arc's combined colour when the graph has more than one
+/// ([`Prepared::arc_colours`]; with one the colours say nothing, and
+/// leaving them out halves the rows of an uncoloured graph). The rows are
+/// filled by going through the heads in place order and appending each to
+/// the rows of its tails, a counting sort in O(n + m) (sorting each row
+/// was most of a leaf's cost on dense graphs). `next` is a buffer.
+/// [`leaf_rows_plain`] (tests) sorts each row.
 fn leaf_rows(g: &Prepared, p: &Partition, rows: &mut Vec<u32>, next: &mut Vec<u32>) {
+    let coloured = g.arc_colours();
+    let step = if coloured { 2 } else { 1 };
     rows.clear();
     next.clear();
     let mut len = 0;
     for &u in &p.lab {
         next.push(len + 1);
-        len += 1 + 2 * g.out(u).len() as u32;
+        len += 1 + step * g.out(u).len() as u32;
     }
     rows.resize(len as usize, 0);
     for (place, &u) in p.lab.iter().enumerate() {
@@ -521,8 +526,10 @@ fn leaf_rows(g: &Prepared, p: &Partition, rows: &mut Vec<u32>, next: &mut Vec<u3
             let row = p.pos[tail as usize] as usize;
             let at = next[row] as usize;
             rows[at] = head_place as u32;
-            rows[at + 1] = colour;
-            next[row] += 2;
+            if coloured {
+                rows[at + 1] = colour;
+            }
+            next[row] += step;
         }
     }
 }
@@ -539,7 +546,12 @@ fn leaf_rows_plain(g: &Prepared, p: &Partition) -> Vec<u32> {
             .collect();
         row.sort_unstable();
         rows.push(row.len() as u32);
-        rows.extend(row.into_iter().flat_map(|(v, c)| [v, c]));
+        for (v, c) in row {
+            rows.push(v);
+            if g.arc_colours() {
+                rows.push(c);
+            }
+        }
     }
     rows
 }
