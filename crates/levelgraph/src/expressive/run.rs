@@ -202,28 +202,45 @@ impl<'g> Batch<'g> {
         Record::of(seed, &self.level(seed), self.grammar.play())
     }
 
+    /// The records of `first..=last`, made in parallel on the batch's
+    /// threads, in seed order.
+    fn chunk(&self, first: u64, last: u64) -> Vec<Record> {
+        self.install(|| {
+            (first..last + 1)
+                .into_par_iter()
+                .map(|seed| self.record(seed))
+                .collect()
+        })
+    }
+
     /// The records of `seeds`, a chunk of [`CHUNK`] at a time, each chunk
     /// made in parallel on the batch's threads and handed to `sink` in
     /// seed order; the same records whatever the number of threads.
-    /// Returns the seeds done: all of them, or up to the chunk after which
-    /// `sink` said to stop.
+    /// While `sink` takes one chunk (counting, writing), the next is
+    /// already being made, so that its serial work does not leave the
+    /// threads idle. Returns the seeds handed to `sink`: all of them, or up
+    /// to the chunk after which it said to stop (the chunk in the making
+    /// then is finished and dropped).
     pub fn run(&self, seeds: Seeds, mut sink: impl FnMut(&[Record]) -> ControlFlow<()>) -> u64 {
-        let mut done = 0;
-        let mut start = seeds.first;
-        loop {
-            let end = seeds.last.min(start.saturating_add(CHUNK - 1));
-            let records: Vec<Record> = self.install(|| {
-                (start..end + 1)
-                    .into_par_iter()
-                    .map(|seed| self.record(seed))
-                    .collect()
-            });
-            done += end - start + 1;
-            if sink(&records).is_break() || end == seeds.last {
-                return done;
+        let bounds = |start: u64| (start, seeds.last.min(start.saturating_add(CHUNK - 1)));
+        std::thread::scope(|scope| {
+            let mut done = 0;
+            let (mut first, mut last) = bounds(seeds.first);
+            let mut making = Some(scope.spawn(move || self.chunk(first, last)));
+            while let Some(chunk) = making.take() {
+                let records = chunk.join().expect("a level's record does not panic");
+                let more = last < seeds.last;
+                if more {
+                    (first, last) = bounds(last + 1);
+                    making = Some(scope.spawn(move || self.chunk(first, last)));
+                }
+                done += records.len() as u64;
+                if sink(&records).is_break() {
+                    break;
+                }
             }
-            start = end + 1;
-        }
+            done
+        })
     }
 }
 
