@@ -20,8 +20,10 @@ trap 'rm -rf "$work"' EXIT
 
 # seconds and peak RSS (MB) of a command
 measure() {
-  /usr/bin/time -f "%e %M" -o "$work/time" "$@" > "$work/out"
-  read -r secs kb < "$work/time"
+  local t
+  t=$(mktemp -p "$work")
+  /usr/bin/time -f "%e %M" -o "$t" "$@" > /dev/null
+  read -r secs kb < "$t"
   echo "$secs $((kb / 1024))"
 }
 
@@ -38,6 +40,14 @@ done
 cmp -s "$work/m1/levels.csv" "$work/m2/levels.csv" && echo "1 and 2 threads: levels.csv identical"
 read -r s m < <(measure "$bin" analyze --seeds "1..$((n / 10))" --sample 0 --out "$work/small")
 row "default grammar, mission, 2 threads (N/10)" "$((n / 10))" "$s" "$m"
+# The machine's own ceiling: the two halves as two 1-thread processes at once.
+half=$((n / 2))
+read -r alone _ < <(measure "$bin" analyze --seeds "1..$half" --threads 1 --sample 0 --out "$work/h0")
+( measure "$bin" analyze --seeds "1..$half" --threads 1 --sample 0 --out "$work/h1" > "$work/p1" &
+  measure "$bin" analyze --seeds "$((half + 1))..$n" --threads 1 --sample 0 --out "$work/h2" > "$work/p2"; wait )
+read -r p1 _ < "$work/p1"; read -r p2 _ < "$work/p2"
+awk -v a="$alone" -v b="$p1" -v c="$p2" 'BEGIN { m = b > c ? b : c;
+  printf "ceiling: two 1-thread halves at once: %.2f s alone, %.2f / %.2f s together: %.2fx\n", a, b, c, 2 * a / m }'
 for threads in 1 2; do
   read -r s m < <(measure "$bin" analyze examples/dungeon-rooms.lg --tiles --seeds "1..$tiles_n" --threads "$threads" --sample 0 --out "$work/t$threads")
   row "dungeon-rooms.lg, layout + tiles, $threads thread(s)" "$tiles_n" "$s" "$m"
