@@ -2,7 +2,7 @@
 //! run's metric columns. Cells are numbers, lower-case words and codes
 //! (no commas or quotes), so the file is plain RFC 4180 without quoting;
 //! an empty cell is a metric that does not apply. Reading it back gives
-//! the records written, value for value ([`super::metric`] rounds
+//! the records written, value for value (`Record::of` rounds
 //! fractions to the four decimals written), which is what makes merged
 //! shards equal one run.
 
