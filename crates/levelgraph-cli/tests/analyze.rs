@@ -9,22 +9,9 @@ use std::process::{Command, Output};
 
 const BIN: &str = env!("CARGO_BIN_EXE_levelgraph");
 
-/// A fresh scratch folder, removed when the test ends.
-struct Scratch(PathBuf);
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = fs::remove_dir_all(&self.0);
-    }
-}
-
-fn scratch(name: &str) -> Scratch {
-    let dir =
-        std::env::temp_dir().join(format!("levelgraph-analyze-{}-{name}", std::process::id()));
-    let _ = fs::remove_dir_all(&dir);
-    fs::create_dir_all(&dir).unwrap();
-    Scratch(dir)
-}
+#[path = "support/scratch.rs"]
+mod scratch;
+use scratch::scratch;
 
 fn run(args: &[&str]) -> Output {
     Command::new(BIN)
@@ -42,6 +29,16 @@ fn ok(args: &[&str]) -> String {
     let o = run(args);
     assert!(o.status.success(), "{args:?}: {}", text(&o.stderr));
     text(&o.stdout)
+}
+
+/// Runs `args`, which must exit 2 with `want` in its message and write
+/// nothing to `out`.
+fn refused(args: &[&str], want: &str, out: &Path) {
+    let o = run(args);
+    assert_eq!(o.status.code(), Some(2), "{args:?}");
+    let err = text(&o.stderr);
+    assert!(err.contains(want), "{args:?}: {err}");
+    assert!(!out.exists(), "{args:?} wrote {}", out.display());
 }
 
 fn path(p: &Path) -> &str {
@@ -81,7 +78,7 @@ fn assert_same_files(a: &Path, b: &Path) {
 #[test]
 fn a_run_writes_its_files_the_same_on_one_and_two_threads() {
     let dir = scratch("threads");
-    let (one, two) = (dir.0.join("one"), dir.0.join("two"));
+    let (one, two) = (dir.join("one"), dir.join("two"));
     let said = ok(&[
         "analyze",
         "--seeds",
@@ -134,7 +131,7 @@ fn a_run_writes_its_files_the_same_on_one_and_two_threads() {
 #[test]
 fn shards_merged_equal_one_run() {
     let dir = scratch("shards");
-    let whole = dir.0.join("whole");
+    let whole = dir.join("whole");
     ok(&[
         "analyze",
         "--seeds",
@@ -146,7 +143,7 @@ fn shards_merged_equal_one_run() {
     ]);
     let mut parts = Vec::new();
     for k in 1..=3 {
-        let part = dir.0.join(format!("part{k}"));
+        let part = dir.join(format!("part{k}"));
         let shard = format!("{k}/3");
         ok(&[
             "analyze",
@@ -161,7 +158,7 @@ fn shards_merged_equal_one_run() {
         ]);
         parts.push(part);
     }
-    let merged = dir.0.join("merged");
+    let merged = dir.join("merged");
     // Given in another order than their numbers.
     let said = ok(&[
         "analyze",
@@ -179,9 +176,9 @@ fn shards_merged_equal_one_run() {
 #[test]
 fn merge_refuses_what_is_not_every_shard_of_one_run() {
     let dir = scratch("refuse");
-    let a = dir.0.join("a");
-    let b = dir.0.join("b");
-    let other = dir.0.join("other");
+    let a = dir.join("a");
+    let b = dir.join("b");
+    let other = dir.join("other");
     ok(&[
         "analyze",
         "--seeds",
@@ -209,25 +206,18 @@ fn merge_refuses_what_is_not_every_shard_of_one_run() {
         "--out",
         path(&other),
     ]);
-    let out = dir.0.join("out");
+    let out = dir.join("out");
     let cases: [(&[&Path], &str); 4] = [
         (&[&a], "shard 2/2 is missing"),
         (&[&a, &a], "are both shard 1/2"),
         (&[&a, &other], "are not shards of one run"),
-        (&[&dir.0], "run.json"),
+        (&[&dir], "run.json"),
     ];
     for (dirs, want) in cases {
         let mut args = vec!["analyze", "--merge"];
         args.extend(dirs.iter().map(|d| path(d)));
         args.extend(["--out", path(&out)]);
-        let o = run(&args);
-        assert_eq!(o.status.code(), Some(2), "{args:?}");
-        assert!(
-            text(&o.stderr).contains(want),
-            "{args:?}: {}",
-            text(&o.stderr)
-        );
-        assert!(!out.exists(), "nothing is written");
+        refused(&args, want, &out);
     }
     // A damaged levels.csv is named with its line and column.
     let csv = b.join("levels.csv");
@@ -254,7 +244,7 @@ fn merge_refuses_what_is_not_every_shard_of_one_run() {
 #[test]
 fn two_runs_compare_in_one_report() {
     let dir = scratch("compare");
-    let (small, large) = (dir.0.join("small"), dir.0.join("large"));
+    let (small, large) = (dir.join("small"), dir.join("large"));
     ok(&[
         "analyze",
         "--seeds",
@@ -267,7 +257,7 @@ fn two_runs_compare_in_one_report() {
         path(&small),
     ]);
     ok(&["analyze", "--seeds", "1..150", "--out", path(&large)]);
-    let out = dir.0.join("both");
+    let out = dir.join("both");
     let said = ok(&[
         "analyze",
         "--compare",
@@ -297,7 +287,7 @@ fn two_runs_compare_in_one_report() {
 #[test]
 fn bad_options_exit_2() {
     let dir = scratch("bad");
-    let out = dir.0.join("out");
+    let out = dir.join("out");
     for (args, want) in [
         (vec!["analyze", "--seeds", "9..3"], "empty"),
         (vec!["analyze", "--shard", "4/3"], "is not a shard"),
@@ -305,14 +295,7 @@ fn bad_options_exit_2() {
     ] {
         let mut args = args;
         args.extend(["--out", path(&out)]);
-        let o = run(&args);
-        assert_eq!(o.status.code(), Some(2), "{args:?}");
-        assert!(
-            text(&o.stderr).contains(want),
-            "{args:?}: {}",
-            text(&o.stderr)
-        );
-        assert!(!out.exists());
+        refused(&args, want, &out);
     }
 }
 
@@ -320,7 +303,7 @@ fn bad_options_exit_2() {
 #[test]
 fn ctrl_c_leaves_no_file() {
     let dir = scratch("interrupt");
-    let out = dir.0.join("out");
+    let out = dir.join("out");
     let child = Command::new(BIN)
         .args(["analyze", "--seeds", "1..100000000", "--out", path(&out)])
         .stdout(std::process::Stdio::null())
@@ -381,10 +364,10 @@ fn headless(browser: &Path, profile: &Path, extra: &[&str], page: &Path) -> Outp
 fn the_report_shows_its_pictures_in_a_real_browser() {
     let Some(browser) = chromium() else { return };
     let dir = scratch("browser");
-    let run_dir = dir.0.join("range");
+    let run_dir = dir.join("range");
     ok(&["analyze", "--seeds", "1..200", "--out", path(&run_dir)]);
     let page = run_dir.join("report.html");
-    let o = headless(&browser, &dir.0.join("profile"), &["--dump-dom"], &page);
+    let o = headless(&browser, &dir.join("profile"), &["--dump-dom"], &page);
     let dom = text(&o.stdout);
     let attr = |name: &str| -> Option<u64> {
         let at = dom.find(&format!("data-{name}=\""))? + name.len() + 7;
@@ -400,7 +383,7 @@ fn the_report_shows_its_pictures_in_a_real_browser() {
     let arg = format!("--screenshot={}", shot.display());
     let o = headless(
         &browser,
-        &dir.0.join("profile2"),
+        &dir.join("profile2"),
         &[&arg, "--window-size=1400,2400"],
         &page,
     );
