@@ -14,6 +14,7 @@ mod layout;
 mod output;
 mod place;
 mod play;
+mod serve;
 mod tiles;
 
 use std::path::{Path, PathBuf};
@@ -127,6 +128,11 @@ enum Command {
     /// and report.html. `--shard K/N` runs a slice, `--merge` joins the
     /// slices, `--compare` puts two runs in one report.
     Analyze(analyze::Options),
+    /// Live preview: a web page on 127.0.0.1 showing a seed's level of the
+    /// grammar (mission graph, layout, tile map, play verdict, trace and a
+    /// step-by-step replay, or the grammar's errors beside the last good
+    /// level) that follows the grammar file: every save re-derives it.
+    Serve(serve::Options),
     /// Print the JSON form of a grammar on stdout.
     GrammarJson {
         /// Grammar file (`.lg` text or `.json`); the built-in default when absent.
@@ -206,6 +212,7 @@ fn main() -> ExitCode {
         Command::Canon(options) => canon::run(&options),
         Command::Explore(options) => explore::run(&options),
         Command::Analyze(options) => analyze::run(&options),
+        Command::Serve(options) => serve::run(&options),
     };
     match result {
         Ok(()) | Err(Failure::ReaderGone) => ExitCode::SUCCESS,
@@ -503,7 +510,7 @@ fn note_gave_way(level: &Level) {
 /// Where the pictures put each vertex: a geometric derivation's own
 /// drawing, else a force-directed drawing when a picture or the text
 /// export is wanted (with a note when its work limit cut it short).
-fn picture_positions(
+pub(crate) fn picture_positions(
     graph: &Graph,
     geometric: bool,
     wanted: bool,
@@ -851,7 +858,7 @@ fn level_tiles<'a>(
 /// picture within its 16384 pixels a side (at least 1; a rasterized
 /// layout is at most 8192 cells a side). `generate` has no `--cell-px`,
 /// so a fixed 8 made such a level an error naming that flag.
-fn level_cell_px(width: u32, height: u32) -> u32 {
+pub(crate) fn level_cell_px(width: u32, height: u32) -> u32 {
     use levelgraph::formats::tilemap::MAX_IMAGE_SIDE;
     (MAX_IMAGE_SIDE / width.max(height).max(1)).clamp(1, 8)
 }

@@ -90,12 +90,18 @@ pub enum StopReason {
         /// The budget, in bytes.
         budget: u64,
     },
+    /// A replay ([`replay`]) reached the applications it was asked for;
+    /// the derivation itself went on from there.
+    Replayed {
+        /// The applications replayed.
+        applications: usize,
+    },
 }
 
 impl StopReason {
     /// A stable machine-readable name: `no_rule_applies`,
     /// `iteration_limit`, `recipe_complete`, `search_budget`,
-    /// `match_store_budget` or `memory_budget`.
+    /// `match_store_budget`, `memory_budget` or `replayed`.
     pub fn code(&self) -> &'static str {
         match self {
             StopReason::NoRuleApplies { .. } => "no_rule_applies",
@@ -104,6 +110,7 @@ impl StopReason {
             StopReason::SearchBudget { .. } => "search_budget",
             StopReason::MatchStoreBudget { .. } => "match_store_budget",
             StopReason::MemoryBudget { .. } => "memory_budget",
+            StopReason::Replayed { .. } => "replayed",
         }
     }
 
@@ -161,6 +168,9 @@ impl fmt::Display for StopReason {
                 bytes >> 20,
                 budget >> 20
             ),
+            StopReason::Replayed { applications } => {
+                write!(f, "replayed the first {applications} applications")
+            }
         }
     }
 }
@@ -432,7 +442,47 @@ fn plain(
     seed: u64,
     budget: &Budget,
 ) -> Result<Derivation, DeriveError> {
-    run_derivation(grammar, host, seed, budget, false, None).0
+    run_derivation(grammar, host, seed, budget, false, None, None).0
+}
+
+/// The derivation of `grammar` with `seed` from the start symbol (or the
+/// grid) — [`derive()`]'s — as it was after its first `applications`
+/// applications: the graph the step-by-step view of a derivation shows.
+///
+/// The trace alone cannot be re-applied exactly: it records each
+/// application's matched vertices but not its matched edges (parallel
+/// edges of fitting kinds make those ambiguous) nor a grid rule's frame.
+/// So this runs the derivation again, with the same seed and budget, and
+/// stops it before application `applications + 1`: everything up to
+/// there is the same run, so the graph and trace are exactly the first
+/// `applications` of the full derivation's (a test holds every example
+/// grammar to it over many seeds). The stop is
+/// [`StopReason::Replayed`] when it cut the derivation short, else the
+/// derivation's own. A derivation that fails (too few vertices, a recipe
+/// stage) is returned all the same: the step view shows it. The rewriting
+/// alone: a geometric grammar's derivation draws while it rewrites, which
+/// this does not replay.
+pub fn replay(grammar: &CompiledGrammar, seed: u64, applications: usize) -> Derivation {
+    replay_from(grammar, start_host(grammar), seed, applications)
+}
+
+/// [`replay`] of the derivation [`derive_from`] makes from `host`.
+pub fn replay_from(
+    grammar: &CompiledGrammar,
+    host: Graph,
+    seed: u64,
+    applications: usize,
+) -> Derivation {
+    let (result, _) = run_derivation(
+        grammar,
+        host,
+        seed,
+        &Budget::DEFAULT,
+        false,
+        None,
+        Some(applications),
+    );
+    result.unwrap_or_else(DeriveError::into_derivation)
 }
 
 /// The host a derivation starts from: one start-symbol vertex, or in grid
@@ -491,7 +541,16 @@ pub(crate) fn derive_with_hook(
     seed: u64,
     hook: &mut dyn StepHook,
 ) -> Result<Derivation, DeriveError> {
-    run_derivation(grammar, host, seed, &Budget::DEFAULT, false, Some(hook)).0
+    run_derivation(
+        grammar,
+        host,
+        seed,
+        &Budget::DEFAULT,
+        false,
+        Some(hook),
+        None,
+    )
+    .0
 }
 
 /// What a derivation has used so far, as step 1 of a step reads it
@@ -570,7 +629,8 @@ pub(crate) fn limits_block(
 
 /// Runs a derivation; with `verify`, compares every built match store with
 /// a full search after each step and reports the first difference (also
-/// when the derivation fails).
+/// when the derivation fails); with `stop_after`, stops once it has made
+/// that many applications ([`replay`]).
 fn run_derivation(
     grammar: &CompiledGrammar,
     host: Graph,
@@ -578,6 +638,7 @@ fn run_derivation(
     budget: &Budget,
     verify: bool,
     geometry: Option<&mut dyn StepHook>,
+    stop_after: Option<usize>,
 ) -> (Result<Derivation, DeriveError>, Option<String>) {
     let limits = *grammar.limits();
     let rules = grammar.rules();
@@ -612,6 +673,7 @@ fn run_derivation(
         drawn: Match::default(),
         alternatives: Vec::new(),
         reserved_large: false,
+        stop_after,
     };
     let mut failed_stage = None;
     let stop = match grammar.recipe() {
@@ -668,9 +730,12 @@ fn run_derivation(
                     failed_stage = Some((stage, done));
                     break 'recipe stopped.unwrap_or(StopReason::RecipeComplete);
                 }
-                if let Some(stop) =
-                    stopped.filter(|s| matches!(s, StopReason::IterationLimit(_)) || s.is_budget())
-                {
+                if let Some(stop) = stopped.filter(|s| {
+                    matches!(
+                        s,
+                        StopReason::IterationLimit(_) | StopReason::Replayed { .. }
+                    ) || s.is_budget()
+                }) {
                     // Stages still to come get no steps: the first of them
                     // with a minimum fails the derivation.
                     if let Some(later) = stages[si + 1..].iter().find(|s| s.min > 0) {
@@ -728,6 +793,7 @@ pub fn verify_incremental(grammar: &CompiledGrammar, seed: u64) -> Result<(), St
         seed,
         &Budget::DEFAULT,
         true,
+        None,
         None,
     );
     mismatch.map_or(Ok(()), Err)
@@ -840,12 +906,19 @@ struct Run<'g, 'h> {
     reserved_large: bool,
     /// [`expected_applications`] of the grammar.
     expected_applications: usize,
+    /// A replay's applications: the run stops once it has made them.
+    stop_after: Option<usize>,
 }
 
 impl Run<'_, '_> {
     /// One step among `pool` (rule index, weight). `None` when a rule was
     /// applied or skipped; the stop reason when none applies.
     fn step(&mut self, pool: &[(usize, f64)]) -> Option<StopReason> {
+        // First, before anything draws from the generator: the replay is
+        // the full run up to here.
+        if let Some(applications) = self.stop_after.filter(|&k| self.trace.len() >= k) {
+            return Some(StopReason::Replayed { applications });
+        }
         if let Some(stop) = self.budget_stop.take() {
             return Some(stop);
         }

@@ -31,6 +31,7 @@ mod place_block;
 mod play;
 mod play_examples;
 mod play_oracle;
+mod replay;
 mod rooms_block;
 mod rule_features;
 mod streaming_writers;
