@@ -320,9 +320,12 @@ fn oversized_saves_and_grammars_are_refused_not_fatal() {
     let before = level(&server, "?seed=1");
     let huge = format!("{}\n# {}\n", example("default.lg"), "x".repeat(5 << 20));
     std::fs::write(&path, huge).unwrap();
+    // The 5 MiB write may be seen half done (a reload of the part written
+    // so far); wait for the reload that reads it whole.
     let answer = wait_for("the size error", || {
         let a = level(&server, "?seed=1");
-        (a["generation"].as_u64() > before["generation"].as_u64()).then_some(a)
+        let newer = a["generation"].as_u64() > before["generation"].as_u64();
+        (newer && a["diagnostics"][0]["message"].is_string()).then_some(a)
     });
     let message = answer["diagnostics"][0]["message"]
         .as_str()
