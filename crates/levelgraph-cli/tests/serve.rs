@@ -384,6 +384,27 @@ fn the_step_view_replays_the_derivation() {
     }
 }
 
+/// A geometric grammar's steps are replayed with its drawing: the last
+/// step is the level's graph, an earlier one smaller.
+#[test]
+fn a_geometric_grammar_has_a_step_view_too() {
+    let (_dir, path) = grammar_file("geometric-steps", &example("wheel.lg"));
+    let server = Server::start(&path);
+    let full = level(&server, "?seed=2");
+    assert!(
+        full["level"]["no_steps"].is_null(),
+        "{}",
+        full["level"]["no_steps"]
+    );
+    let n = full["level"]["applications"].as_u64().unwrap();
+    assert!(n > 2);
+    let last = level(&server, &format!("?seed=2&step={n}"));
+    assert_eq!(last["step"]["vertices"], full["level"]["vertices"]);
+    assert_eq!(last["step"]["edges"], full["level"]["edges"]);
+    let early = level(&server, "?seed=2&step=2");
+    assert!(early["step"]["vertices"].as_u64() < full["level"]["vertices"].as_u64());
+}
+
 // ---------------------------------------------------------------------
 // The page in a browser.
 

@@ -460,8 +460,9 @@ fn plain(
 /// [`StopReason::Replayed`] when it cut the derivation short, else the
 /// derivation's own. A derivation that fails (too few vertices, a recipe
 /// stage) is returned all the same: the step view shows it. The rewriting
-/// alone: a geometric grammar's derivation draws while it rewrites, which
-/// this does not replay.
+/// alone: a geometric derivation, which draws while it rewrites and whose
+/// choices depend on the drawing, is replayed by
+/// [`crate::geometric::replay`].
 pub fn replay(grammar: &CompiledGrammar, seed: u64, applications: usize) -> Derivation {
     replay_from(grammar, start_host(grammar), seed, applications)
 }
@@ -480,6 +481,27 @@ pub fn replay_from(
         &Budget::DEFAULT,
         false,
         None,
+        Some(applications),
+    );
+    result.unwrap_or_else(DeriveError::into_derivation)
+}
+
+/// [`replay_from`] of a derivation that keeps a drawing beside it
+/// ([`derive_with_hook`]'s): the geometric derivation's replay.
+pub(crate) fn replay_with_hook(
+    grammar: &CompiledGrammar,
+    host: Graph,
+    seed: u64,
+    hook: &mut dyn StepHook,
+    applications: usize,
+) -> Derivation {
+    let (result, _) = run_derivation(
+        grammar,
+        host,
+        seed,
+        &Budget::DEFAULT,
+        false,
+        Some(hook),
         Some(applications),
     );
     result.unwrap_or_else(DeriveError::into_derivation)

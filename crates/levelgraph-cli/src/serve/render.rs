@@ -34,6 +34,11 @@ pub(crate) struct Drawn {
     /// when the first attempts gave way: a `play` or `rooms` block's
     /// retries).
     pub(crate) level_seed: u64,
+    /// The seed the level's derivation ran with: `level_seed`, or for a
+    /// geometric derivation the seed of the drawing that passed (what its
+    /// replay needs).
+    #[serde(skip)]
+    pub(crate) derivation_seed: u64,
     pub(crate) mission_svg: Option<String>,
     pub(crate) layout_svg: Option<String>,
     /// The tile map as a `data:image/png;base64,…` URL.
@@ -173,6 +178,7 @@ fn failed(seed: u64, message: String) -> Drawn {
     Drawn {
         seed,
         level_seed: seed,
+        derivation_seed: seed,
         mission_svg: None,
         layout_svg: None,
         tiles_png: None,
@@ -210,6 +216,7 @@ fn drawn_derivation(
     Drawn {
         seed,
         level_seed,
+        derivation_seed: derivation.seed,
         mission_svg: Some(svg),
         layout_svg: None,
         tiles_png: None,
@@ -221,9 +228,7 @@ fn drawn_derivation(
         applications: derivation.trace.len(),
         trace: trace_rows(derivation),
         error: None,
-        no_steps: is_geometric(good).then(|| {
-            "the step view replays the rewriting alone; a geometric derivation also draws while it rewrites, which it does not replay".to_owned()
-        }),
+        no_steps: None,
     }
 }
 
@@ -276,14 +281,20 @@ fn drawn_level(
 }
 
 /// The graph after the first `step` applications of the level of `seed`
-/// (derived with the level's own seed), with the vertices application
-/// `step` matched and created ringed; `None` for a geometric grammar.
+/// (derived with the level's own seed; a geometric derivation with its
+/// drawing's), with the vertices application `step` matched and created
+/// ringed; `None` when no level was derived.
 pub(crate) fn step_view(good: &Good, drawn: &Drawn, step: usize) -> Option<StepView> {
     if drawn.no_steps.is_some() {
         return None;
     }
     let step = step.min(drawn.applications);
-    let derivation = levelgraph::derive::replay(&good.grammar, drawn.level_seed, step);
+    let derivation = match &good.grammar.model().geometry {
+        Some(settings) => {
+            levelgraph::geometric::replay(&good.grammar, drawn.derivation_seed, settings, step)
+        }
+        None => levelgraph::derive::replay(&good.grammar, drawn.level_seed, step),
+    };
     let graph = &derivation.graph;
     let mut shading = Shading::default();
     if let Some(a) = step.checked_sub(1).and_then(|i| derivation.trace.get(i)) {

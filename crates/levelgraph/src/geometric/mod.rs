@@ -126,6 +126,32 @@ pub fn derive(
     derive_from(grammar, start_at_origin(grammar), seed, settings)
 }
 
+/// The geometric derivation of `grammar` from the start symbol as it was
+/// after its first `applications` applications, drawing included: the
+/// step-by-step view of a level that [`derive`] made. `drawing_seed` is
+/// the seed of the drawing that passed (the level's `derivation.seed`,
+/// which is [`derive`]'s seed when its first drawing passed). Like
+/// [`crate::derive::replay`], it runs the same derivation again — the same
+/// rules, matches and placements, since every choice comes from the seed
+/// and the drawing so far — and stops it before application
+/// `applications + 1`; the final relaxation of a finished drawing is not
+/// run, so positions may differ slightly from the level's.
+pub fn replay(
+    grammar: &CompiledGrammar,
+    drawing_seed: u64,
+    settings: &GeometrySettings,
+    applications: usize,
+) -> Derivation {
+    let mut hook = Hook::new(grammar.rules(), grammar.rule_drawings(), settings);
+    derive::replay_with_hook(
+        grammar,
+        start_at_origin(grammar),
+        drawing_seed,
+        &mut hook,
+        applications,
+    )
+}
+
 /// One start-symbol vertex at the origin: where a geometric derivation
 /// begins.
 fn start_at_origin(grammar: &CompiledGrammar) -> Graph {

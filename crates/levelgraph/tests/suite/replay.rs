@@ -91,3 +91,46 @@ fn each_step_adds_what_its_application_created() {
         }
     }
 }
+
+/// A geometric derivation replayed with its drawing's seed makes the same
+/// applications (its choices depend on the drawing, which the replay
+/// keeps too): every application gives the level's graph, and k of them
+/// the first k.
+#[test]
+fn a_geometric_derivation_replays_with_its_drawing() {
+    for (stem, text) in common::example_sources() {
+        let g = grammar::load(&text, &stem).expect("example loads");
+        let Some(settings) = g.model().geometry.clone() else {
+            continue;
+        };
+        for seed in 1..=20 {
+            let Ok(level) = levelgraph::geometric::derive(&g, seed, &settings) else {
+                continue;
+            };
+            let whole = level.derivation;
+            let n = whole.trace.len();
+            let again = levelgraph::geometric::replay(&g, whole.seed, &settings, n);
+            assert!(
+                again.trace.iter().eq(whole.trace.iter()),
+                "examples/{stem}.lg seed {seed}: the applications differ"
+            );
+            let shape = |d: &Derivation| {
+                let mut edges: Vec<_> = d
+                    .graph
+                    .edges()
+                    .map(|(_, e)| (e.source, e.target, e.directed, e.cosmetic))
+                    .collect();
+                edges.sort();
+                let tags: Vec<_> = d.graph.vertices().map(|(v, x)| (v, x.tag)).collect();
+                (tags, edges)
+            };
+            assert_eq!(
+                shape(&again),
+                shape(&whole),
+                "examples/{stem}.lg seed {seed}"
+            );
+            let half = levelgraph::geometric::replay(&g, whole.seed, &settings, n / 2);
+            assert!(half.trace.iter().eq(whole.trace.iter().take(n / 2)));
+        }
+    }
+}
