@@ -128,9 +128,9 @@ pub fn derive(
 
 /// The geometric derivation of `grammar` from the start symbol as it was
 /// after its first `applications` applications, drawing included: the
-/// step-by-step view of a level that [`derive`] made. `drawing_seed` is
+/// step-by-step view of a level that [`derive()`] made. `drawing_seed` is
 /// the seed of the drawing that passed (the level's `derivation.seed`,
-/// which is [`derive`]'s seed when its first drawing passed). Like
+/// which is [`derive()`]'s seed when its first drawing passed). Like
 /// [`crate::derive::replay`], it runs the same derivation again — the same
 /// rules, matches and placements, since every choice comes from the seed
 /// and the drawing so far — and stops it before application
