@@ -230,6 +230,18 @@ fn it_listens_on_loopback_only() {
     }
 }
 
+/// Opens an event stream: the connection and its status line's first 12
+/// bytes (`HTTP/1.1 200` or `HTTP/1.1 503`).
+fn open_events(address: &str) -> (TcpStream, [u8; 12]) {
+    let mut s = TcpStream::connect(address).unwrap();
+    s.set_read_timeout(Some(PATIENCE)).unwrap();
+    let head = format!("GET /events HTTP/1.1\r\nHost: {address}\r\n\r\n");
+    s.write_all(head.as_bytes()).unwrap();
+    let mut first = [0u8; 12];
+    s.read_exact(&mut first).unwrap();
+    (s, first)
+}
+
 #[test]
 fn a_storm_of_requests_leaves_it_answering() {
     let (_dir, path) = grammar_file("storm", &example("default.lg"));
@@ -265,12 +277,7 @@ fn a_storm_of_requests_leaves_it_answering() {
     let mut held = Vec::new();
     let mut refused = 0;
     for _ in 0..24 {
-        let mut s = TcpStream::connect(&address).unwrap();
-        s.set_read_timeout(Some(PATIENCE)).unwrap();
-        let head = format!("GET /events HTTP/1.1\r\nHost: {address}\r\n\r\n");
-        s.write_all(head.as_bytes()).unwrap();
-        let mut first = [0u8; 12];
-        s.read_exact(&mut first).unwrap();
+        let (s, first) = open_events(&address);
         match &first {
             b"HTTP/1.1 200" => held.push(s),
             b"HTTP/1.1 503" => refused += 1,
@@ -287,16 +294,7 @@ fn a_storm_of_requests_leaves_it_answering() {
     // a keep-alive or an event: a reload writes one to every stream).
     std::fs::write(&path, example("default.lg") + "\n").unwrap();
     wait_for("a stream place to come back", || {
-        let (code, _) = {
-            let mut s = TcpStream::connect(&address).unwrap();
-            s.set_read_timeout(Some(PATIENCE)).unwrap();
-            let head = format!("GET /events HTTP/1.1\r\nHost: {address}\r\n\r\n");
-            s.write_all(head.as_bytes()).unwrap();
-            let mut first = [0u8; 12];
-            s.read_exact(&mut first).unwrap();
-            (first, ())
-        };
-        (&code == b"HTTP/1.1 200").then_some(())
+        (&open_events(&address).1 == b"HTTP/1.1 200").then_some(())
     });
 }
 

@@ -474,36 +474,21 @@ pub fn replay_from(
     seed: u64,
     applications: usize,
 ) -> Derivation {
-    let (result, _) = run_derivation(
-        grammar,
-        host,
-        seed,
-        &Budget::DEFAULT,
-        false,
-        None,
-        Some(applications),
-    );
-    result.unwrap_or_else(DeriveError::into_derivation)
+    replay_with_hook(grammar, host, seed, None, applications)
 }
 
-/// [`replay_from`] of a derivation that keeps a drawing beside it
-/// ([`derive_with_hook`]'s): the geometric derivation's replay.
+/// [`replay_from`], of a derivation that keeps a drawing beside it when
+/// `hook` is given ([`derive_with_hook`]'s: the geometric derivation's
+/// replay).
 pub(crate) fn replay_with_hook(
     grammar: &CompiledGrammar,
     host: Graph,
     seed: u64,
-    hook: &mut dyn StepHook,
+    hook: Option<&mut dyn StepHook>,
     applications: usize,
 ) -> Derivation {
-    let (result, _) = run_derivation(
-        grammar,
-        host,
-        seed,
-        &Budget::DEFAULT,
-        false,
-        Some(hook),
-        Some(applications),
-    );
+    let budget = &Budget::DEFAULT;
+    let (result, _) = run_derivation(grammar, host, seed, budget, false, hook, Some(applications));
     result.unwrap_or_else(DeriveError::into_derivation)
 }
 

@@ -147,7 +147,7 @@ pub fn replay(
         grammar,
         start_at_origin(grammar),
         drawing_seed,
-        &mut hook,
+        Some(&mut hook),
         applications,
     )
 }
