@@ -7,19 +7,9 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-const BIN: &str = env!("CARGO_BIN_EXE_levelgraph");
-
-#[path = "support/scratch.rs"]
-mod scratch;
-use scratch::scratch;
-
-fn run(args: &[&str]) -> Output {
-    Command::new(BIN)
-        .args(args)
-        .env("NO_COLOR", "1")
-        .output()
-        .unwrap()
-}
+#[path = "support/common.rs"]
+mod common;
+use common::{run, scratch, BIN};
 
 fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()

@@ -8,8 +8,6 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-const BIN: &str = env!("CARGO_BIN_EXE_levelgraph");
-
 /// The workspace's one golden-file helper, shared with the library's tests.
 #[path = "../../levelgraph/tests/suite/common/golden.rs"]
 mod golden;
@@ -18,17 +16,9 @@ fn examples() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples")
 }
 
-#[path = "support/scratch.rs"]
-mod scratch;
-use scratch::scratch;
-
-fn run(args: &[&str]) -> Output {
-    Command::new(BIN)
-        .args(args)
-        .env("NO_COLOR", "1")
-        .output()
-        .unwrap()
-}
+#[path = "support/common.rs"]
+mod common;
+use common::{run, scratch, BIN};
 
 fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()

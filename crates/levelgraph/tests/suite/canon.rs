@@ -401,6 +401,24 @@ fn level_form(g: &Graph) -> Vec<u8> {
     canon(&of_graph(g).0).form
 }
 
+/// [`level`] with its first edge that `pick` selects changed by `change`.
+fn with_edge_changed(pick: impl Fn(&Edge) -> bool, change: impl FnOnce(&mut Edge)) -> Graph {
+    edge_changed(level(), pick, change)
+}
+
+/// `g` with its first edge that `pick` selects changed by `change`.
+fn edge_changed(
+    mut g: Graph,
+    pick: impl Fn(&Edge) -> bool,
+    change: impl FnOnce(&mut Edge),
+) -> Graph {
+    let e = g.edges().find(|(_, e)| pick(e)).map(|(id, _)| id).unwrap();
+    let mut edge = g.remove_edge(e).unwrap();
+    change(&mut edge);
+    g.add_edge(edge);
+    g
+}
+
 #[test]
 fn levels_that_differ_in_one_respect_differ_in_form() {
     let base = level();
@@ -419,50 +437,27 @@ fn levels_that_differ_in_one_respect_differ_in_form() {
         .insert("colour".into(), "blue".into());
     variants.push(("an attribute", g));
 
-    let mut g = level();
-    let e = g
-        .edges()
-        .find(|(_, e)| e.directed)
-        .map(|(id, _)| id)
-        .unwrap();
-    let mut edge = g.remove_edge(e).unwrap();
-    (edge.source, edge.target) = (edge.target, edge.source);
-    g.add_edge(edge);
-    variants.push(("a direction", g));
-
-    let mut g = level();
-    let e = g
-        .edges()
-        .find(|(_, e)| e.directed)
-        .map(|(id, _)| id)
-        .unwrap();
-    let mut edge = g.remove_edge(e).unwrap();
-    edge.directed = false;
-    g.add_edge(edge);
-    variants.push(("directed or not", g));
-
+    variants.push((
+        "a direction",
+        with_edge_changed(
+            |e| e.directed,
+            |e| (e.source, e.target) = (e.target, e.source),
+        ),
+    ));
+    variants.push((
+        "directed or not",
+        with_edge_changed(|e| e.directed, |e| e.directed = false),
+    ));
     let mut g = level();
     let other = g.labels_mut().intern("secret");
-    let e = g
-        .edges()
-        .find(|(_, e)| e.label.is_some())
-        .map(|(id, _)| id)
-        .unwrap();
-    let mut edge = g.remove_edge(e).unwrap();
-    edge.label = Some(other);
-    g.add_edge(edge);
-    variants.push(("a label", g));
-
-    let mut g = level();
-    let e = g
-        .edges()
-        .find(|(_, e)| e.cosmetic)
-        .map(|(id, _)| id)
-        .unwrap();
-    let mut edge = g.remove_edge(e).unwrap();
-    edge.cosmetic = false;
-    g.add_edge(edge);
-    variants.push(("the cosmetic flag", g));
+    variants.push((
+        "a label",
+        edge_changed(g, |e| e.label.is_some(), |e| e.label = Some(other)),
+    ));
+    variants.push((
+        "the cosmetic flag",
+        with_edge_changed(|e| e.cosmetic, |e| e.cosmetic = false),
+    ));
 
     let mut g = level();
     let key = g.vertex_ids().nth(3).unwrap();

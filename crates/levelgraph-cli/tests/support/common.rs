@@ -1,8 +1,21 @@
-//! Scratch folders for the command's tests, shared by the test binaries
-//! (`#[path]`-included, as the golden-file helper is).
+//! What the command's test binaries share (`#[path]`-included, as the
+//! golden-file helper is): the binary, running it, scratch folders.
 
 use std::fs;
 use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// The `levelgraph` binary under test.
+pub(crate) const BIN: &str = env!("CARGO_BIN_EXE_levelgraph");
+
+/// Runs `levelgraph` with `args` (colours off) and waits for it.
+pub(crate) fn run(args: &[&str]) -> Output {
+    Command::new(BIN)
+        .args(args)
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap()
+}
 
 /// A fresh, empty scratch folder for one test, removed with what it holds
 /// when the test ends (passed or panicked), so runs leave nothing in the
