@@ -54,9 +54,26 @@ struct Server {
 
 impl Server {
     fn start(grammar: &Path) -> Server {
-        let mut child = Command::new(BIN)
+        let mut command = Command::new(BIN);
+        command.args(["serve", "--port", "0"]).arg(grammar);
+        Server::spawn(command)
+    }
+
+    /// `serve` allowed at most `files` open file descriptors (the shell's
+    /// `ulimit -n`, then `exec`, so the child is the server itself).
+    fn start_with_file_limit(grammar: &Path, files: u32) -> Server {
+        let mut command = Command::new("sh");
+        command
+            .arg("-c")
+            .arg(format!("ulimit -n {files} && exec \"$0\" \"$@\""))
+            .arg(BIN)
             .args(["serve", "--port", "0"])
-            .arg(grammar)
+            .arg(grammar);
+        Server::spawn(command)
+    }
+
+    fn spawn(mut command: Command) -> Server {
+        let mut child = command
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()
@@ -199,6 +216,61 @@ fn only_its_own_paths_are_served() {
         server.address
     );
     assert_eq!(request(&server.address, &head, b"x").0, 405);
+}
+
+#[test]
+fn malformed_requests_are_answered_not_fatal() {
+    let (_dir, path) = grammar_file("malformed", &example("default.lg"));
+    let mut server = Server::start(&path);
+    let address = server.address.clone();
+    let put = |extra: &str| {
+        format!("PUT /api/grammar HTTP/1.1\r\nHost: {address}\r\n{extra}Connection: close\r\n\r\n")
+    };
+    // A head over 16 KiB.
+    let long = put(&format!("X-Long: {}\r\n", "a".repeat(20 << 10)));
+    assert_eq!(request(&address, &long, b"").0, 431);
+    // More than 64 headers.
+    let many = put(&"X-Many: 1\r\n".repeat(65));
+    assert_eq!(request(&address, &many, b"").0, 431);
+    // Not HTTP, and a length that is not a number.
+    assert_eq!(request(&address, "\x01\x02 nonsense\r\n\r\n", b"").0, 400);
+    assert_eq!(
+        request(&address, &put("Content-Length: many\r\n"), b"").0,
+        400
+    );
+    // A chunked body: a length is required (the page always sends one).
+    let chunked = put("Transfer-Encoding: chunked\r\n");
+    assert_eq!(request(&address, &chunked, b"3\r\nabc\r\n0\r\n\r\n").0, 411);
+    assert_eq!(
+        std::fs::read_to_string(&path).unwrap(),
+        example("default.lg")
+    );
+    // `Expect: 100-continue` (curl's way with a large body): told to go on.
+    let text = example("default.lg").replace("keys-and-cycles", "after-continue");
+    let head = put(&format!(
+        "Content-Length: {}\r\nExpect: 100-continue\r\n",
+        text.len()
+    ));
+    let mut s = TcpStream::connect(&address).unwrap();
+    s.set_read_timeout(Some(PATIENCE)).unwrap();
+    s.write_all(head.as_bytes()).unwrap();
+    let mut interim = [0u8; 25];
+    s.read_exact(&mut interim).unwrap();
+    assert_eq!(&interim, b"HTTP/1.1 100 Continue\r\n\r\n");
+    s.write_all(text.as_bytes()).unwrap();
+    assert_eq!(read_response(&mut s).0, 200);
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), text);
+    // A body that stops halfway: 408 when the body's time is up (10 s);
+    // the grammar is not touched.
+    let head = put("Content-Length: 100\r\n");
+    let mut s = TcpStream::connect(&address).unwrap();
+    s.set_read_timeout(Some(PATIENCE)).unwrap();
+    s.write_all(head.as_bytes()).unwrap();
+    s.write_all(b"# half").unwrap();
+    assert_eq!(read_response(&mut s).0, 408);
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), text);
+    assert!(server.alive());
+    assert_eq!(get(&server, "/").0, 200);
 }
 
 #[test]
@@ -352,6 +424,145 @@ fn oversized_saves_and_grammars_are_refused_not_fatal() {
         .map(|e| e.unwrap().file_name())
         .collect();
     assert_eq!(leftovers, ["g.lg"], "no temporary file left");
+}
+
+/// A line from the server process's `/proc/PID/status` (Linux).
+fn proc_status(server: &Server, field: &str) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{}/status", server.child.id())).unwrap();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix(field)?.trim().parse().ok())
+        .unwrap_or_else(|| panic!("no {field} in {status}"))
+}
+
+fn open_files(server: &Server) -> usize {
+    std::fs::read_dir(format!("/proc/{}/fd", server.child.id()))
+        .map(|d| d.count())
+        .unwrap_or(0)
+}
+
+/// Connects and sends the start of a request, never its end.
+fn half_sent(address: &str) -> TcpStream {
+    let mut s = TcpStream::connect(address).unwrap();
+    s.set_read_timeout(Some(PATIENCE)).unwrap();
+    let head = format!("GET / HTTP/1.1\r\nHost: {address}\r\n");
+    s.write_all(head.as_bytes()).unwrap();
+    s
+}
+
+/// The status a connection was answered with; 0 when it was closed or
+/// reset without one.
+fn status_of(stream: &mut TcpStream) -> u16 {
+    let mut answer = Vec::new();
+    let _ = stream.read_to_end(&mut answer);
+    let answer = String::from_utf8_lossy(&answer);
+    answer
+        .strip_prefix("HTTP/1.1 ")
+        .and_then(|rest| rest.get(..3)?.parse().ok())
+        .unwrap_or(0)
+}
+
+/// What `serve` allows: 64 connections at once, a request head within 5 s.
+const CONNECTIONS: usize = 64;
+const HEAD_TIME: Duration = Duration::from_secs(5);
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_flood_of_slow_connections_is_bounded() {
+    let (_dir, path) = grammar_file("flood", &example("default.lg"));
+    let mut server = Server::start(&path);
+    let address = server.address.clone();
+    let threads_before = proc_status(&server, "Threads:");
+
+    // A client sending its head a byte at a time is cut off at the head
+    // deadline, not kept alive by each byte.
+    let trickler = {
+        let address = address.clone();
+        std::thread::spawn(move || {
+            let mut s = TcpStream::connect(&address).unwrap();
+            let start = Instant::now();
+            s.write_all(b"GET / HTTP/1.1\r\nX-Slow: ").unwrap();
+            s.set_read_timeout(Some(Duration::from_millis(200)))
+                .unwrap();
+            let mut first = [0u8; 12];
+            while start.elapsed() < PATIENCE {
+                if s.write_all(b"a").is_err() {
+                    break;
+                }
+                match s.read(&mut first) {
+                    Ok(_) => break,
+                    Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => continue,
+                    Err(_) => break,
+                }
+            }
+            (start.elapsed(), first)
+        })
+    };
+    // The trickler's connection is accepted first.
+    wait_for("the trickling client", || {
+        (proc_status(&server, "Threads:") > threads_before).then_some(())
+    });
+    // 200 half-sent requests, held open: the first ones fill the places,
+    // the rest are turned away at once.
+    let mut held: Vec<TcpStream> = (0..200).map(|_| half_sent(&address)).collect();
+    let busy = wait_for("a full server to say so", || {
+        let (code, _) = get(&server, "/");
+        (code == 503).then_some(code)
+    });
+    assert_eq!(busy, 503);
+    let threads = proc_status(&server, "Threads:");
+    assert!(
+        threads <= threads_before + CONNECTIONS as u64,
+        "{threads} threads with {threads_before} before: one per connection, at most {CONNECTIONS}"
+    );
+
+    // The held requests that got a place are answered 408 at the head
+    // deadline and closed; the others were answered 503 (or reset).
+    let statuses: Vec<u16> = held.iter_mut().map(status_of).collect();
+    let timed_out = statuses.iter().filter(|&&c| c == 408).count();
+    assert_eq!(timed_out, CONNECTIONS - 1, "{statuses:?}");
+    assert!(
+        statuses.iter().all(|&c| matches!(c, 408 | 503 | 0)),
+        "{statuses:?}"
+    );
+    let (took, first) = trickler.join().unwrap();
+    assert_eq!(
+        &first,
+        b"HTTP/1.1 408",
+        "{}",
+        String::from_utf8_lossy(&first)
+    );
+    assert!(
+        took >= HEAD_TIME && took < HEAD_TIME + Duration::from_secs(3),
+        "the trickler was cut off after {took:?}"
+    );
+
+    // Free again: answering, and the threads are gone.
+    assert!(server.alive());
+    assert_eq!(get(&server, "/").0, 200);
+    wait_for("the connection threads to end", || {
+        (proc_status(&server, "Threads:") <= threads_before).then_some(())
+    });
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn running_out_of_file_descriptors_does_not_end_it() {
+    let (_dir, path) = grammar_file("descriptors", &example("default.lg"));
+    let mut server = Server::start_with_file_limit(&path, 32);
+    assert_eq!(get(&server, "/").0, 200);
+    // More half-sent requests than the process may open files: `accept`
+    // fails for lack of descriptors while they are held.
+    let held: Vec<TcpStream> = (0..60).map(|_| half_sent(&server.address)).collect();
+    wait_for("the descriptors to run out", || {
+        (open_files(&server) >= 31).then_some(())
+    });
+    drop(held);
+    // Accepting again: the server did not stop at the failed accepts.
+    assert!(server.alive());
+    assert_eq!(get(&server, "/").0, 200);
+    let answer = level(&server, "?seed=2");
+    assert!(answer["level"]["vertices"].as_u64().unwrap() > 0);
 }
 
 #[test]

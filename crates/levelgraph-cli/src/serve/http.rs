@@ -4,23 +4,20 @@
 //! server's loopback address are refused (a web page elsewhere cannot
 //! reach it through a DNS name that resolves to 127.0.0.1).
 
-use std::io::{Read, Write};
+use std::io::Write;
+use std::net::TcpStream;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
 use serde::Serialize;
-use tiny_http::{Header, Method, Request, Response};
 
 use super::render::{self, Cache, Drawn, StepView};
+use super::server::{Reply, Request, Response};
 use super::state::{Shown, State};
 
-/// The largest request body read (a grammar saved from the page), in
-/// bytes: larger is refused with 413 before it is read.
-pub(crate) const MAX_BODY_BYTES: u64 = 1 << 20;
-
 /// Event streams open at once; more are refused with 503 (each holds a
-/// thread and a connection).
+/// thread and a connection, and counts among the server's connections).
 pub(crate) const MAX_STREAMS: usize = 16;
 
 /// How often an idle event stream sends a comment, so that a closed tab's
@@ -40,59 +37,49 @@ pub(crate) struct Site {
     pub(crate) streams: AtomicUsize,
 }
 
-/// Answers one request. Errors writing the answer are the client's (it
-/// went away) and are dropped.
-pub(crate) fn handle(site: &Arc<Site>, mut request: Request) {
-    if !host_is_ours(&request, &site.host) {
-        let _ = request.respond(text(421, "this server answers 127.0.0.1 only\n"));
-        return;
+/// Answers one request (the body, when there is one, already read whole
+/// and within the server's limit).
+pub(crate) fn handle(site: &Arc<Site>, request: Request) -> Reply {
+    if request.header("Host") != Some(site.host.as_str()) {
+        return Reply::Whole(text(421, "this server answers 127.0.0.1 only\n"));
     }
-    let url = request.url().to_owned();
-    let (path, query) = url.split_once('?').unwrap_or((&url, ""));
-    let method = request.method().clone();
-    let response = match (&method, path) {
-        (Method::Get, "/") => Ok(page()),
-        (Method::Get, "/events") => return open_stream(site, request),
-        (Method::Get, "/api/level") => level(site, query),
-        (Method::Get, "/api/grammar") => Ok(grammar_text(site)),
-        (Method::Put, "/api/grammar") => save_grammar(site, &mut request),
+    let (path, query) = request
+        .target
+        .split_once('?')
+        .unwrap_or((&request.target, ""));
+    let answer = match (request.method.as_str(), path) {
+        ("GET", "/") => Ok(page()),
+        ("GET", "/events") => return open_stream(site),
+        ("GET", "/api/level") => level(site, query),
+        ("GET", "/api/grammar") => Ok(grammar_text(site)),
+        ("PUT", "/api/grammar") => save_grammar(site, &request.body),
         (_, "/" | "/events" | "/api/level" | "/api/grammar") => {
             Err(text(405, "method not allowed\n"))
         }
         _ => Err(text(404, "not found\n")),
     };
-    let _ = request.respond(response.unwrap_or_else(|e| e));
+    Reply::Whole(answer.unwrap_or_else(|e| e))
 }
 
-fn host_is_ours(request: &Request, host: &str) -> bool {
-    request
-        .headers()
-        .iter()
-        .find(|h| h.field.equiv("Host"))
-        .is_some_and(|h| h.value.as_str() == host)
+fn with_type(body: Vec<u8>, status: u16, content_type: &str) -> Response {
+    Response {
+        status,
+        headers: vec![
+            ("Content-Type", content_type.to_owned()),
+            ("Cache-Control", "no-store".to_owned()),
+            // The page's own scripts and styles, pictures as data: URLs,
+            // and nothing from elsewhere.
+            (
+                "Content-Security-Policy",
+                "default-src 'self'; img-src 'self' data:; style-src 'unsafe-inline'; script-src 'unsafe-inline'; connect-src 'self'".to_owned(),
+            ),
+            ("X-Content-Type-Options", "nosniff".to_owned()),
+        ],
+        body,
+    }
 }
 
-type Answer = Response<std::io::Cursor<Vec<u8>>>;
-
-fn header(name: &str, value: &str) -> Header {
-    Header::from_bytes(name.as_bytes(), value.as_bytes()).expect("ASCII header")
-}
-
-fn with_type(body: Vec<u8>, status: u16, content_type: &str) -> Answer {
-    Response::from_data(body)
-        .with_status_code(status)
-        .with_header(header("Content-Type", content_type))
-        .with_header(header("Cache-Control", "no-store"))
-        // The page's own scripts and styles, pictures as data: URLs, and
-        // nothing from elsewhere.
-        .with_header(header(
-            "Content-Security-Policy",
-            "default-src 'self'; img-src 'self' data:; style-src 'unsafe-inline'; script-src 'unsafe-inline'; connect-src 'self'",
-        ))
-        .with_header(header("X-Content-Type-Options", "nosniff"))
-}
-
-fn text(status: u16, body: &str) -> Answer {
+fn text(status: u16, body: &str) -> Response {
     with_type(
         body.as_bytes().to_vec(),
         status,
@@ -100,14 +87,14 @@ fn text(status: u16, body: &str) -> Answer {
     )
 }
 
-fn json(value: &impl Serialize) -> Answer {
+fn json(value: &impl Serialize) -> Response {
     match serde_json::to_vec(value) {
         Ok(body) => with_type(body, 200, "application/json"),
         Err(e) => text(500, &format!("{e}\n")),
     }
 }
 
-fn page() -> Answer {
+fn page() -> Response {
     with_type(PAGE.as_bytes().to_vec(), 200, "text/html; charset=utf-8")
 }
 
@@ -128,7 +115,7 @@ struct LevelAnswer<'a> {
 /// `GET /api/level?seed=N&step=K`: the level of seed N (the first seed
 /// when absent) of the last good grammar, the graph after K applications
 /// when asked, and the current diagnostics.
-fn level(site: &Arc<Site>, query: &str) -> Result<Answer, Answer> {
+fn level(site: &Arc<Site>, query: &str) -> Result<Response, Response> {
     let mut seed = site.seed;
     let mut step = None;
     for pair in query.split('&').filter(|p| !p.is_empty()) {
@@ -163,7 +150,7 @@ fn level(site: &Arc<Site>, query: &str) -> Result<Answer, Answer> {
 }
 
 /// `GET /api/grammar`: the file's text as last read.
-fn grammar_text(site: &Arc<Site>) -> Answer {
+fn grammar_text(site: &Arc<Site>) -> Response {
     match site.state.snapshot().text {
         Some(t) => with_type(t.as_bytes().to_vec(), 200, "text/plain; charset=utf-8"),
         None => text(404, "the grammar file could not be read\n"),
@@ -174,33 +161,11 @@ fn grammar_text(site: &Arc<Site>) -> Answer {
 /// (a temporary file in the same folder, then renamed over it); the
 /// watcher then reloads it as after any save. PUT, not POST: a page on
 /// another site cannot send one here without a CORS preflight, which this
-/// server never grants.
-fn save_grammar(site: &Arc<Site>, request: &mut Request) -> Result<Answer, Answer> {
-    let too_large = || {
-        text(
-            413,
-            &format!(
-                "a grammar saved from the page is at most {} MiB\n",
-                MAX_BODY_BYTES >> 20
-            ),
-        )
-    };
-    if request
-        .body_length()
-        .is_some_and(|n| n as u64 > MAX_BODY_BYTES)
-    {
-        return Err(too_large());
-    }
-    let mut body = Vec::new();
-    request
-        .as_reader()
-        .take(MAX_BODY_BYTES + 1)
-        .read_to_end(&mut body)
-        .map_err(|e| text(400, &format!("{e}\n")))?;
-    if body.len() as u64 > MAX_BODY_BYTES {
-        return Err(too_large());
-    }
-    let body = String::from_utf8(body).map_err(|_| text(400, "the grammar is not UTF-8 text\n"))?;
+/// server never grants. The server has refused bodies over its limit
+/// (1 MiB, 413) before reading them.
+fn save_grammar(site: &Arc<Site>, body: &[u8]) -> Result<Response, Response> {
+    let body =
+        std::str::from_utf8(body).map_err(|_| text(400, "the grammar is not UTF-8 text\n"))?;
     super::save::atomically(&site.state.path, body.as_bytes()).map_err(|e| {
         text(
             500,
@@ -210,43 +175,42 @@ fn save_grammar(site: &Arc<Site>, request: &mut Request) -> Result<Answer, Answe
     Ok(text(200, "saved\n"))
 }
 
-/// Counts an open event stream; the count goes down when it is dropped.
-struct StreamSlot<'a>(&'a AtomicUsize);
+/// An open event stream's place among [`MAX_STREAMS`]; given back when
+/// dropped (the stream ended, or was never started).
+struct StreamSlot(Arc<Site>);
 
-impl Drop for StreamSlot<'_> {
+impl StreamSlot {
+    fn take(site: &Arc<Site>) -> Option<StreamSlot> {
+        if site.streams.fetch_add(1, Ordering::AcqRel) >= MAX_STREAMS {
+            site.streams.fetch_sub(1, Ordering::AcqRel);
+            return None;
+        }
+        Some(StreamSlot(Arc::clone(site)))
+    }
+}
+
+impl Drop for StreamSlot {
     fn drop(&mut self) {
-        self.0.fetch_sub(1, Ordering::AcqRel);
+        self.0.streams.fetch_sub(1, Ordering::AcqRel);
     }
 }
 
 /// `GET /events`: server-sent events, `data: GENERATION` after every
-/// reload (and once at once), on a thread of its own; at most
+/// reload (and once at once), on the connection's thread; at most
 /// [`MAX_STREAMS`] at a time.
-fn open_stream(site: &Arc<Site>, request: Request) {
-    let open = site.streams.fetch_add(1, Ordering::AcqRel);
-    if open >= MAX_STREAMS {
-        site.streams.fetch_sub(1, Ordering::AcqRel);
-        let _ = request.respond(text(503, "too many event streams open\n"));
-        return;
-    }
-    let mine = Arc::clone(site);
-    let spawned = std::thread::Builder::new()
-        .name("serve-events".into())
-        .spawn(move || {
-            let _slot = StreamSlot(&mine.streams);
-            let _ = stream_events(&mine, request.into_writer());
-        });
-    if spawned.is_err() {
-        // No thread, so no slot guard: the count is given back here (the
-        // request, dropped with the closure, closes its connection).
-        site.streams.fetch_sub(1, Ordering::AcqRel);
+fn open_stream(site: &Arc<Site>) -> Reply {
+    match StreamSlot::take(site) {
+        None => Reply::Whole(text(503, "too many event streams open\n")),
+        Some(slot) => Reply::Stream(Box::new(move |connection: &mut TcpStream| {
+            stream_events(&slot.0, connection)
+        })),
     }
 }
 
-/// Writes the stream until the client goes away (a write fails).
-fn stream_events(site: &Site, mut w: Box<dyn Write + Send>) -> std::io::Result<()> {
-    // The response is written by hand: a body read from a `Read` would be
-    // sent chunk-encoded and buffered, and an event must go at once.
+/// Writes the stream until the client goes away: a write fails, or blocks
+/// longer than the server's write limit (a client that stopped reading).
+/// The stream has no length, so it ends with the connection.
+fn stream_events(site: &Site, w: &mut TcpStream) -> std::io::Result<()> {
     w.write_all(
         b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n",
     )?;

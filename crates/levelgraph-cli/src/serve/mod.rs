@@ -7,25 +7,38 @@
 //!
 //! `state.rs` holds the grammar and its diagnostics, `watch.rs` reloads it
 //! on a change, `render.rs` draws a level, `http.rs` routes requests,
+//! `server.rs` accepts connections and reads requests within its limits,
 //! `save.rs` saves the text edited in the page, `page.html` is the page
 //! (its script and style inline: nothing is fetched from elsewhere).
 
 mod http;
 mod render;
 mod save;
+mod server;
 mod state;
 mod watch;
 
-use std::net::{Ipv4Addr, SocketAddr};
+use std::net::{Ipv4Addr, SocketAddr, TcpListener};
 use std::path::PathBuf;
 use std::sync::atomic::AtomicUsize;
 use std::sync::Arc;
+use std::time::Duration;
 
 use crate::Failure;
 
-/// Threads answering requests (event streams have their own): a slow
-/// level (a large layout) holds one, the others keep answering.
-const REQUEST_THREADS: usize = 4;
+/// The server's bounds. A browser tab holds one connection for its event
+/// stream and opens a few more at a time for requests (Chromium at most 6
+/// per host); 64 leaves room for several tabs and the 16 event streams.
+/// A request head arrives whole at once from a browser on the same
+/// machine, so 5 s is only ever reached by a client that is stalling.
+const LIMITS: server::Limits = server::Limits {
+    connections: 64,
+    head_bytes: 16 << 10,
+    body_bytes: 1 << 20,
+    head_time: Duration::from_secs(5),
+    body_time: Duration::from_secs(10),
+    write_time: Duration::from_secs(10),
+};
 
 /// `levelgraph serve`'s arguments.
 #[derive(clap::Args, Debug)]
@@ -61,14 +74,14 @@ pub(crate) fn run(options: &Options) -> Result<(), Failure> {
         Failure::BadInput
     })?;
     let address = SocketAddr::from((Ipv4Addr::LOCALHOST, options.port));
-    let server = tiny_http::Server::http(address).map_err(|e| {
+    let listener = TcpListener::bind(address).map_err(|e| {
         eprintln!("error: cannot listen on {address}: {e}");
         if options.port != 0 {
             eprintln!("  hint: another program may use port {}; pick another with --port, or --port 0 for any free one", options.port);
         }
         Failure::BadInput
     })?;
-    let bound = server.server_addr().to_ip().unwrap_or(address);
+    let bound = listener.local_addr().unwrap_or(address);
     let site = Arc::new(http::Site {
         state,
         cache: render::Cache::default(),
@@ -79,30 +92,7 @@ pub(crate) fn run(options: &Options) -> Result<(), Failure> {
     crate::output::say(format_args!(
         "levelgraph serve: {shown} at http://{bound}/ (Ctrl-C stops)"
     ))?;
-    let server = Arc::new(server);
-    let workers: Vec<_> = (0..REQUEST_THREADS)
-        .map(|i| {
-            let (server, site) = (Arc::clone(&server), Arc::clone(&site));
-            std::thread::Builder::new()
-                .name(format!("serve-{i}"))
-                .spawn(move || {
-                    // `recv` fails only when the server is closing.
-                    while let Ok(request) = server.recv() {
-                        http::handle(&site, request);
-                    }
-                })
-        })
-        .collect();
-    for worker in workers {
-        match worker {
-            Ok(handle) => {
-                let _ = handle.join();
-            }
-            Err(e) => {
-                eprintln!("error: cannot start a request thread: {e}");
-                return Err(Failure::BadInput);
-            }
-        }
-    }
-    Ok(())
+    server::run(listener, LIMITS, move |request| {
+        http::handle(&site, request)
+    })
 }
