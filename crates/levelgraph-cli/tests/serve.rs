@@ -780,16 +780,34 @@ fn decode_base64(text: &str) -> Vec<u8> {
     out
 }
 
-/// What the page shows, read in one script.
+/// What the page shows, read in one script. `editorMarks` are the marks in
+/// the editor's gutter and `editorRows` the highlighted rows behind its
+/// text, each with its line, where it is on screen (`top`, px) and where
+/// that line of the textarea is (`rowTop`: its padding, line height and
+/// scroll); `editorLines` is the textarea's text by line and `editorBox`
+/// its top and bottom on screen.
 fn page_state(browser: &Browser) -> Value {
     browser.js(
         "const img = (id) => { const e = document.getElementById(id); \
            return e.closest('[hidden]') ? null : { w: e.naturalWidth, h: e.naturalHeight, src: e.getAttribute('src') || '' }; };\
+         const text = (id) => { const e = document.getElementById(id); return e.closest('[hidden]') ? null : e.textContent; };\
+         const editor = document.getElementById('editor'); \
+         const style = getComputedStyle(editor); \
+         const rowTop = (line) => editor.getBoundingClientRect().top + parseFloat(style.paddingTop) \
+           + (line - 1) * parseFloat(style.lineHeight) - editor.scrollTop; \
+         const marked = (sel) => [...document.querySelectorAll(sel)].map((e) => ({ line: Number(e.dataset.line), \
+           text: e.textContent, from: e.querySelector('.from')?.textContent ?? null, title: e.title, top: e.getBoundingClientRect().top, rowTop: rowTop(Number(e.dataset.line)) })); \
          return { generation: Number(document.body.dataset.generation ?? -1), \
            renderedAt: Number(document.body.dataset.renderedAt ?? 0), \
            status: document.getElementById('status').textContent, \
            seed: document.getElementById('seed').value, \
            counts: document.getElementById('counts').textContent, \
+           stepVerdict: text('step-verdict'), verdict: text('verdict'), \
+           stop: document.getElementById('stop').parentElement.textContent, \
+           editorLines: editor.value.split('\\n'), \
+           editorMarks: marked('#editor-gutter .mark'), editorRows: marked('#editor-marked .marked'), \
+           editorStale: text('editor-stale'), \
+           editorBox: { top: editor.getBoundingClientRect().top, bottom: editor.getBoundingClientRect().bottom }, \
            stepLabel: document.getElementById('step-label').textContent, \
            stepMax: document.getElementById('step').max, \
            errorsShown: !document.getElementById('diagnostics-panel').hidden, \
@@ -827,6 +845,10 @@ fn the_page_follows_the_grammar_file() {
     assert_eq!(first["seed"], "0");
     assert!(!first["errorsShown"].as_bool().unwrap());
     assert!(first["traceRows"].as_u64().unwrap() > 0);
+    // The finished level: its verdict unlabelled, no step's verdict.
+    assert!(first["verdict"].as_str().unwrap().starts_with("play: "));
+    assert!(first["stop"].as_str().unwrap().starts_with("stopped: "));
+    assert!(first["stepVerdict"].is_null());
     browser.screenshot(&shots.join("serve-1-level.png"));
 
     // Next seed: another level.
@@ -849,6 +871,32 @@ fn the_page_follows_the_grammar_file() {
     });
     assert_ne!(stepped["mission"]["src"], next["mission"]["src"]);
     assert_ne!(stepped["counts"], next["counts"]);
+    assert!(stepped["counts"]
+        .as_str()
+        .unwrap()
+        .starts_with("after 2 of "));
+    // At a step, the finished level's verdict and stop reason say whose
+    // they are, and the step's graph has a verdict of its own.
+    let said = |k: &str| stepped[k].as_str().unwrap_or_default().to_owned();
+    assert!(
+        said("verdict").starts_with("finished level — play: "),
+        "{}",
+        said("verdict")
+    );
+    assert_eq!(
+        said("verdict").trim_start_matches("finished level — "),
+        next["verdict"].as_str().unwrap()
+    );
+    assert!(
+        said("stop").starts_with("finished derivation — stopped: "),
+        "{}",
+        said("stop")
+    );
+    assert!(
+        said("stepVerdict").starts_with("this graph (step 2) — play: "),
+        "{}",
+        said("stepVerdict")
+    );
     browser.screenshot(&shots.join("serve-2-step.png"));
 
     // An edit in the editor of one's choice: the page follows.
@@ -871,24 +919,113 @@ fn the_page_follows_the_grammar_file() {
     assert_ne!(edited["mission"]["src"], next["mission"]["src"]);
     assert_eq!(edited["seed"], "1", "the seed stays");
 
-    // A broken edit: the error with its line, the last good level kept.
+    // The editor open, with the file's text and nothing marked.
+    browser.js("document.getElementById('edit-panel').open = true;");
+    let opened = wait_for("the editor's text", || {
+        let s = page_state(&browser);
+        (s["editorLines"].as_array().unwrap().len() > 1).then_some(s)
+    });
+    assert_eq!(opened["editorMarks"], json!([]));
+
+    // A broken edit: the error with its line, the last good level kept,
+    // and in the editor (reloaded, as it is not being typed in) that line
+    // marked.
     let broken = format!("{renamed}\nrule oops {{\n");
     std::fs::write(&path, &broken).unwrap();
-    let error = wait_for("the error", || {
+    let error = wait_for("the error, marked in the editor", || {
         let s = page_state(&browser);
-        s["errorsShown"].as_bool().unwrap().then_some(s)
+        let marked = !s["editorMarks"].as_array().unwrap().is_empty()
+            && s["editorLines"].as_array().unwrap().len() > broken.lines().count();
+        (s["errorsShown"].as_bool().unwrap() && marked).then_some(s)
     });
     let line = broken.lines().count();
     let errors = error["errors"].as_str().unwrap();
     assert!(errors.contains("g.lg:"), "{errors}");
     assert!(errors.contains('^'), "a caret under the place: {errors}");
-    assert!(
-        (line - 1..=line + 1).any(|l| errors.contains(&format!("g.lg:{l}:"))),
-        "the error names line {line}: {errors}"
-    );
+    let at = (line - 1..=line + 1)
+        .find(|l| errors.contains(&format!("g.lg:{l}:")))
+        .unwrap_or_else(|| panic!("the error names line {line}: {errors}"));
     assert_eq!(error["mission"]["src"], edited["mission"]["src"]);
     assert!(error["layout"]["w"].as_u64().unwrap() > 0);
+    assert_eq!(error["editorStale"], Value::Null, "the text is the file's");
     browser.screenshot(&shots.join("serve-3-error.png"));
+    check_marks(&error, at);
+
+    // Scrolled to the end, as one scrolls to the error: the mark and the
+    // highlighted row move with the text.
+    browser.js(
+        "const e = document.getElementById('edit-panel'); e.scrollIntoView(); \
+         const t = document.getElementById('editor'); t.scrollTop = t.scrollHeight;",
+    );
+    let scrolled = wait_for("the marks scrolled with the text", || {
+        let s = page_state(&browser);
+        let row = &s["editorRows"][0];
+        let followed = (row["top"].as_f64()? - row["rowTop"].as_f64()?).abs() < 0.5;
+        (followed && row["top"] != error["editorRows"][0]["top"]).then_some(s)
+    });
+    check_marks(&scrolled, at);
+    let top = scrolled["editorRows"][0]["top"].as_f64().unwrap();
+    let box_ = &scrolled["editorBox"];
+    assert!(
+        box_["top"].as_f64().unwrap() <= top && top < box_["bottom"].as_f64().unwrap(),
+        "line {at} is in view: {top} in {box_}"
+    );
+    browser.screenshot(&shots.join("serve-4-editor-error.png"));
+
+    // Typing a line above it: the mark stays at the line number (it is the
+    // file's as last read, and the page says so), the row shows what is there now.
+    browser.js(
+        "const t = document.getElementById('editor'); t.value = '# a new first line\\n' + t.value; \
+         t.dispatchEvent(new Event('input'));",
+    );
+    let typed = page_state(&browser);
+    check_marks(&typed, at);
+    assert!(typed["editorStale"].as_str().is_some(), "{typed}");
+    assert_ne!(
+        typed["editorRows"][0]["text"],
+        scrolled["editorRows"][0]["text"]
+    );
+
+    // An error inside a line (a misspelt tag): its row is marked from the
+    // column on, and a click on the mark selects the line in view.
+    let typo = renamed.replacen("(d:goal)", "(d:gaol)", 1);
+    let at = typo.lines().position(|l| l.contains("(d:gaol)")).unwrap() + 1;
+    std::fs::write(&path, &typo).unwrap();
+    let misspelt = wait_for("the misspelt tag marked", || {
+        let s = page_state(&browser);
+        (s["editorMarks"][0]["line"] == at
+            && s["editorLines"][at - 1] != typed["editorLines"][at - 1])
+            .then_some(s)
+    });
+    check_marks(&misspelt, at);
+    assert!(
+        misspelt["editorStale"].is_null(),
+        "the text is the file's again"
+    );
+    browser.js(
+        "const t = document.getElementById('editor'); t.scrollTop = 0; \
+         document.querySelector('#editor-gutter .mark').click(); t.blur();",
+    );
+    let clicked = wait_for("the clicked line in view", || {
+        let s = page_state(&browser);
+        let row = &s["editorRows"][0];
+        let followed = (row["top"].as_f64()? - row["rowTop"].as_f64()?).abs() < 0.5;
+        let top = row["top"].as_f64()?;
+        let shown =
+            s["editorBox"]["top"].as_f64()? <= top && top < s["editorBox"]["bottom"].as_f64()?;
+        (followed && shown).then_some(s)
+    });
+    check_marks(&clicked, at);
+    let selected = browser.js(
+        "const t = document.getElementById('editor'); return t.value.slice(t.selectionStart, t.selectionEnd);",
+    );
+    assert_eq!(selected, clicked["editorLines"][at - 1]);
+    let from = clicked["editorRows"][0]["from"].as_str().unwrap();
+    assert!(
+        from.starts_with("(d:gaol)"),
+        "underlined from the column: {from}"
+    );
+    browser.screenshot(&shots.join("serve-5-editor-typo.png"));
 
     // Fixed: the level is back, the error gone.
     std::fs::write(&path, &original).unwrap();
@@ -905,5 +1042,41 @@ fn the_page_follows_the_grammar_file() {
         fixed["mission"]["src"], next["mission"]["src"],
         "seed 1's level again"
     );
-    browser.screenshot(&shots.join("serve-4-fixed.png"));
+    let unmarked = wait_for("the editor unmarked", || {
+        let s = page_state(&browser);
+        s["editorMarks"].as_array().unwrap().is_empty().then_some(s)
+    });
+    assert_eq!(unmarked["editorRows"], json!([]));
+    browser.screenshot(&shots.join("serve-6-fixed.png"));
+}
+
+/// The editor marks line `line` only, in the gutter and behind the text,
+/// both where the textarea shows that line, the row holding its text.
+fn check_marks(state: &Value, line: usize) {
+    let (marks, rows) = (&state["editorMarks"], &state["editorRows"]);
+    assert_eq!(marks.as_array().unwrap().len(), 1, "{marks}");
+    assert_eq!(rows.as_array().unwrap().len(), 1, "{rows}");
+    assert_eq!(marks[0]["line"], line);
+    assert_eq!(rows[0]["line"], line);
+    assert!(
+        marks[0]["title"]
+            .as_str()
+            .unwrap()
+            .contains(&format!("line {line}:")),
+        "the message is the mark's tooltip: {marks}"
+    );
+    for e in [&marks[0], &rows[0]] {
+        let (top, row_top) = (e["top"].as_f64().unwrap(), e["rowTop"].as_f64().unwrap());
+        assert!(
+            (top - row_top).abs() < 0.5,
+            "at {top}, its line at {row_top}"
+        );
+    }
+    let text = state["editorLines"][line - 1].as_str().unwrap();
+    let shown = rows[0]["text"].as_str().unwrap();
+    assert_eq!(
+        shown.trim_end(),
+        text.trim_end(),
+        "the row is line {line}'s"
+    );
 }

@@ -1,8 +1,9 @@
 //! One seed's level as the page shows it: the pictures (mission graph,
 //! layout, tile map), the play verdict, the stop reason and the trace, and
 //! the graph after the first k applications with that step's match and
-//! new vertices ringed. Every picture is made by the library writers
-//! `generate` uses, so the page shows what `generate` would write.
+//! new vertices ringed, with that graph's own play verdict. Every picture
+//! is made by the library writers `generate` uses, so the page shows what
+//! `generate` would write.
 
 use std::sync::Mutex;
 
@@ -11,6 +12,7 @@ use levelgraph::formats::tilemap::{to_png, TilePalette};
 use levelgraph::formats::{write_layout_svg, write_svg_shaded, Shading};
 use levelgraph::geometric::GeometrySettings;
 use levelgraph::pipeline::{self, Config, GenerateError, Level};
+use levelgraph::play::PlayReport;
 use levelgraph::{Derivation, Graph};
 use serde::Serialize;
 
@@ -76,6 +78,13 @@ pub(crate) struct StepView {
     pub(crate) mission_svg: String,
     pub(crate) vertices: usize,
     pub(crate) edges: usize,
+    /// The play check of this graph, in a sentence as [`Drawn::verdict`]
+    /// (`None` without a `play` block): the finished level's verdict says
+    /// nothing about an unfinished graph, which may have no entrance or
+    /// goal yet. Before any `place` block's content, which is placed in
+    /// the finished level only.
+    pub(crate) verdict: Option<String>,
+    pub(crate) completable: Option<bool>,
 }
 
 /// The last levels drawn, by (generation, seed): the step slider asks for
@@ -254,16 +263,7 @@ fn drawn_level(
             &Shading::default(),
         ));
     }
-    d.verdict = report.map(|r| {
-        if r.is_completable() {
-            format!("can be finished in {} steps of play", r.playthrough.len())
-        } else {
-            format!(
-                "cannot be proved completable: {}",
-                r.verdict.why(&level.derivation.graph)
-            )
-        }
-    });
+    d.verdict = report.map(|r| verdict(r, &level.derivation.graph));
     d.completable = report.map(|r| r.is_completable());
     if let Some((problem, layout)) = &level.layout {
         let title = format!("{} — seed {}", good.grammar.name(), level.seed);
@@ -278,6 +278,21 @@ fn drawn_level(
     }
     d.error = error.or(d.error);
     d
+}
+
+/// Whether `graph` can be finished, in a sentence, from its play check.
+fn verdict(report: &PlayReport, graph: &Graph) -> String {
+    if report.is_completable() {
+        format!(
+            "can be finished in {} steps of play",
+            report.playthrough.len()
+        )
+    } else {
+        format!(
+            "cannot be proved completable: {}",
+            report.verdict.why(graph)
+        )
+    }
 }
 
 /// The graph after the first `step` applications of the level of `seed`
@@ -328,11 +343,16 @@ pub(crate) fn step_view(good: &Good, drawn: &Drawn, step: usize) -> Option<StepV
         &[],
         &shading,
     );
+    // The same check as the finished level's: bounded by the `play`
+    // block's `search_limit`, and cheap beside the replay above.
+    let report = levelgraph::play::check_level(&good.grammar, graph);
     Some(StepView {
         step,
         mission_svg: svg,
         vertices: graph.vertex_count(),
         edges: graph.edge_count(),
+        verdict: report.as_ref().map(|r| verdict(r, graph)),
+        completable: report.as_ref().map(PlayReport::is_completable),
     })
 }
 
@@ -397,7 +417,29 @@ pub(crate) fn base64(bytes: &[u8]) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::base64;
+    use super::{base64, draw_level, step_view, Good};
+
+    /// A step's verdict is its own graph's: the start graph of the default
+    /// grammar has no entrance yet, though the finished level can be
+    /// finished; the last step's graph is the level's and gets its verdict.
+    #[test]
+    fn a_step_has_its_own_play_verdict() {
+        let text = include_str!("../../../../examples/default.lg");
+        let good = Good {
+            generation: 1,
+            grammar: levelgraph::grammar::load(text, "default").unwrap(),
+            room_sets: None,
+        };
+        let drawn = draw_level(&good, 5);
+        assert_eq!(drawn.completable, Some(true), "{:?}", drawn.verdict);
+        let start = step_view(&good, &drawn, 0).unwrap();
+        assert_eq!(start.completable, Some(false));
+        let said = start.verdict.unwrap();
+        assert!(said.contains("no vertex is the entrance"), "{said}");
+        let last = step_view(&good, &drawn, drawn.applications).unwrap();
+        assert_eq!(last.completable, Some(true));
+        assert_eq!(last.verdict, drawn.verdict);
+    }
 
     #[test]
     fn base64_is_rfc_4648() {
