@@ -260,6 +260,20 @@ fn malformed_requests_are_answered_not_fatal() {
     s.write_all(text.as_bytes()).unwrap();
     assert_eq!(read_response(&mut s).0, 200);
     assert_eq!(std::fs::read_to_string(&path).unwrap(), text);
+    // A client that goes on sending after its answer does not keep the
+    // connection: the server reads on only briefly, then closes it (the
+    // writes here then fail).
+    let mut s = TcpStream::connect(&address).unwrap();
+    let head = format!("GET /api/grammar HTTP/1.1\r\nHost: {address}\r\n\r\n");
+    s.write_all(head.as_bytes()).unwrap();
+    let start = Instant::now();
+    while s.write_all(b"x").is_ok() {
+        assert!(
+            start.elapsed() < Duration::from_secs(5),
+            "still connected after 5 s of sending"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
     // A body that stops halfway: 408 when the body's time is up (10 s);
     // the grammar is not touched.
     let head = put("Content-Length: 100\r\n");

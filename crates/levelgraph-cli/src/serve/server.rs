@@ -191,15 +191,24 @@ fn connection(mut stream: TcpStream, limits: &Limits, route: &dyn Fn(Request) ->
 
 /// Closes the sending side and reads what the client still sends (say,
 /// the rest of a body refused for its size) for a short while, so that
-/// closing does not reset the connection before the answer is read.
+/// closing does not reset the connection before the answer is read. The
+/// while is a deadline: a client that keeps sending does not keep it.
 fn linger(mut stream: TcpStream) {
     const LINGER: Duration = Duration::from_millis(200);
-    const LINGER_BYTES: u64 = 4 << 20;
+    const LINGER_BYTES: usize = 4 << 20;
     if stream.shutdown(Shutdown::Write).is_err() {
         return;
     }
-    let _ = stream.set_read_timeout(Some(LINGER));
-    let _ = io::copy(&mut (&mut stream).take(LINGER_BYTES), &mut io::sink());
+    let deadline = Instant::now() + LINGER;
+    let mut scratch = Vec::with_capacity(8192);
+    let mut drained = 0;
+    while drained < LINGER_BYTES {
+        scratch.clear();
+        match read_some(&mut stream, &mut scratch, 8192, deadline) {
+            Ok(0) | Err(_) => break,
+            Ok(n) => drained += n,
+        }
+    }
 }
 
 /// Reads one request: its head within the head's time and size limits,
@@ -208,10 +217,15 @@ fn linger(mut stream: TcpStream) {
 fn read_request(stream: &mut TcpStream, limits: &Limits) -> Result<Request, Option<Response>> {
     let head_deadline = Instant::now() + limits.head_time;
     let mut buffer = Vec::with_capacity(2048);
+    // Where the search for the head's end starts: what was searched
+    // before, less the three bytes a split "\r\n\r\n" may have begun in
+    // (a head sent a byte at a time is searched once, not once per byte).
+    let mut searched = 0;
     let head_end = loop {
-        if let Some(end) = find_head_end(&buffer) {
+        if let Some(end) = find_head_end(&buffer, searched) {
             break end;
         }
+        searched = buffer.len().saturating_sub(3);
         if buffer.len() >= limits.head_bytes {
             return Err(Some(Response::text(
                 431,
@@ -309,12 +323,14 @@ fn read_some(
     Ok(n)
 }
 
-/// The length of the head (through its blank line), once it is all there.
-fn find_head_end(buffer: &[u8]) -> Option<usize> {
+/// The length of the head (through its blank line), once it is all there;
+/// the blank line is looked for from `from` on.
+fn find_head_end(buffer: &[u8], from: usize) -> Option<usize> {
     buffer
+        .get(from..)?
         .windows(4)
         .position(|w| w == b"\r\n\r\n")
-        .map(|i| i + 4)
+        .map(|i| from + i + 4)
 }
 
 /// The most headers a request may have; more: 431.
@@ -389,11 +405,15 @@ mod tests {
 
     #[test]
     fn a_head_ends_at_its_blank_line() {
-        assert_eq!(
-            find_head_end(b"GET / HTTP/1.1\r\nHost: a\r\n\r\nbody"),
-            Some(27)
-        );
-        assert_eq!(find_head_end(b"GET / HTTP/1.1\r\nHost: a\r\n"), None);
+        let whole = b"GET / HTTP/1.1\r\nHost: a\r\n\r\nbody";
+        assert_eq!(find_head_end(whole, 0), Some(27));
+        assert_eq!(find_head_end(b"GET / HTTP/1.1\r\nHost: a\r\n", 0), None);
+        // Searched again from where a split blank line may have begun.
+        for from in 0..=23 {
+            assert_eq!(find_head_end(whole, from), Some(27), "from {from}");
+        }
+        assert_eq!(find_head_end(whole, 24), None);
+        assert_eq!(find_head_end(whole, 99), None);
     }
 
     #[test]
