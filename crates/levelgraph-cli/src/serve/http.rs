@@ -6,14 +6,14 @@
 
 use std::io::Write;
 use std::net::TcpStream;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::AtomicUsize;
 use std::sync::Arc;
 use std::time::Duration;
 
 use serde::Serialize;
 
 use super::render::{self, Cache, Drawn, StepView};
-use super::server::{Reply, Request, Response};
+use super::server::{Reply, Request, Response, Slot};
 use super::state::{Shown, State};
 
 /// Event streams open at once; more are refused with 503 (each holds a
@@ -34,7 +34,8 @@ pub(crate) struct Site {
     pub(crate) host: String,
     /// The seed the page shows first.
     pub(crate) seed: u64,
-    pub(crate) streams: AtomicUsize,
+    /// Event streams open now (their [`Slot`]s).
+    pub(crate) streams: Arc<AtomicUsize>,
 }
 
 /// Answers one request (the body, when there is one, already read whole
@@ -175,35 +176,19 @@ fn save_grammar(site: &Arc<Site>, body: &[u8]) -> Result<Response, Response> {
     Ok(text(200, "saved\n"))
 }
 
-/// An open event stream's place among [`MAX_STREAMS`]; given back when
-/// dropped (the stream ended, or was never started).
-struct StreamSlot(Arc<Site>);
-
-impl StreamSlot {
-    fn take(site: &Arc<Site>) -> Option<StreamSlot> {
-        if site.streams.fetch_add(1, Ordering::AcqRel) >= MAX_STREAMS {
-            site.streams.fetch_sub(1, Ordering::AcqRel);
-            return None;
-        }
-        Some(StreamSlot(Arc::clone(site)))
-    }
-}
-
-impl Drop for StreamSlot {
-    fn drop(&mut self) {
-        self.0.streams.fetch_sub(1, Ordering::AcqRel);
-    }
-}
-
 /// `GET /events`: server-sent events, `data: GENERATION` after every
 /// reload (and once at once), on the connection's thread; at most
 /// [`MAX_STREAMS`] at a time.
 fn open_stream(site: &Arc<Site>) -> Reply {
-    match StreamSlot::take(site) {
+    match Slot::take(&site.streams, MAX_STREAMS) {
         None => Reply::Whole(text(503, "too many event streams open\n")),
-        Some(slot) => Reply::Stream(Box::new(move |connection: &mut TcpStream| {
-            stream_events(&slot.0, connection)
-        })),
+        Some(slot) => {
+            let site = Arc::clone(site);
+            Reply::Stream(Box::new(move |connection: &mut TcpStream| {
+                let _slot = slot;
+                stream_events(&site, connection)
+            }))
+        }
     }
 }
 

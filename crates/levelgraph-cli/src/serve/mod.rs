@@ -87,7 +87,7 @@ pub(crate) fn run(options: &Options) -> Result<(), Failure> {
         cache: render::Cache::default(),
         host: bound.to_string(),
         seed: options.seed,
-        streams: AtomicUsize::new(0),
+        streams: Arc::new(AtomicUsize::new(0)),
     });
     crate::output::say(format_args!(
         "levelgraph serve: {shown} at http://{bound}/ (Ctrl-C stops)"

@@ -133,11 +133,14 @@ where
     }
 }
 
-/// A place among the connections open at once; given back when dropped.
-struct Slot(Arc<AtomicUsize>);
+/// A place among at most `cap` of something open at once (connections,
+/// event streams), counted in a shared counter; given back when dropped,
+/// so a place is never lost, however its holder ends.
+pub(crate) struct Slot(Arc<AtomicUsize>);
 
 impl Slot {
-    fn take(open: &Arc<AtomicUsize>, cap: usize) -> Option<Slot> {
+    /// A place, when fewer than `cap` are taken.
+    pub(crate) fn take(open: &Arc<AtomicUsize>, cap: usize) -> Option<Slot> {
         if open.fetch_add(1, Ordering::AcqRel) >= cap {
             open.fetch_sub(1, Ordering::AcqRel);
             return None;
