@@ -504,9 +504,12 @@ impl Passages {
         lock_index: &BTreeMap<LockRef, u32>,
     ) -> Self {
         let one_way_mode = spec.directed == Directed::OneWay;
-        let mut list = Vec::new();
-        let mut out = Vec::new();
-        let mut into = Vec::new();
+        // At most one passage per edge, each at most two steps each way:
+        // sized once rather than grown (this runs once per level checked).
+        let edges = graph.edge_count();
+        let mut list = Vec::with_capacity(edges);
+        let mut out = Vec::with_capacity(2 * edges);
+        let mut into = Vec::with_capacity(2 * edges);
         for (e, edge) in graph.edges() {
             if edge.cosmetic {
                 continue;
