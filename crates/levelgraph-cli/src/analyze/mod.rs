@@ -88,7 +88,7 @@ pub(crate) fn run(options: &Options) -> Result<(), Failure> {
     analyze(options)
 }
 
-/// Set by Ctrl-C: the run stops after the chunk in progress and writes
+/// Set by Ctrl-C: the run stops after the chunks in the making and writes
 /// nothing.
 fn interrupt_flag() -> Arc<AtomicBool> {
     let flag = Arc::new(AtomicBool::new(false));

@@ -31,5 +31,5 @@ mod summary;
 
 pub use measure::{failure_code, Record, Status, Values};
 pub use metric::{Metric, Stage};
-pub use run::{Batch, Seeds, Shard, CHUNK};
+pub use run::{next_chunk, Batch, Seeds, Shard, CHUNK_TIME, MAX_CHUNK, MIN_CHUNK};
 pub use summary::{Spread, Summary, Tally, HEAT_MAP_PAIRS};

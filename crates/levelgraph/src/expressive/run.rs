@@ -1,7 +1,9 @@
 //! Running a grammar over a range of seeds in parallel, in chunks whose
 //! records come back in seed order.
 
+use std::collections::VecDeque;
 use std::ops::ControlFlow;
+use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
@@ -110,10 +112,27 @@ impl Shard {
     }
 }
 
-/// Levels per chunk: large enough that the threads stay busy, small
-/// enough that a chunk's records (and their memory) stay small and the
-/// progress moves.
-pub const CHUNK: u64 = 1024;
+/// The fewest levels in a chunk, and the first chunk's size.
+pub const MIN_CHUNK: u64 = 64;
+/// The most levels in a chunk (its records are held until handed over).
+pub const MAX_CHUNK: u64 = 8192;
+/// About how long a chunk should take to make: long enough that the
+/// threads' start and end of a chunk cost little, short enough that the
+/// progress moves and Ctrl-C is answered soon.
+pub const CHUNK_TIME: Duration = Duration::from_millis(100);
+
+/// The size of the next chunk after one of `len` levels took `took`:
+/// [`CHUNK_TIME`]'s worth at that pace, within [`MIN_CHUNK`] and
+/// [`MAX_CHUNK`]. Chunk sizes change only how records are grouped on their
+/// way to the sink, never which records or their order.
+pub fn next_chunk(len: u64, took: Duration) -> u64 {
+    let per_level = took.as_secs_f64() / len.max(1) as f64;
+    if per_level <= 0.0 {
+        return MAX_CHUNK;
+    }
+    let fits = CHUNK_TIME.as_secs_f64() / per_level;
+    (fits as u64).clamp(MIN_CHUNK, MAX_CHUNK)
+}
 
 /// A grammar to run over seeds, with what to make of each level.
 #[derive(Debug)]
@@ -220,27 +239,41 @@ impl<'g> Batch<'g> {
         })
     }
 
-    /// The records of `seeds`, a chunk of [`CHUNK`] at a time, each chunk
-    /// made in parallel on the batch's threads and handed to `sink` in
-    /// seed order; the same records whatever the number of threads.
-    /// While `sink` takes one chunk (counting, writing), the next is
-    /// already being made, so that its serial work does not leave the
-    /// threads idle. Returns the seeds handed to `sink`: all of them, or up
-    /// to the chunk after which it said to stop (the chunk in the making
-    /// then is finished and dropped).
+    /// The records of `seeds`, a chunk at a time, each chunk made in
+    /// parallel on the batch's threads and handed to `sink` in seed order;
+    /// the same records whatever the number of threads. Chunks are sized
+    /// to take about [`CHUNK_TIME`] each ([`next_chunk`]): thousands of
+    /// quick mission graphs, tens of slow layouts. Two chunks are in the
+    /// making at a time, so that the threads finishing one chunk's last
+    /// levels have the next one's to take, and while `sink` takes a chunk
+    /// (counting, writing) the threads go on. Returns the seeds handed to
+    /// `sink`: all of them, or up to the chunk after which it said to stop
+    /// (the chunks in the making then are finished and dropped).
     pub fn run(&self, seeds: Seeds, mut sink: impl FnMut(&[Record]) -> ControlFlow<()>) -> u64 {
-        let bounds = |start: u64| (start, seeds.last.min(start.saturating_add(CHUNK - 1)));
+        const IN_FLIGHT: usize = 2;
+        let make = |first: u64, last: u64| {
+            let start = Instant::now();
+            let records = self.chunk(first, last);
+            (records, start.elapsed())
+        };
         std::thread::scope(|scope| {
             let mut done = 0;
-            let (mut first, mut last) = bounds(seeds.first);
-            let mut making = Some(scope.spawn(move || self.chunk(first, last)));
-            while let Some(chunk) = making.take() {
-                let records = chunk.join().expect("a level's record does not panic");
-                let more = last < seeds.last;
-                if more {
-                    (first, last) = bounds(last + 1);
-                    making = Some(scope.spawn(move || self.chunk(first, last)));
+            let mut next = Some(seeds.first);
+            let mut size = MIN_CHUNK;
+            let mut making = VecDeque::new();
+            loop {
+                while let Some(first) = next.filter(|_| making.len() < IN_FLIGHT) {
+                    let last = seeds.last.min(first.saturating_add(size - 1));
+                    next = (last < seeds.last).then(|| last + 1);
+                    making.push_back(scope.spawn(move || make(first, last)));
                 }
+                let Some(chunk) = making.pop_front() else {
+                    break;
+                };
+                let (records, took) = chunk.join().expect("a level's record does not panic");
+                // Made beside another chunk: twice the time its levels
+                // alone would take.
+                size = next_chunk(records.len() as u64, took / IN_FLIGHT as u32);
                 done += records.len() as u64;
                 if sink(&records).is_break() {
                     break;
@@ -254,6 +287,17 @@ impl<'g> Batch<'g> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn chunks_are_sized_to_their_pace() {
+        let ms = Duration::from_millis;
+        // 1,000 levels in 50 ms: 2,000 fit in 100 ms.
+        assert_eq!(next_chunk(1000, ms(50)), 2000);
+        // Quick levels: at most MAX_CHUNK; slow ones: at least MIN_CHUNK.
+        assert_eq!(next_chunk(1000, ms(1)), MAX_CHUNK);
+        assert_eq!(next_chunk(64, Duration::ZERO), MAX_CHUNK);
+        assert_eq!(next_chunk(64, ms(2000)), MIN_CHUNK);
+    }
 
     #[test]
     fn seeds_and_shards_read_and_split() {

@@ -176,6 +176,28 @@ fn records_are_the_same_on_any_number_of_threads_and_read_back() {
     assert_eq!((read_columns, read), (columns, one));
 }
 
+/// A sink that says stop gets no more chunks, and `run` counts what it
+/// was handed: the first seeds, in order (chunks are sized by their pace,
+/// so only the start of the run is fixed: its first chunk is the smallest).
+#[test]
+fn a_stopped_run_hands_over_the_first_seeds_only() {
+    let g = levelgraph::grammar::default_grammar();
+    let batch = Batch::new(&g, Config::new(), false, false)
+        .with_threads(2)
+        .unwrap();
+    let seeds = Seeds {
+        first: 10,
+        last: 5_000,
+    };
+    let mut handed = Vec::new();
+    let done = batch.run(seeds, |chunk| {
+        handed.extend(chunk.iter().map(|r| r.seed));
+        std::ops::ControlFlow::Break(())
+    });
+    assert_eq!(done, levelgraph::expressive::MIN_CHUNK);
+    assert_eq!(handed, (10..10 + done).collect::<Vec<_>>());
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(32))]
 
