@@ -239,12 +239,7 @@ fn read_request(stream: &mut TcpStream, limits: &Limits) -> Result<Request, Opti
             )));
         }
         let room = limits.head_bytes - buffer.len();
-        match read_some(stream, &mut buffer, room, head_deadline) {
-            Ok(0) => return Err(None),
-            Ok(_) => {}
-            Err(e) if is_timeout(&e) => return Err(Some(too_slow())),
-            Err(_) => return Err(None),
-        }
+        read_more(stream, &mut buffer, room, head_deadline)?;
     };
     let mut request = parse_head(&buffer[..head_end])?;
     if request.header("Transfer-Encoding").is_some() {
@@ -283,27 +278,37 @@ fn read_request(stream: &mut TcpStream, limits: &Limits) -> Result<Request, Opti
         let body_deadline = Instant::now() + limits.body_time;
         while body.len() < length {
             let room = length - body.len();
-            match read_some(stream, &mut body, room, body_deadline) {
-                Ok(0) => return Err(None),
-                Ok(_) => {}
-                Err(e) if is_timeout(&e) => return Err(Some(too_slow())),
-                Err(_) => return Err(None),
-            }
+            read_more(stream, &mut body, room, body_deadline)?;
         }
     }
     request.body = body;
     Ok(request)
 }
 
-fn too_slow() -> Response {
-    Response::text(408, "the request did not arrive in time\n")
-}
-
-fn is_timeout(e: &io::Error) -> bool {
-    matches!(
-        e.kind(),
-        io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut
-    )
+/// [`read_some`] while a request is read: `Err(Some(408))` when the
+/// deadline passed, `Err(None)` when the client closed or failed.
+fn read_more(
+    stream: &mut TcpStream,
+    buffer: &mut Vec<u8>,
+    room: usize,
+    deadline: Instant,
+) -> Result<(), Option<Response>> {
+    match read_some(stream, buffer, room, deadline) {
+        Ok(0) => Err(None),
+        Ok(_) => Ok(()),
+        Err(e)
+            if matches!(
+                e.kind(),
+                io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut
+            ) =>
+        {
+            Err(Some(Response::text(
+                408,
+                "the request did not arrive in time\n",
+            )))
+        }
+        Err(_) => Err(None),
+    }
 }
 
 /// Appends what one read gives, at most `room` bytes, waiting no later
